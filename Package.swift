@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "todo-sync",
+    products: [
+        .library(name: "SyncClient", targets: ["SyncClient"]),
+        .library(name: "SyncStore", targets: ["SyncStore"]),
+        .library(name: "TodoDomain", targets: ["TodoDomain"]),
+        .executable(name: "todod", targets: ["todod"]),
+        .executable(name: "todo", targets: ["todo-cli"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        // Pure state container: actions, view models, side effects. No I/O.
+        .target(name: "SyncStore"),
+        // Wire format shared by daemon and clients: frames, messages, error codes. No libuv.
+        .target(name: "SyncProtocol", dependencies: ["SyncStore"]),
+        // The daemon runtime on libuv, generic over a SyncApp.
+        .target(name: "SyncDaemon", dependencies: ["CUV", "SyncStore", "SyncProtocol"]),
+        // The client library any program links to dispatch and subscribe.
+        .target(name: "SyncClient", dependencies: ["SyncStore", "SyncProtocol"]),
+        // The todo application: state, actions, view models, side effects.
+        .target(name: "TodoDomain", dependencies: ["SyncStore"]),
+        .executableTarget(name: "todod", dependencies: ["SyncDaemon", "TodoDomain"]),
+        .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "TodoDomain"]),
+        // Helpers for tests that run the real binaries: child processes and a raw wire client.
+        .target(name: "TestSupport", dependencies: ["SyncProtocol"], path: "Tests/TestSupport"),
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
+        .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["TestSupport", "SyncClient", "TodoDomain", "SyncProtocol"]
+        ),
+    ]
+)

@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A message from a client to the server, with its envelope fields checked.
+///
+/// Payloads and params are not decoded here: their types belong to the app. The server decodes
+/// them in a second step with `DispatchEnvelope` and `SubscribeEnvelope`, once it knows the type.
+public enum ClientRequest: Equatable, Sendable {
+    /// `hello {id, protocol, client}`: must come first.
+    case hello(id: Int64, protocolVersion: Int, client: String)
+    /// `dispatch {id, action: {name, payload}}`.
+    case dispatch(id: Int64, actionName: String)
+    /// `subscribe {id, viewModel, params}`.
+    case subscribe(id: Int64, viewModel: String)
+    /// `unsubscribe {id, subscription}`.
+    case unsubscribe(id: Int64, subscription: Int64)
+    /// `ping {id}`.
+    case ping(id: Int64)
+
+    /// The request id the reply must echo.
+    public var id: Int64 {
+        switch self {
+        case .hello(let id, _, _), .dispatch(let id, _), .subscribe(let id, _),
+            .unsubscribe(let id, _), .ping(let id):
+            return id
+        }
+    }
+
+    /// Decodes one frame payload. Unknown fields are ignored.
+    public static func decode(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
+        let envelope: ClientEnvelope
+        do {
+            envelope = try WireJSON.decode(ClientEnvelope.self, from: payload)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw ProtocolError(.invalidJSON, "The frame does not hold valid UTF-8 JSON.")
+        } catch {
+            throw ProtocolError(.invalidMessage, "The message is not a JSON object with well-typed fields (\(describe(error))).")
+        }
+        return try envelope.request()
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context),
+            .keyNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "top level" : "field \(path)"
+        default:
+            return "undecodable"
+        }
+    }
+}
+
+/// Every envelope field any request may have, all optional: which ones are required depends
+/// on `type`, and is checked in `request()`.
+private struct ClientEnvelope: Decodable {
+    struct ActionName: Decodable { let name: String }
+
+    let type: String?
+    let id: Int64?
+    let `protocol`: Int?
+    let client: String?
+    let action: ActionName?
+    let viewModel: String?
+    let subscription: Int64?
+
+    func request() throws(ProtocolError) -> ClientRequest {
+        guard let type else {
+            throw ProtocolError(.invalidMessage, "The message has no \"type\" field.", requestID: id)
+        }
+        let known = ["hello", "dispatch", "subscribe", "unsubscribe", "ping"]
+        guard known.contains(type) else {
+            throw ProtocolError(.unknownMessage, "Unknown message type \"\(type)\".", requestID: id)
+        }
+        guard let id else {
+            throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs an integer \"id\".")
+        }
+        func require<T>(_ value: T?, _ field: String) throws(ProtocolError) -> T {
+            guard let value else {
+                throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs the field \"\(field)\".", requestID: id)
+            }
+            return value
+        }
+        switch type {
+        case "hello":
+            return .hello(id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "")
+        case "dispatch":
+            return .dispatch(id: id, actionName: try require(action, "action").name)
+        case "subscribe":
+            return .subscribe(id: id, viewModel: try require(viewModel, "viewModel"))
+        case "unsubscribe":
+            return .unsubscribe(id: id, subscription: try require(subscription, "subscription"))
+        default:
+            return .ping(id: id)
+        }
+    }
+}
+
+/// The typed payload of a `dispatch` frame: `{"action": {"payload": A}}`.
+/// An omitted payload decodes as `{}`.
+public struct DispatchEnvelope<Payload: Decodable>: Decodable {
+    /// The decoded payload.
+    public let payload: Payload
+
+    private struct ActionField: Decodable {
+        let payload: Payload
+        enum CodingKeys: String, CodingKey { case payload }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            payload = container.contains(.payload)
+                ? try container.decode(Payload.self, forKey: .payload)
+                : try WireJSON.decodeFromEmptyObject(Payload.self)
+        }
+    }
+    private enum CodingKeys: String, CodingKey { case action }
+
+    /// Decodes from a whole dispatch message.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        payload = try container.decode(ActionField.self, forKey: .action).payload
+    }
+}
+
+/// The typed params of a `subscribe` frame: `{"params": P}`. Omitted params decode as `{}`.
+public struct SubscribeEnvelope<Params: Decodable>: Decodable {
+    /// The decoded params.
+    public let params: Params
+
+    private enum CodingKeys: String, CodingKey { case params }
+
+    /// Decodes from a whole subscribe message.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        params = container.contains(.params)
+            ? try container.decode(Params.self, forKey: .params)
+            : try WireJSON.decodeFromEmptyObject(Params.self)
+    }
+}

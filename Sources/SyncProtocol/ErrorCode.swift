@@ -1,0 +1,33 @@
+/// The `code` of an `error` message. Stable strings: clients switch on them.
+public enum ErrorCode: String, Codable, Sendable, CaseIterable {
+    /// A frame header announced more bytes than the server accepts. The server closes.
+    case frameTooLarge = "frame_too_large"
+    /// A frame header announced 0 bytes. The server closes.
+    case invalidFrame = "invalid_frame"
+    /// A frame's payload is not UTF-8 JSON. The connection stays.
+    case invalidJSON = "invalid_json"
+    /// The JSON is not an object, or a field is missing or has the wrong type. The connection stays.
+    case invalidMessage = "invalid_message"
+    /// The message `type` is not one this protocol version knows. The connection stays.
+    case unknownMessage = "unknown_message"
+    /// Something other than `hello` came first. The server closes.
+    case handshakeRequired = "handshake_required"
+    /// The client asked for a protocol version the server does not speak. The server closes.
+    case unsupportedProtocol = "unsupported_protocol"
+    /// No action has this name.
+    case unknownAction = "unknown_action"
+    /// The action's payload does not decode as that action.
+    case invalidPayload = "invalid_payload"
+    /// The action was valid but a domain rule refused it; the state is unchanged.
+    case rejected = "rejected"
+    /// No view model has this name.
+    case unknownViewModel = "unknown_view_model"
+    /// The params do not decode as that view model's params.
+    case invalidParams = "invalid_params"
+    /// The subscription id is not one of this connection's subscriptions.
+    case unknownSubscription = "unknown_subscription"
+    /// The connection already holds the maximum number of subscriptions.
+    case tooManySubscriptions = "too_many_subscriptions"
+    /// The server fell behind writing to this client and is closing the connection.
+    case slowConsumer = "slow_consumer"
+}

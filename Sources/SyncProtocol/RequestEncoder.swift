@@ -1,0 +1,62 @@
+/// Builds the JSON payloads of client requests, for clients written in Swift.
+public enum RequestEncoder {
+    /// `hello {id, protocol, client}` for this build's protocol version.
+    public static func hello(id: Int64, client: String) throws -> [UInt8] {
+        try WireJSON.encode(Hello(id: id, protocol: WireProtocol.version, client: client))
+    }
+
+    /// `dispatch {id, action: {name, payload}}`.
+    public static func dispatch(id: Int64, actionName: String, payload: some Encodable) throws -> [UInt8] {
+        try WireJSON.encode(Dispatch(id: id, action: .init(name: actionName, payload: payload)))
+    }
+
+    /// `subscribe {id, viewModel, params}`.
+    public static func subscribe(id: Int64, viewModel: String, params: some Encodable) throws -> [UInt8] {
+        try WireJSON.encode(Subscribe(id: id, viewModel: viewModel, params: params))
+    }
+
+    /// `unsubscribe {id, subscription}`.
+    public static func unsubscribe(id: Int64, subscription: Int64) throws -> [UInt8] {
+        try WireJSON.encode(Unsubscribe(id: id, subscription: subscription))
+    }
+
+    /// `ping {id}`.
+    public static func ping(id: Int64) throws -> [UInt8] {
+        try WireJSON.encode(Ping(id: id))
+    }
+
+    private struct Hello: Encodable {
+        let type = "hello"
+        let id: Int64
+        let `protocol`: Int
+        let client: String
+    }
+
+    private struct Dispatch<Payload: Encodable>: Encodable {
+        struct Action: Encodable {
+            let name: String
+            let payload: Payload
+        }
+        let type = "dispatch"
+        let id: Int64
+        let action: Action
+    }
+
+    private struct Subscribe<Params: Encodable>: Encodable {
+        let type = "subscribe"
+        let id: Int64
+        let viewModel: String
+        let params: Params
+    }
+
+    private struct Unsubscribe: Encodable {
+        let type = "unsubscribe"
+        let id: Int64
+        let subscription: Int64
+    }
+
+    private struct Ping: Encodable {
+        let type = "ping"
+        let id: Int64
+    }
+}

@@ -1,0 +1,123 @@
+/// A message from the server to a client, as the daemon writes it.
+public enum ServerMessage: Sendable {
+    /// The answer to `hello`.
+    case welcome(id: Int64, protocolVersion: Int, server: String, version: UInt64)
+    /// The action of request `id` was applied; the state is now at `version` (or later).
+    case ack(id: Int64, version: UInt64)
+    /// A request failed, or the connection broke a rule. `supported` lists the protocol
+    /// versions the server speaks, for `unsupported_protocol`.
+    case error(ProtocolError, supported: [Int]? = nil)
+    /// The answer to `subscribe`.
+    case subscribed(id: Int64, subscription: Int64)
+    /// A new model for a subscription. `model` is the model's encoded JSON (`null` for none):
+    /// the daemon encodes each model once and splices the same bytes into every update.
+    case update(subscription: Int64, version: UInt64, model: [UInt8])
+    /// The answer to `unsubscribe`.
+    case unsubscribed(id: Int64, subscription: Int64)
+    /// The answer to `ping`.
+    case pong(id: Int64)
+
+    /// The JSON payload of this message (keys sorted), ready to be framed.
+    public func encoded() -> [UInt8] {
+        switch self {
+        case .welcome(let id, let protocolVersion, let server, let version):
+            return Self.encode(Welcome(id: id, protocol: protocolVersion, server: server, version: version))
+        case .ack(let id, let version):
+            return Self.encode(Ack(id: id, version: version))
+        case .error(let error, let supported):
+            return Self.encode(ErrorReply(error: error, supported: supported))
+        case .subscribed(let id, let subscription):
+            return Self.encode(SubscriptionReply(type: "subscribed", id: id, subscription: subscription))
+        case .unsubscribed(let id, let subscription):
+            return Self.encode(SubscriptionReply(type: "unsubscribed", id: id, subscription: subscription))
+        case .pong(let id):
+            return Self.encode(Pong(id: id))
+        case .update(let subscription, let version, let model):
+            // Spliced by hand so the model bytes are reused as they are; key order matches
+            // what the sorted-keys encoder writes for every other message.
+            var bytes = Array(#"{"model":"#.utf8)
+            bytes.reserveCapacity(model.count + 80)
+            bytes.append(contentsOf: model)
+            bytes.append(contentsOf: #","subscription":\#(subscription),"type":"update","version":\#(version)}"#.utf8)
+            return bytes
+        }
+    }
+
+    private static func encode(_ value: some Encodable) -> [UInt8] {
+        do {
+            return try WireJSON.encode(value)
+        } catch {
+            preconditionFailure("server messages hold only strings and integers: \(error)")
+        }
+    }
+
+    private struct Welcome: Encodable {
+        let type = "welcome"
+        let id: Int64
+        let `protocol`: Int
+        let server: String
+        let version: UInt64
+    }
+
+    private struct Ack: Encodable {
+        let type = "ack"
+        let id: Int64
+        let version: UInt64
+    }
+
+    private struct Pong: Encodable {
+        let type = "pong"
+        let id: Int64
+    }
+
+    private struct SubscriptionReply: Encodable {
+        let type: String
+        let id: Int64
+        let subscription: Int64
+    }
+
+    private struct ErrorReply: Encodable {
+        let error: ProtocolError
+        let supported: [Int]?
+
+        enum CodingKeys: String, CodingKey { case type, id, code, message, supported }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("error", forKey: .type)
+            try container.encode(error.requestID, forKey: .id)
+            try container.encode(error.code, forKey: .code)
+            try container.encode(error.message, forKey: .message)
+            try container.encodeIfPresent(supported, forKey: .supported)
+        }
+    }
+}
+
+/// Every field a server message may have, as a client reads it. `type` says which are set.
+/// Unknown fields are ignored; an `update`'s model is decoded separately with `UpdateEnvelope`.
+public struct ServerEnvelope: Decodable, Sendable {
+    /// The message type: `welcome`, `ack`, `error`, `subscribed`, `update`, `unsubscribed`, `pong`.
+    public let type: String
+    /// The request id this answers (`null` for errors not tied to a request, absent for updates).
+    public let id: Int64?
+    /// The state version (`welcome`, `ack`, `update`).
+    public let version: UInt64?
+    /// The subscription id (`subscribed`, `update`, `unsubscribed`).
+    public let subscription: Int64?
+    /// The error code (`error`).
+    public let code: String?
+    /// The error sentence (`error`).
+    public let message: String?
+    /// Protocol versions the server speaks (`unsupported_protocol` errors).
+    public let supported: [Int]?
+    /// The server's protocol version (`welcome`).
+    public let `protocol`: Int?
+    /// The server's name and version (`welcome`).
+    public let server: String?
+}
+
+/// The model of an `update` message, decoded as `Model`; `nil` when the model is `null`.
+public struct UpdateEnvelope<Model: Decodable>: Decodable {
+    /// The decoded model.
+    public let model: Model?
+}

@@ -1,0 +1,31 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The JSON settings both sides use. Keys are sorted so that equal values give equal bytes:
+/// the daemon compares encoded models to skip pushes that would change nothing.
+public enum WireJSON {
+    /// A new encoder with the wire settings.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Encodes `value` with the wire settings.
+    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+        Array(try makeEncoder().encode(value))
+    }
+
+    /// Decodes `type` from `bytes`.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
+    /// Decodes `type` from `{}`: what an omitted payload or params object means.
+    static func decodeFromEmptyObject<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(type, from: Data("{}".utf8))
+    }
+}

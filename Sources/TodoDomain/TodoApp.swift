@@ -1,0 +1,14 @@
+import SyncStore
+
+/// The todo application as the daemon runtime serves it.
+public enum TodoApp: SyncApp {
+    public static let initialState = TodoState()
+
+    public static let actions: [any Action<TodoState>.Type] = [
+        AddItem.self, CompleteItem.self, ReopenItem.self, EditItem.self, RemoveItem.self, ClearCompleted.self,
+    ]
+
+    public static let viewModels: [any ViewModel<TodoState>.Type] = [
+        ListViewModel.self, ItemViewModel.self, SummaryViewModel.self,
+    ]
+}

@@ -1,0 +1,36 @@
+/// Why the todo domain refused an action. The description is the one sentence users see.
+public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No item has this number.
+    case noSuchItem(Int)
+    /// The text is empty after trimming.
+    case emptyText
+    /// The text is longer than the limit.
+    case textTooLong(length: Int)
+    /// The action was dispatched without the values fixed at acceptance.
+    case notAccepted
+
+    /// One human-readable sentence.
+    public var description: String {
+        switch self {
+        case .noSuchItem(let number): return "no item \(number)"
+        case .emptyText: return "the text is empty"
+        case .textTooLong(let length):
+            return "the text has \(length) characters; at most \(TodoText.maximumLength) are allowed"
+        case .notAccepted: return "the action was not accepted by the daemon"
+        }
+    }
+}
+
+/// The rules for item text.
+public enum TodoText {
+    /// The most characters an item's text may have, after trimming.
+    public static let maximumLength = 1000
+
+    /// `text` trimmed of surrounding whitespace, or a rejection if it is empty or too long.
+    public static func validated(_ text: String) throws(TodoRejection) -> String {
+        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard !trimmed.isEmpty else { throw .emptyText }
+        guard trimmed.count <= maximumLength else { throw .textTooLong(length: trimmed.count) }
+        return trimmed
+    }
+}
