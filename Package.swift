@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "SyncClient", dependencies: ["SyncStore", "SyncProtocol"]),
         // The todo application: state, actions, view models, side effects.
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
-        .executableTarget(name: "todod", dependencies: ["SyncDaemon", "TodoDomain"]),
+        .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncStore", "SyncProtocol", "TodoDomain"]),
         .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "TodoDomain"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(name: "TestSupport", dependencies: ["SyncProtocol"], path: "Tests/TestSupport"),

@@ -11,7 +11,7 @@ static inline uv_stream_t *cuv_pipe_as_stream(uv_pipe_t *pipe) { return (uv_stre
 static inline uv_pipe_t *cuv_stream_as_pipe(uv_stream_t *stream) { return (uv_pipe_t *)stream; }
 static inline uv_handle_t *cuv_signal_as_handle(uv_signal_t *signal) { return (uv_handle_t *)signal; }
 static inline uv_handle_t *cuv_async_as_handle(uv_async_t *async) { return (uv_handle_t *)async; }
-static inline uv_handle_t *cuv_check_as_handle(uv_check_t *check) { return (uv_handle_t *)check; }
+static inline uv_handle_t *cuv_prepare_as_handle(uv_prepare_t *prepare) { return (uv_handle_t *)prepare; }
 static inline uv_handle_t *cuv_timer_as_handle(uv_timer_t *timer) { return (uv_handle_t *)timer; }
 
 #endif

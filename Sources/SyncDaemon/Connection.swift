@@ -1,0 +1,235 @@
+import CUV
+import SyncProtocol
+
+/// What a connection reports to whoever serves it. Calls arrive on the loop thread.
+protocol ConnectionDelegate: AnyObject {
+    /// A complete frame payload arrived.
+    func connection(_ connection: Connection, didReceive payload: [UInt8])
+    /// The byte stream broke the framing rules; no more frames will be delivered.
+    func connection(_ connection: Connection, didBreakFraming error: FrameError)
+    /// The connection has queued output and wants a write at the end of this loop pass.
+    func connectionNeedsFlush(_ connection: Connection)
+    /// The connection is gone, for `reason`. Called exactly once; release everything it held.
+    func connectionLost(_ connection: Connection, reason: String)
+}
+
+/// One accepted client socket: reads frames in, writes queued bytes out.
+///
+/// Lifetime: the connection owns its `uv_pipe_t`, whose `data` points back at it. It retains
+/// itself when the handle is initialised and releases that reference in the close callback, so
+/// it outlives every libuv callback that can name it. Loop-confined: not `Sendable`.
+///
+/// ```
+///  accepted ──read──▶ frames to delegate
+///     │  enqueue ──▶ OutboundQueue ──flush()──▶ one uv_write in flight at a time
+///     ▼
+///  close(reason) ──▶ delegate.connectionLost ──▶ uv_close ──▶ close callback frees memory
+/// ```
+final class Connection {
+    /// Bytes read per `read(2)`; the buffer is allocated once and reused.
+    static let readChunkSize = 64 * 1024
+
+    /// Limits on a client's output.
+    struct Limits {
+        /// Largest frame accepted from the client.
+        var maximumFrameLength: Int
+        /// Queued bytes past which reading pauses and updates coalesce.
+        var softQueueLimit: Int
+        /// Queued bytes past which the client is disconnected.
+        var hardQueueLimit: Int
+    }
+
+    /// A number unique among this daemon's connections, for logs.
+    let id: Int
+    weak var delegate: (any ConnectionDelegate)?
+
+    private let limits: Limits
+    private let pipe: UnsafeMutablePointer<uv_pipe_t>
+    private let writeRequest: UnsafeMutablePointer<uv_write_t>
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    /// The bytes of the write in flight; they must live until its callback.
+    private var inFlight: UnsafeMutableRawBufferPointer?
+    private var decoder: FrameDecoder
+    private var outbound: OutboundQueue
+    private var isReading = false
+    private var closeWhenFlushed = false
+    private(set) var isClosed = false
+
+    /// Initialises the pipe handle on `loop` and accepts the pending client of `server`.
+    init(id: Int, loop: UnsafeMutablePointer<uv_loop_t>, acceptingFrom server: UnsafeMutablePointer<uv_stream_t>, limits: Limits) throws(DaemonError) {
+        self.id = id
+        self.limits = limits
+        decoder = FrameDecoder(maximumLength: limits.maximumFrameLength)
+        outbound = OutboundQueue(coalescingThreshold: limits.softQueueLimit)
+        pipe = .allocate(capacity: 1)
+        writeRequest = .allocate(capacity: 1)
+        readBuffer = .allocate(byteCount: Self.readChunkSize, alignment: 16)
+        let initialised = uv_pipe_init(loop, pipe, 0)
+        guard initialised == 0 else {
+            Self.free(pipe: pipe, writeRequest: writeRequest, readBuffer: readBuffer)
+            throw .libuv(operation: "uv_pipe_init", subject: "client connection", code: initialised)
+        }
+        // From here on the handle exists and must go through uv_close; the retained reference
+        // is released in the close callback.
+        pipe.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        writeRequest.pointee.data = pipe.pointee.data
+        let accepted = uv_accept(server, cuv_pipe_as_stream(pipe))
+        if accepted < 0 {
+            isClosed = true
+            uv_close(cuv_pipe_as_handle(pipe), Self.onClose)
+            throw .libuv(operation: "uv_accept", subject: "client connection", code: accepted)
+        }
+    }
+
+    /// Starts delivering frames to the delegate.
+    func startReading() {
+        guard !isClosed, !isReading else { return }
+        let result = uv_read_start(cuv_pipe_as_stream(pipe), Self.onAllocate, Self.onRead)
+        if result < 0 {
+            close(reason: "cannot read: \(String(cString: uv_err_name(result)))")
+        } else {
+            isReading = true
+        }
+    }
+
+    /// Queues a framed reply; it goes out with everything else queued in this loop pass.
+    func enqueue(_ frame: [UInt8]) {
+        guard !isClosed, !closeWhenFlushed else { return }
+        outbound.append(frame)
+        didEnqueue()
+    }
+
+    /// Queues a framed update for `subscription` (coalesced with older ones past the soft limit).
+    func enqueueUpdate(_ frame: [UInt8], subscription: Int64) {
+        guard !isClosed, !closeWhenFlushed else { return }
+        outbound.appendUpdate(frame, subscription: subscription)
+        didEnqueue()
+    }
+
+    /// Writes what is queued, unless a write is already in flight (its callback writes the rest).
+    func flush() {
+        guard !isClosed, inFlight == nil else { return }
+        guard !outbound.isEmpty else {
+            if closeWhenFlushed { close(reason: "closed by the server") }
+            return
+        }
+        let buffer = outbound.drain()
+        inFlight = buffer
+        var descriptor = uv_buf_init(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+        let result = uv_write(writeRequest, cuv_pipe_as_stream(pipe), &descriptor, 1, Self.onWrite)
+        if result < 0 {
+            releaseInFlight()
+            close(reason: "write failed: \(String(cString: uv_err_name(result)))")
+        }
+        resumeReadingIfDrained()
+    }
+
+    /// Stops reading, writes what is queued (an error explaining why, typically), then closes.
+    func closeAfterFlushing() {
+        guard !isClosed else { return }
+        stopReading()
+        closeWhenFlushed = true
+        delegate?.connectionNeedsFlush(self)
+    }
+
+    /// The one disconnect path: EOF, read or write errors, protocol violations, shutdown.
+    /// Tells the delegate once, then closes the handle; queued bytes are dropped.
+    func close(reason: String) {
+        guard !isClosed else { return }
+        isClosed = true
+        delegate?.connectionLost(self, reason: reason)
+        uv_close(cuv_pipe_as_handle(pipe), Self.onClose)
+    }
+
+    private var queuedByteCount: Int { outbound.pendingByteCount + (inFlight?.count ?? 0) }
+
+    private func didEnqueue() {
+        if queuedByteCount > limits.hardQueueLimit {
+            close(reason: "slow consumer: more than \(limits.hardQueueLimit) bytes queued")
+            return
+        }
+        // Backpressure: a client that does not read its replies gets no new requests read.
+        if queuedByteCount > limits.softQueueLimit { stopReading() }
+        delegate?.connectionNeedsFlush(self)
+    }
+
+    private func stopReading() {
+        guard isReading else { return }
+        uv_read_stop(cuv_pipe_as_stream(pipe))
+        isReading = false
+    }
+
+    private func resumeReadingIfDrained() {
+        if !isReading, !closeWhenFlushed, queuedByteCount <= limits.softQueueLimit / 2 {
+            startReading()
+        }
+    }
+
+    private func releaseInFlight() {
+        inFlight?.deallocate()
+        inFlight = nil
+    }
+
+    private func didRead(_ count: Int) {
+        decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
+        while !isClosed, !closeWhenFlushed {
+            do {
+                guard let payload = try decoder.next() else { return }
+                delegate?.connection(self, didReceive: payload)
+            } catch {
+                stopReading()
+                delegate?.connection(self, didBreakFraming: error)
+                return
+            }
+        }
+    }
+
+    private func didWrite(status: Int32) {
+        releaseInFlight()
+        if status < 0 {
+            close(reason: status == UV_ECANCELED.rawValue ? "closed" : "write failed: \(String(cString: uv_err_name(status)))")
+            return
+        }
+        flush()
+    }
+
+    private static func free(pipe: UnsafeMutablePointer<uv_pipe_t>, writeRequest: UnsafeMutablePointer<uv_write_t>, readBuffer: UnsafeMutableRawBufferPointer) {
+        pipe.deallocate()
+        writeRequest.deallocate()
+        readBuffer.deallocate()
+    }
+
+    private static func owner(_ data: UnsafeMutableRawPointer?) -> Connection {
+        Unmanaged<Connection>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    private static let onAllocate: uv_alloc_cb = { handle, _, buffer in
+        let connection = owner(handle!.pointee.data)
+        buffer!.pointee = uv_buf_init(
+            connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(connection.readBuffer.count))
+    }
+
+    private static let onRead: uv_read_cb = { stream, nread, _ in
+        let connection = owner(stream!.pointee.data)
+        if nread > 0 {
+            connection.didRead(nread)
+        } else if nread == Int(UV_EOF.rawValue) {
+            connection.close(reason: "client closed the connection")
+        } else if nread < 0 {
+            connection.close(reason: "read failed: \(String(cString: uv_err_name(Int32(nread))))")
+        }
+        // nread == 0 is EAGAIN, not EOF: nothing to do.
+    }
+
+    private static let onWrite: uv_write_cb = { request, status in
+        owner(request!.pointee.data).didWrite(status: status)
+    }
+
+    private static let onClose: uv_close_cb = { handle in
+        let unmanaged = Unmanaged<Connection>.fromOpaque(handle!.pointee.data!)
+        let connection = unmanaged.takeUnretainedValue()
+        connection.releaseInFlight()
+        free(pipe: connection.pipe, writeRequest: connection.writeRequest, readBuffer: connection.readBuffer)
+        unmanaged.release()
+    }
+}

@@ -1,0 +1,23 @@
+import SyncProtocol
+
+/// How a daemon serves: where, with which limits, under which name.
+public struct DaemonConfiguration: Sendable {
+    /// The Unix socket path to listen on.
+    public var socketPath: String
+    /// `name/version` sent in `welcome`.
+    public var serverName: String
+    /// Largest frame payload accepted from a client, in bytes.
+    public var maximumFrameLength = WireProtocol.defaultMaximumFrameLength
+    /// Queued output per client past which reading pauses and updates coalesce, in bytes.
+    public var softQueueLimit = 256 * 1024
+    /// Queued output per client past which the client is disconnected, in bytes.
+    public var hardQueueLimit = 16 * 1024 * 1024
+    /// Most subscriptions one connection may hold.
+    public var maximumSubscriptionsPerConnection = 256
+
+    /// A configuration with default limits.
+    public init(socketPath: String, serverName: String) {
+        self.socketPath = socketPath
+        self.serverName = serverName
+    }
+}

@@ -1,0 +1,37 @@
+import CUV
+import Glibc
+
+/// Why the daemon could not start or keep serving. Each case says what happened to what.
+public enum DaemonError: Error, CustomStringConvertible {
+    /// A libuv call failed: the operation, what it was applied to, and libuv's error code.
+    case libuv(operation: String, subject: String, code: Int32)
+    /// A system call failed: the operation, what it was applied to, and `errno`.
+    case system(operation: String, subject: String, errno: Int32)
+    /// A live daemon already answers on the socket path.
+    case alreadyRunning(path: String)
+    /// Something that is not a socket sits where the socket should go.
+    case notASocket(path: String)
+    /// The socket path does not fit a Unix socket address.
+    case socketPathTooLong(path: String, maximum: Int)
+
+    /// One line naming the failure, the subject and the cause.
+    public var description: String {
+        switch self {
+        case .libuv(let operation, let subject, let code):
+            return "\(operation) \(subject) failed: \(String(cString: uv_err_name(code))) (\(String(cString: uv_strerror(code))))"
+        case .system(let operation, let subject, let errno):
+            return "\(operation) \(subject) failed: \(String(cString: strerror(errno)))"
+        case .alreadyRunning(let path):
+            return "another todod is already listening on \(path)"
+        case .notASocket(let path):
+            return "\(path) exists and is not a socket; move it away or choose another --socket"
+        case .socketPathTooLong(let path, let maximum):
+            return "socket path \(path) is longer than \(maximum) bytes"
+        }
+    }
+
+    /// Throws `.libuv` when `result` is a libuv error code.
+    static func check(_ result: Int32, _ operation: String, _ subject: String) throws(DaemonError) {
+        if result < 0 { throw .libuv(operation: operation, subject: subject, code: result) }
+    }
+}

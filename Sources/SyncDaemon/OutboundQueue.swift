@@ -1,0 +1,55 @@
+/// The bytes waiting to be written to one client, with the rule that keeps them bounded.
+///
+/// Below `coalescingThreshold` pending bytes every frame is kept, in order. Above it, a new
+/// `update` for a subscription that already has one pending replaces that one in place: a view
+/// model is a snapshot, so only the newest matters, and keeping the older slot preserves the
+/// promise that an update reflecting version V is written before the ack carrying V.
+struct OutboundQueue {
+    /// Pending bytes past which updates for the same subscription are coalesced.
+    let coalescingThreshold: Int
+
+    private var frames: [[UInt8]] = []
+    private var pendingUpdateSlots: [Int64: Int] = [:]
+    /// Bytes queued and not yet handed to a write.
+    private(set) var pendingByteCount = 0
+
+    /// An empty queue that coalesces past `coalescingThreshold` pending bytes.
+    init(coalescingThreshold: Int) {
+        self.coalescingThreshold = coalescingThreshold
+    }
+
+    /// Whether nothing is waiting.
+    var isEmpty: Bool { frames.isEmpty }
+
+    /// Queues a framed reply or error.
+    mutating func append(_ frame: [UInt8]) {
+        frames.append(frame)
+        pendingByteCount += frame.count
+    }
+
+    /// Queues a framed update for `subscription`, replacing a pending one when over the threshold.
+    mutating func appendUpdate(_ frame: [UInt8], subscription: Int64) {
+        if pendingByteCount > coalescingThreshold, let slot = pendingUpdateSlots[subscription] {
+            pendingByteCount += frame.count - frames[slot].count
+            frames[slot] = frame
+            return
+        }
+        pendingUpdateSlots[subscription] = frames.count
+        append(frame)
+    }
+
+    /// Moves every pending frame, concatenated in order, into a new buffer the caller must
+    /// deallocate (after its write completes), leaving the queue empty.
+    mutating func drain() -> UnsafeMutableRawBufferPointer {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: pendingByteCount, alignment: 1)
+        var offset = 0
+        for frame in frames {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyBytes(from: frame)
+            offset += frame.count
+        }
+        frames.removeAll(keepingCapacity: true)
+        pendingUpdateSlots.removeAll(keepingCapacity: true)
+        pendingByteCount = 0
+        return buffer
+    }
+}

@@ -1,0 +1,49 @@
+import SyncProtocol
+import SyncStore
+
+extension Server {
+    /// Handles `subscribe`: replies `subscribed`, then at once the pair's current model.
+    func subscribe(_ session: Session<App.State>, requestID: Int64, viewModel: String, payload: [UInt8]) {
+        guard let type = App.viewModelType(named: viewModel) else {
+            send(.error(ProtocolError(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID)), to: session)
+            return
+        }
+        guard session.subscriptions.count < configuration.maximumSubscriptionsPerConnection else {
+            let limit = configuration.maximumSubscriptionsPerConnection
+            send(.error(ProtocolError(.tooManySubscriptions, "This connection already holds \(limit) subscriptions, the limit.", requestID: requestID)), to: session)
+            return
+        }
+        let source: (key: ViewHub<App.State>.Key, make: () -> any ViewSource<App.State>)
+        do {
+            source = try Self.viewSource(type, payload: payload)
+        } catch {
+            send(.error(ProtocolError(.invalidParams, "The params are not valid for \"\(viewModel)\" (\(error.shortDescription)).", requestID: requestID)), to: session)
+            return
+        }
+        let subscription = session.nextSubscriptionID
+        session.nextSubscriptionID += 1
+        session.subscriptions[subscription] = source.key
+        let subscriber = ViewHub<App.State>.Subscriber(connectionID: session.connection.id, subscription: subscription)
+        let model = hub.subscribe(subscriber, to: source.key, makeSource: source.make, state: publishedState)
+        send(.subscribed(id: requestID, subscription: subscription), to: session)
+        let update = ServerMessage.update(subscription: subscription, version: publishedVersion, model: model)
+        session.connection.enqueueUpdate(FrameEncoder.frame(update.encoded()), subscription: subscription)
+    }
+
+    /// Handles `unsubscribe`.
+    func unsubscribe(_ session: Session<App.State>, requestID: Int64, subscription: Int64) {
+        guard let key = session.subscriptions.removeValue(forKey: subscription) else {
+            send(.error(ProtocolError(.unknownSubscription, "This connection has no subscription \(subscription).", requestID: requestID)), to: session)
+            return
+        }
+        hub.unsubscribe(.init(connectionID: session.connection.id, subscription: subscription), from: key)
+        send(.unsubscribed(id: requestID, subscription: subscription), to: session)
+    }
+
+    /// Decodes the params of a subscribe frame as `Model`'s and returns the pair's key and a
+    /// way to make its source.
+    private static func viewSource<Model: ViewModel<App.State>>(_ type: Model.Type, payload: [UInt8]) throws -> (key: ViewHub<App.State>.Key, make: () -> any ViewSource<App.State>) {
+        let params = try WireJSON.decode(SubscribeEnvelope<Model.Params>.self, from: payload).params
+        return (ViewHub.Key(viewModel: Model.wireName, params: AnyHashable(params)), { TypedViewSource<Model>(params: params) })
+    }
+}

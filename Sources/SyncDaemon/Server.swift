@@ -1,0 +1,276 @@
+import CUV
+import SyncProtocol
+import SyncStore
+
+/// The protocol engine: turns frames from connections into store changes, replies and view
+/// model updates. Generic over the app; knows nothing of its domain. Loop-confined.
+///
+/// Replies to a request are queued at once, except acks: an ack waits until its action is
+/// durable (the `ActionLog` says so) and is written at the end of the loop pass, after the
+/// updates of that pass. So on one connection every update reflecting version V is written
+/// before the ack carrying V, and everything produced in one pass leaves in one write.
+final class Server<App: SyncApp>: ConnectionDelegate {
+    /// Who is waiting for the outcome of a dispatch.
+    enum Requester {
+        /// A client's `dispatch` request.
+        case client(connectionID: Int, requestID: Int64)
+        /// A side effect running off the loop.
+        case sideEffect(CheckedContinuation<UInt64, any Error>)
+    }
+
+    let configuration: DaemonConfiguration
+    let logger: Logger
+    /// The latest published state, for side effects on other threads.
+    let mirror: StateMirror<App.State>
+
+    private(set) var store: Store<App.State>
+    private let log: any ActionLog<App.State>
+    let hub = ViewHub<App.State>()
+    var sessions: [Int: Session<App.State>] = [:]
+    private var nextConnectionID = 1
+    private let loop: UnsafeMutablePointer<uv_loop_t>
+    private var passEnd: LoopHandle<uv_prepare_t>!
+    private var connectionsToFlush: [Connection] = []
+    private var durableAcks: [(requester: Requester, version: UInt64)] = []
+    /// The state and version clients have been shown: everything durable, as of the last pass.
+    private(set) var publishedState: App.State
+    private(set) var publishedVersion: UInt64
+
+    /// A server for `store` on `loop`, recording applied actions in `log`.
+    init(loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, log: any ActionLog<App.State>, configuration: DaemonConfiguration, logger: Logger) throws(DaemonError) {
+        self.loop = loop
+        self.store = store
+        self.log = log
+        self.configuration = configuration
+        self.logger = logger
+        publishedState = store.state
+        publishedVersion = store.version
+        mirror = StateMirror(state: store.state, version: store.version)
+        passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
+    }
+
+    /// Number of connected clients.
+    var connectionCount: Int { sessions.count }
+
+    /// Accepts the client waiting on `listener` and starts serving it.
+    func accept(from listener: UnsafeMutablePointer<uv_stream_t>) {
+        let limits = Connection.Limits(
+            maximumFrameLength: configuration.maximumFrameLength,
+            softQueueLimit: configuration.softQueueLimit,
+            hardQueueLimit: configuration.hardQueueLimit)
+        do {
+            let connection = try Connection(id: nextConnectionID, loop: loop, acceptingFrom: listener, limits: limits)
+            nextConnectionID += 1
+            connection.delegate = self
+            sessions[connection.id] = Session(connection: connection)
+            connection.startReading()
+        } catch {
+            logger.log("cannot accept a client: \(error)")
+        }
+    }
+
+    /// Closes every connection and the pass-end hook. Side effects waiting on a dispatch are
+    /// told the daemon is shutting down.
+    func shutDown() {
+        for session in sessions.values { session.connection.close(reason: "daemon shutting down") }
+        for (requester, _) in durableAcks { fail(requester, ProtocolError(.rejected, "The daemon is shutting down.")) }
+        durableAcks.removeAll()
+        passEnd.close()
+    }
+
+    // MARK: ConnectionDelegate
+
+    func connection(_ connection: Connection, didReceive payload: [UInt8]) {
+        guard let session = sessions[connection.id] else { return }
+        let request: ClientRequest
+        do {
+            request = try ClientRequest.decode(payload)
+        } catch {
+            if session.isGreeted {
+                send(.error(error), to: session)
+            } else {
+                refuseBeforeHello(session, because: error.message)
+            }
+            return
+        }
+        handle(request, payload: payload, from: session)
+    }
+
+    func connection(_ connection: Connection, didBreakFraming error: FrameError) {
+        guard let session = sessions[connection.id] else { return }
+        let reply: ProtocolError
+        switch error {
+        case .emptyFrame:
+            reply = ProtocolError(.invalidFrame, "A frame announced a payload of 0 bytes.")
+        case .frameTooLarge(let length, let maximum):
+            reply = ProtocolError(.frameTooLarge, "A frame announced \(length) bytes; the limit is \(maximum).")
+        }
+        logger.log("\(session.logName): \(reply.message) Closing.")
+        closeWithError(reply, session)
+    }
+
+    func connectionNeedsFlush(_ connection: Connection) {
+        connectionsToFlush.append(connection)
+        passEnd.start()
+    }
+
+    func connectionLost(_ connection: Connection, reason: String) {
+        guard let session = sessions.removeValue(forKey: connection.id) else { return }
+        for (subscription, key) in session.subscriptions {
+            hub.unsubscribe(.init(connectionID: connection.id, subscription: subscription), from: key)
+        }
+        if reason.hasPrefix("slow consumer") || reason.hasPrefix("read failed") || reason.hasPrefix("write failed") {
+            logger.log("\(session.logName) disconnected: \(reason)")
+        }
+    }
+
+    // MARK: Requests
+
+    private func handle(_ request: ClientRequest, payload: [UInt8], from session: Session<App.State>) {
+        if case .hello(let id, let protocolVersion, let client) = request {
+            greet(session, id: id, protocolVersion: protocolVersion, client: client)
+            return
+        }
+        guard session.isGreeted else {
+            refuseBeforeHello(session, because: "the first message was not hello")
+            return
+        }
+        switch request {
+        case .hello:
+            break
+        case .dispatch(let id, let name):
+            guard let type = App.actionType(named: name) else {
+                send(.error(ProtocolError(.unknownAction, "No action is named \"\(name)\".", requestID: id)), to: session)
+                return
+            }
+            dispatch(type, payload: payload, requester: .client(connectionID: session.connection.id, requestID: id))
+        case .subscribe(let id, let viewModel):
+            subscribe(session, requestID: id, viewModel: viewModel, payload: payload)
+        case .unsubscribe(let id, let subscription):
+            unsubscribe(session, requestID: id, subscription: subscription)
+        case .ping(let id):
+            send(.pong(id: id), to: session)
+        }
+    }
+
+    private func greet(_ session: Session<App.State>, id: Int64, protocolVersion: Int, client: String) {
+        guard !session.isGreeted else {
+            send(.error(ProtocolError(.invalidMessage, "This connection already said hello.", requestID: id)), to: session)
+            return
+        }
+        guard WireProtocol.supportedVersions.contains(protocolVersion) else {
+            let error = ProtocolError(.unsupportedProtocol, "Protocol \(protocolVersion) is not supported; this server speaks protocol \(WireProtocol.version).", requestID: id)
+            session.connection.enqueue(FrameEncoder.frame(ServerMessage.error(error, supported: WireProtocol.supportedVersions).encoded()))
+            session.connection.closeAfterFlushing()
+            return
+        }
+        session.clientName = client.isEmpty ? "unnamed" : client
+        send(.welcome(id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion), to: session)
+    }
+
+    private func refuseBeforeHello(_ session: Session<App.State>, because reason: String) {
+        logger.log("\(session.logName): handshake refused: \(reason)")
+        closeWithError(ProtocolError(.handshakeRequired, "The first message must be hello (\(reason))."), session)
+    }
+
+    func send(_ message: ServerMessage, to session: Session<App.State>) {
+        session.connection.enqueue(FrameEncoder.frame(message.encoded()))
+    }
+
+    private func closeWithError(_ error: ProtocolError, _ session: Session<App.State>) {
+        send(.error(error), to: session)
+        session.connection.closeAfterFlushing()
+    }
+
+    // MARK: Dispatch
+
+    /// Decodes the payload of a client's dispatch as `A` and applies it.
+    private func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], requester: Requester) {
+        let action: A
+        do {
+            action = try WireJSON.decode(DispatchEnvelope<A>.self, from: payload).payload
+        } catch {
+            fail(requester, ProtocolError(.invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))."))
+            return
+        }
+        apply(action, requester: requester)
+    }
+
+    /// Accepts, applies and logs `action`; the requester hears back once it is durable.
+    func apply<A: Action<App.State>>(_ action: A, requester: Requester) {
+        var action = action
+        let context = AcceptanceContext.now()
+        action.accept(context)
+        do {
+            try store.apply(action)
+        } catch {
+            fail(requester, ProtocolError(.rejected, String(describing: error)))
+            return
+        }
+        let version = store.version
+        log.record(AcceptedAction(version: version, name: A.wireName, action: action, context: context)) { [unowned self] in
+            durableAcks.append((requester, version))
+            passEnd.start()
+        }
+    }
+
+    private func fail(_ requester: Requester, _ error: ProtocolError) {
+        switch requester {
+        case .client(let connectionID, let requestID):
+            guard let session = sessions[connectionID] else { return }
+            var error = error
+            error.requestID = requestID
+            send(.error(error), to: session)
+        case .sideEffect(let continuation):
+            continuation.resume(throwing: error)
+        }
+    }
+
+    // MARK: End of a loop pass
+
+    /// Publishes the new version to subscribers, then acks, then writes each connection once.
+    private func passDidEnd() {
+        if !durableAcks.isEmpty {
+            publish()
+            for (requester, version) in durableAcks {
+                switch requester {
+                case .client(let connectionID, let requestID):
+                    if let session = sessions[connectionID] { send(.ack(id: requestID, version: version), to: session) }
+                case .sideEffect(let continuation):
+                    continuation.resume(returning: version)
+                }
+            }
+            durableAcks.removeAll(keepingCapacity: true)
+        }
+        let connections = connectionsToFlush
+        connectionsToFlush.removeAll(keepingCapacity: true)
+        for connection in connections { connection.flush() }
+        if connectionsToFlush.isEmpty { passEnd.stop() }
+    }
+
+    private func publish() {
+        guard store.version != publishedVersion else { return }
+        let version = store.version
+        publishedState = store.state
+        publishedVersion = version
+        mirror.publish(state: publishedState, version: version)
+        hub.publish(publishedState) { subscriber, model in
+            guard let session = sessions[subscriber.connectionID] else { return }
+            let frame = FrameEncoder.frame(ServerMessage.update(subscription: subscriber.subscription, version: version, model: model).encoded())
+            session.connection.enqueueUpdate(frame, subscription: subscriber.subscription)
+        }
+    }
+}
+
+extension Error {
+    /// Where decoding failed, in a few words, for error messages.
+    var shortDescription: String {
+        switch self as? DecodingError {
+        case .keyNotFound(let key, _): return "missing field \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).filter { $0 != "action" && $0 != "payload" && $0 != "params" }
+            return path.isEmpty ? "wrong type" : "field \"\(path.joined(separator: "."))\" has the wrong type or value"
+        default: return String(describing: self)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// What the server knows about one connected client. Loop-confined: not `Sendable`.
+final class Session<State> {
+    /// The client's socket.
+    let connection: Connection
+    /// The `client` string from `hello`, once greeted.
+    var clientName: String?
+    /// This connection's subscriptions by id, and the pair each one follows.
+    var subscriptions: [Int64: ViewHub<State>.Key] = [:]
+    /// The id the next subscription gets (ids are per connection and never reused on it).
+    var nextSubscriptionID: Int64 = 1
+
+    /// A session for a just-accepted connection, not yet greeted.
+    init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// Whether a valid `hello` has been received.
+    var isGreeted: Bool { clientName != nil }
+
+    /// The name to use in log lines.
+    var logName: String { "client \(connection.id)" + (clientName.map { " (\($0))" } ?? "") }
+}

@@ -1,0 +1,51 @@
+import CUV
+import SyncProtocol
+import SyncStore
+
+/// Runs side effects as Swift tasks, off the loop, and carries the actions they dispatch back
+/// to the loop thread through an inbox. Loop-confined itself: not `Sendable`.
+final class SideEffectRunner<State: Sendable> {
+    /// An action a side effect dispatched, with the continuation that receives its outcome.
+    struct Dispatch: Sendable {
+        let action: any Action<State>
+        let reply: CheckedContinuation<UInt64, any Error>
+    }
+
+    private let effects: [any SideEffect<State>]
+    private let inbox: LoopInbox<Dispatch>
+    private let mirror: StateMirror<State>
+    private var tasks: [Task<Void, Never>] = []
+
+    /// A runner whose effects' dispatches reach `apply` on the loop thread.
+    init(
+        loop: UnsafeMutablePointer<uv_loop_t>, effects: [any SideEffect<State>], mirror: StateMirror<State>,
+        apply: @escaping (any Action<State>, CheckedContinuation<UInt64, any Error>) -> Void
+    ) throws(DaemonError) {
+        self.effects = effects
+        self.mirror = mirror
+        inbox = try LoopInbox(loop: loop) { dispatch in apply(dispatch.action, dispatch.reply) }
+    }
+
+    /// Starts every side effect in its own task.
+    func start() {
+        let sender = inbox.sender
+        let context = SideEffectContext<State>(
+            currentState: { [mirror] in mirror.read() },
+            dispatch: { action in
+                try await withCheckedThrowingContinuation { reply in
+                    if !sender.post(Dispatch(action: action, reply: reply)) {
+                        reply.resume(throwing: ProtocolError(.rejected, "The daemon is shutting down."))
+                    }
+                }
+            })
+        tasks = effects.map { effect in Task { await effect.run(context) } }
+    }
+
+    /// Cancels the tasks and closes the inbox; dispatches still queued fail.
+    func stop() {
+        for task in tasks { task.cancel() }
+        for dispatch in inbox.close() {
+            dispatch.reply.resume(throwing: ProtocolError(.rejected, "The daemon is shutting down."))
+        }
+    }
+}

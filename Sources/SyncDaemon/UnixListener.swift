@@ -1,0 +1,70 @@
+import CUV
+import Glibc
+
+/// The listening Unix socket. Owns its `uv_pipe_t`; `data` points back at the listener, which
+/// retains itself until the close callback frees the handle. Loop-confined: not `Sendable`.
+final class UnixListener {
+    /// The socket file this listener created.
+    let path: String
+
+    private let pipe: UnsafeMutablePointer<uv_pipe_t>
+    private let onConnection: (UnsafeMutablePointer<uv_stream_t>) -> Void
+    private var boundInode: ino_t = 0
+    private var isClosed = false
+
+    /// Binds `path` (mode 0600, via the umask) and listens. `onConnection` is called with the
+    /// server stream each time a client is waiting to be accepted.
+    init(
+        loop: UnsafeMutablePointer<uv_loop_t>, path: String,
+        onConnection: @escaping (UnsafeMutablePointer<uv_stream_t>) -> Void
+    ) throws(DaemonError) {
+        self.path = path
+        self.onConnection = onConnection
+        pipe = .allocate(capacity: 1)
+        let initialised = uv_pipe_init(loop, pipe, 0)
+        guard initialised == 0 else {
+            pipe.deallocate()
+            throw .libuv(operation: "uv_pipe_init", subject: "listening socket", code: initialised)
+        }
+        pipe.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        do {
+            try bindAndListen()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Stops accepting and removes the socket file if it is still the one this listener bound.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        var status = stat()
+        if boundInode != 0, lstat(path, &status) == 0, status.st_ino == boundInode {
+            unlink(path)
+        }
+        uv_close(cuv_pipe_as_handle(pipe), Self.onClose)
+    }
+
+    private func bindAndListen() throws(DaemonError) {
+        let previousMask = umask(0o177)
+        let bound = uv_pipe_bind(pipe, path)
+        umask(previousMask)
+        try DaemonError.check(bound, "binding", path)
+        var status = stat()
+        if lstat(path, &status) == 0 { boundInode = status.st_ino }
+        try DaemonError.check(uv_listen(cuv_pipe_as_stream(pipe), 128, Self.onListen), "listening on", path)
+    }
+
+    private static let onListen: uv_connection_cb = { server, status in
+        let listener = Unmanaged<UnixListener>.fromOpaque(server!.pointee.data!).takeUnretainedValue()
+        guard status == 0, !listener.isClosed else { return }
+        listener.onConnection(server!)
+    }
+
+    private static let onClose: uv_close_cb = { handle in
+        let unmanaged = Unmanaged<UnixListener>.fromOpaque(handle!.pointee.data!)
+        unmanaged.takeUnretainedValue().pipe.deallocate()
+        unmanaged.release()
+    }
+}
