@@ -27,7 +27,7 @@ let package = Package(
         // The todo application: state, actions, view models, side effects.
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncStore", "SyncProtocol", "TodoDomain"]),
-        .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "TodoDomain"]),
+        .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TodoDomain"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(name: "TestSupport", dependencies: ["SyncProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),

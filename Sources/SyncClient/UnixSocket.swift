@@ -1,0 +1,77 @@
+import Glibc
+import Synchronization
+import SyncProtocol
+
+/// A connected Unix stream socket with blocking reads and writes.
+///
+/// The client does its I/O with plain POSIX sockets and one reader thread rather than an event
+/// loop: a program linking the library gets no loop to run or integrate, the reader thread
+/// turns incoming frames into continuation resumes for Swift concurrency, and a one-shot CLI
+/// command starts in a few milliseconds.
+final class UnixSocket: Sendable {
+    /// The socket's file descriptor; closed by `closeDescriptor()` once the reader is done.
+    let descriptor: Int32
+    /// Serialises writers so frames from concurrent tasks never interleave.
+    private let writeLock = Mutex(())
+
+    /// Connects to `path`, or throws `.daemonUnreachable`.
+    init(path: String) throws(SyncClientError) {
+        guard path.utf8.count <= SocketPath.maximumLength else {
+            throw .daemonUnreachable(path: path, reason: "the path is longer than \(SocketPath.maximumLength) bytes")
+        }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .daemonUnreachable(path: path, reason: String(cString: strerror(errno))) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = errno
+            close(descriptor)
+            throw .daemonUnreachable(path: path, reason: reason == ENOENT ? "no such socket" : String(cString: strerror(reason)))
+        }
+        self.descriptor = descriptor
+    }
+
+    /// Writes all of `bytes` as one unit, even with concurrent writers.
+    func write(_ bytes: [UInt8]) throws(SyncClientError) {
+        try writeLock.withLock { _ throws(SyncClientError) in try writeAll(bytes) }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws(SyncClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .connectionClosed(reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+    }
+
+    /// Reads what is available into `buffer`; 0 means end of stream.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(SyncClientError) -> Int {
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
+            if errno != EINTR { throw .connectionClosed(reason: String(cString: strerror(errno))) }
+        }
+    }
+
+    /// Ends both directions; a blocked `read` returns 0.
+    func shutDown() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// Releases the descriptor. Only the reader thread calls this, when it stops.
+    func closeDescriptor() {
+        close(descriptor)
+    }
+}

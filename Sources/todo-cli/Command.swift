@@ -1,0 +1,50 @@
+import SyncClient
+import TodoDomain
+
+/// One `todo` command, declared as data: `--help` and the command table come from these fields.
+struct Command: Sendable {
+    /// The word that selects the command.
+    let name: String
+    /// Arguments after the name, as shown in usage lines.
+    let arguments: String
+    /// One line for the command table.
+    let summary: String
+    /// More lines for `todo NAME --help` (may be empty).
+    let details: String
+    /// Runs the command with its arguments (the words after its name, `--help` already handled).
+    let run: @Sendable (CommandContext, [String]) async throws(CLIError) -> Void
+
+    /// `todo NAME ARGUMENTS`.
+    var usage: String { "todo [--socket PATH] \(name)" + (arguments.isEmpty ? "" : " \(arguments)") }
+
+    /// The text `todo NAME --help` prints.
+    var help: String {
+        "usage: \(usage)\n\n\(summary)\n" + (details.isEmpty ? "" : "\n\(details)\n")
+    }
+}
+
+/// What every command gets: how to reach the daemon.
+struct CommandContext: Sendable {
+    /// The `--socket` option, if given.
+    let socketOption: String?
+
+    /// Connects to the daemon, turning failures into exit-code errors.
+    func connect() async throws(CLIError) -> SyncClient {
+        do {
+            return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)")
+        } catch {
+            throw CLIError(error)
+        }
+    }
+
+    /// Runs `body` against the daemon, turning client errors into exit-code errors.
+    func withClient<T>(_ body: (SyncClient) async throws(SyncClientError) -> T) async throws(CLIError) -> T {
+        let client = try await connect()
+        defer { client.close() }
+        do {
+            return try await body(client)
+        } catch {
+            throw CLIError(error)
+        }
+    }
+}

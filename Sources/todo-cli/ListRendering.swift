@@ -1,0 +1,28 @@
+import SyncProtocol
+import TodoDomain
+
+/// How `list` and `watch` show a list model as text.
+enum ListRendering {
+    /// One line per item (`  3 [x] text`), then the counts.
+    static func text(_ model: ListViewModel, filter: ListFilter) -> String {
+        let width = String(model.items.map(\.number).max() ?? 0).count
+        var lines = model.items.map { row in
+            let number = String(row.number)
+            return String(repeating: " ", count: width - number.count) + "\(number) [\(row.completed ? "x" : " ")] \(row.text)"
+        }
+        if model.items.isEmpty {
+            lines.append(filter == .all ? "no items" : "no \(filter.rawValue) items")
+        }
+        lines.append("\(model.openCount) open, \(model.doneCount) done")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The model as one line of JSON with sorted keys: `{"doneCount":…,"items":[…],"openCount":…}`.
+    static func json(_ model: ListViewModel) throws(CLIError) -> String {
+        do {
+            return String(decoding: try WireJSON.encode(model), as: UTF8.self) + "\n"
+        } catch {
+            throw .rejected("cannot encode the list: \(error)")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Glibc
+import SyncProtocol
+import TodoDomain
+
+/// `todo`: one-shot commands and a live `watch` against the todo daemon.
+@main
+struct TodoCLI {
+    /// Every command, in the order `--help` lists them.
+    static let commands: [Command] = [.add, .list, .done, .reopen, .edit, .remove, .clear, .watch, .status]
+
+    static func main() async {
+        do {
+            try await run(Array(CommandLine.arguments.dropFirst()))
+            exit(0)
+        } catch {
+            Output.error(error.message)
+            if case .usage = error { Output.error("run `todo --help` for usage") }
+            exit(error.exitCode)
+        }
+    }
+
+    private static func run(_ arguments: [String]) async throws(CLIError) {
+        var socketOption: String?
+        var rest = arguments[...]
+        while let first = rest.first, first.hasPrefix("-") {
+            rest = rest.dropFirst()
+            switch first {
+            case "--socket":
+                guard let path = rest.first, !path.isEmpty else { throw .usage("--socket needs a path") }
+                socketOption = path
+                rest = rest.dropFirst()
+            case "--help", "-h":
+                Output.out(help)
+                return
+            case "--version":
+                Output.out("todo \(TodoRelease.version) (protocol \(WireProtocol.version))\n")
+                return
+            default:
+                throw .usage("unknown option \(first)")
+            }
+        }
+        guard let name = rest.first else { throw .usage("no command given") }
+        guard let command = commands.first(where: { $0.name == name }) else { throw .usage("unknown command \(name)") }
+        let commandArguments = Array(rest.dropFirst())
+        if commandArguments.first == "--help" || commandArguments.first == "-h" {
+            Output.out(command.help)
+            return
+        }
+        try await command.run(CommandContext(socketOption: socketOption), commandArguments)
+    }
+
+    private static var help: String {
+        let width = commands.map { $0.name.count + 1 + $0.arguments.count }.max() ?? 0
+        let table = commands.map { command in
+            let left = command.name + (command.arguments.isEmpty ? "" : " \(command.arguments)")
+            return "  " + left + String(repeating: " ", count: width - left.count + 2) + command.summary
+        }
+        return """
+            usage: todo [--socket PATH] COMMAND [ARGUMENTS]
+
+            Commands:
+            \(table.joined(separator: "\n"))
+
+            Options:
+              --socket PATH  the daemon's socket (default: $TODO_SOCKET, else
+                             $XDG_RUNTIME_DIR/todo/todod.sock, else /tmp/todo-UID/todod.sock)
+              --help         this help; `todo COMMAND --help` for one command
+              --version      the version
+
+            Exit status: 0 ok, 1 refused by the daemon, 2 usage error, 3 daemon unreachable.
+
+            """
+    }
+}

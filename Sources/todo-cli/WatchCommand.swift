@@ -1,0 +1,42 @@
+import Glibc
+import SyncClient
+import TodoDomain
+
+extension Command {
+    /// `todo watch [--open|--done]`
+    static let watch = Command(
+        name: "watch", arguments: "[--open|--done]", summary: "Print the list, and again on every change, until interrupted.",
+        details: """
+            On a terminal the screen is redrawn; otherwise each rendering is printed after a line
+            "--- version V ---". Stops with status 0 on SIGINT or SIGTERM, 3 if the daemon goes away.
+            """,
+        run: { context, arguments throws(CLIError) in
+            let (filter, _) = try Arguments.filter(arguments, command: "watch")
+            stopCleanlyOnSignals()
+            let redraw = isatty(1) == 1
+            try await context.withClient { client throws(SyncClientError) in
+                do {
+                    for try await update in client.subscribe(ListViewModel.self, params: .init(filter: filter)) {
+                        guard let model = update.model else { continue }
+                        let body = ListRendering.text(model, filter: filter)
+                        if redraw {
+                            Output.out("\u{1B}[H\u{1B}[2J" + body + "(version \(update.version); Ctrl-C to stop)\n")
+                        } else {
+                            Output.out("--- version \(update.version) ---\n" + body)
+                        }
+                    }
+                } catch let error as SyncClientError {
+                    throw error
+                } catch {
+                    throw .protocolViolation(String(describing: error))
+                }
+                throw .connectionClosed(reason: "the daemon ended the subscription")
+            }
+        })
+
+    /// SIGINT and SIGTERM end `watch` with status 0: the output is complete at any moment.
+    private static func stopCleanlyOnSignals() {
+        signal(SIGINT) { _ in _exit(0) }
+        signal(SIGTERM) { _ in _exit(0) }
+    }
+}
