@@ -31,6 +31,9 @@ public enum ClientRequest: Equatable, Sendable {
 
     /// Decodes one frame payload. Unknown fields are ignored.
     public static func decode(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
+        guard isValidUTF8(payload) else {
+            throw ProtocolError(.invalidJSON, "The frame does not hold valid UTF-8.")
+        }
         let envelope: ClientEnvelope
         do {
             envelope = try WireJSON.decode(ClientEnvelope.self, from: payload)
@@ -40,6 +43,12 @@ public enum ClientRequest: Equatable, Sendable {
             throw ProtocolError(.invalidMessage, "The message is not a JSON object with well-typed fields (\(describe(error))).")
         }
         return try envelope.request()
+    }
+
+    /// JSONDecoder skips the bytes of fields it ignores, so UTF-8 is checked for the whole frame.
+    private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        let hadError = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true) { _ in }
+        return !hadError
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -66,6 +75,21 @@ private struct ClientEnvelope: Decodable {
     let action: ActionName?
     let viewModel: String?
     let subscription: Int64?
+
+    private enum CodingKeys: String, CodingKey {
+        case type, id, `protocol`, client, action, viewModel, subscription
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decodeIfPresent(String.self, forKey: .type)
+        id = try container.decodeInteger(.id)
+        `protocol` = try container.decodeInteger(.protocol).map(Int.init)
+        client = try container.decodeIfPresent(String.self, forKey: .client)
+        action = try container.decodeIfPresent(ActionName.self, forKey: .action)
+        viewModel = try container.decodeIfPresent(String.self, forKey: .viewModel)
+        subscription = try container.decodeInteger(.subscription)
+    }
 
     func request() throws(ProtocolError) -> ClientRequest {
         guard let type else {
@@ -137,5 +161,15 @@ public struct SubscribeEnvelope<Params: Decodable>: Decodable {
         params = container.contains(.params)
             ? try container.decode(Params.self, forKey: .params)
             : try WireJSON.decodeFromEmptyObject(Params.self)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// An optional integer field. A number that is not an integer (`1.5`) is a type mismatch,
+    /// not the "invalid JSON" the decoder would otherwise report, so it becomes `invalid_message`.
+    fileprivate func decodeInteger(_ key: Key) throws -> Int64? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        if let value = try? decode(Int64.self, forKey: key) { return value }
+        throw DecodingError.typeMismatch(Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not an integer"))
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+
+/// A real `todod` started for one test on a private socket in a private temporary directory.
+///
+/// `init` returns once the socket accepts connections. `stop()` sends SIGTERM and returns the
+/// exit code; `deinit` kills a daemon still running and removes the directory.
+public final class DaemonHarness: @unchecked Sendable {
+    /// The private directory holding the socket and captured output.
+    public let directory: String
+    /// The daemon's socket.
+    public let socketPath: String
+    /// The daemon process.
+    public let process: ChildProcess
+
+    /// Starts `todod --socket DIR/todod.sock` plus `arguments`.
+    public init(arguments: [String] = []) throws {
+        directory = try makeTemporaryDirectory()
+        socketPath = directory + "/todod.sock"
+        process = try ChildProcess(Binaries.path("todod"), ["--socket", socketPath] + arguments, outputDirectory: directory)
+        try eventually("todod did not start listening on \(socketPath); stderr:\n\(process.standardError)") {
+            if !process.isRunning { throw TestFailure("todod exited at start; stderr:\n\(process.standardError)") }
+            return Self.isAnswering(socketPath) ? true : nil
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.send(SIGKILL) }
+        _ = try? process.waitForExit(timeout: 10)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Sends SIGTERM and returns the daemon's exit code.
+    @discardableResult
+    public func stop() throws -> Int32 {
+        process.send(SIGTERM)
+        return try process.waitForExit()
+    }
+
+    /// Runs `todo --socket SOCKET arguments...` to completion.
+    public func todo(_ arguments: String...) throws -> CommandResult {
+        try run(arguments)
+    }
+
+    /// Runs `todo --socket SOCKET arguments` to completion.
+    public func run(_ arguments: [String]) throws -> CommandResult {
+        let child = try startTodo(arguments)
+        let status = try child.waitForExit()
+        return CommandResult(status: status, output: child.standardOutput, error: child.standardError)
+    }
+
+    /// Starts `todo --socket SOCKET arguments` without waiting for it.
+    public func startTodo(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(Binaries.path("todo"), ["--socket", socketPath] + arguments, outputDirectory: directory)
+    }
+
+    /// Opens a raw protocol connection and completes the handshake.
+    public func greetedClient(name: String = "test/1") throws -> WireClient {
+        let client = try WireClient(path: socketPath)
+        try client.hello(name: name)
+        return client
+    }
+
+    /// Whether something accepts connections on `path`.
+    public static func isAnswering(_ path: String) -> Bool {
+        (try? WireClient(path: path)) != nil
+    }
+}
+
+/// What a finished `todo` command did.
+public struct CommandResult: Sendable {
+    /// Exit code.
+    public let status: Int32
+    /// Standard output.
+    public let output: String
+    /// Standard error.
+    public let error: String
+}
+
+/// Where the built executables are: beside the test binary.
+public enum Binaries {
+    /// The path of the built executable `name`.
+    public static func path(_ name: String) -> String {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+        // The test binary may sit inside a bundle directory (NAME.xctest/...); walk up to the bin dir.
+        while directory.path != "/" && !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent(name).path
+    }
+}
+
+/// A new private directory under /tmp (short, so socket paths fit in `sun_path`).
+public func makeTemporaryDirectory() throws -> String {
+    var template = Array("/tmp/todo-test.XXXXXX".utf8CString)
+    guard let created = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(String(cString: strerror(errno)))") }
+    return String(cString: created)
+}

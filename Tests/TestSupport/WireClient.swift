@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+
+/// A raw protocol client for tests: frames JSON objects by hand and reads frames back, so tests
+/// can send anything, including what no well-behaved client would.
+///
+/// Reads wait at most `timeout` seconds (`SO_RCVTIMEO`) so a missing reply fails the test
+/// instead of hanging it.
+public final class WireClient: @unchecked Sendable {
+    /// A decoded frame from the server.
+    public typealias Message = [String: Any]
+
+    /// The socket's file descriptor.
+    public let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var nextID = 100
+
+    /// Connects to `path`.
+    public init(path: String, timeout: Double = 30) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw TestFailure("cannot connect to \(path): \(String(cString: strerror(errno)))")
+        }
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// A fresh request id.
+    public func makeID() -> Int {
+        nextID += 1
+        return nextID
+    }
+
+    /// Sends `hello` and checks the `welcome`.
+    @discardableResult
+    public func hello(name: String = "test/1", protocolVersion: Int = 1) throws -> Message {
+        let id = makeID()
+        try send(["type": "hello", "id": id, "protocol": protocolVersion, "client": name])
+        let reply = try receive()
+        guard reply["type"] as? String == "welcome", reply["id"] as? Int == id else { throw TestFailure("expected welcome, got \(reply)") }
+        return reply
+    }
+
+    /// Sends `object` as one frame.
+    public func send(_ object: [String: Any]) throws {
+        try sendPayload(JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    }
+
+    /// Sends `payload` as one frame.
+    public func sendPayload(_ payload: Data) throws {
+        var length = UInt32(payload.count).bigEndian
+        try sendRaw(Data(bytes: &length, count: 4) + payload)
+    }
+
+    /// Sends bytes as they are.
+    public func sendRaw(_ bytes: Data) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw TestFailure("send failed: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// Dispatches an action and returns the request id used.
+    @discardableResult
+    public func dispatch(_ name: String, _ payload: [String: Any]) throws -> Int {
+        let id = makeID()
+        try send(["type": "dispatch", "id": id, "action": ["name": name, "payload": payload]])
+        return id
+    }
+
+    /// Subscribes and returns the request id used.
+    @discardableResult
+    public func subscribe(_ viewModel: String, _ params: [String: Any] = [:]) throws -> Int {
+        let id = makeID()
+        try send(["type": "subscribe", "id": id, "viewModel": viewModel, "params": params])
+        return id
+    }
+
+    /// Sends `ping` and returns the request id used.
+    @discardableResult
+    public func ping() throws -> Int {
+        let id = makeID()
+        try send(["type": "ping", "id": id])
+        return id
+    }
+
+    /// Reads the next frame and decodes its JSON object.
+    public func receive() throws -> Message {
+        let payload = try receivePayload()
+        guard let object = try JSONSerialization.jsonObject(with: payload) as? Message else {
+            throw TestFailure("the server sent a frame that is not a JSON object")
+        }
+        return object
+    }
+
+    /// Reads the next frame's payload bytes.
+    public func receivePayload() throws -> Data {
+        try fill(4)
+        let length = buffer[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        try fill(4 + length)
+        let payload = Data(buffer[4..<4 + length])
+        buffer.removeFirst(4 + length)
+        return payload
+    }
+
+    /// Reads messages until one has `type` (and `id`, if given); returns it and those skipped.
+    public func receive(until type: String, id: Int? = nil) throws -> (message: Message, skipped: [Message]) {
+        var skipped: [Message] = []
+        while true {
+            let message = try receive()
+            if message["type"] as? String == type && (id == nil || message["id"] as? Int == id) { return (message, skipped) }
+            skipped.append(message)
+        }
+    }
+
+    /// Whether the server closed the connection (reads end of stream, after any queued frames
+    /// are consumed with `receive`).
+    public func readsEndOfStream() throws -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, 0)
+        if count == 0 { return true }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw TestFailure("the server neither closed nor sent anything") }
+        return count < 0
+    }
+
+    private func fill(_ count: Int) throws {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while buffer.count < count {
+            let read = recv(descriptor, &chunk, chunk.count, 0)
+            if read == 0 { throw TestFailure("the server closed the connection") }
+            if read < 0 { throw TestFailure("receive failed: \(String(cString: strerror(errno)))") }
+            buffer.append(contentsOf: chunk[0..<read])
+        }
+    }
+}
