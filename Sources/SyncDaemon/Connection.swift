@@ -110,7 +110,11 @@ final class Connection {
     func flush() {
         guard !isClosed, inFlight == nil else { return }
         guard !outbound.isEmpty else {
-            if closeWhenFlushed { close(reason: "closed by the server") }
+            if closeWhenFlushed {
+                close(reason: "closed by the server")
+            } else {
+                resumeReadingIfDrained()
+            }
             return
         }
         let buffer = outbound.drain()

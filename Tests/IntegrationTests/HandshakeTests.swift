@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct HandshakeTests {
+    @Test func helloIsAnsweredWithWelcome() throws {
+        let daemon = try DaemonHarness()
+        let client = try WireClient(path: daemon.socketPath)
+        try client.send(["type": "hello", "id": 7, "protocol": 1, "client": "test/1", "future": true])
+        let welcome = try client.receive()
+        #expect(welcome.type == "welcome")
+        #expect(welcome.id == 7)
+        #expect(welcome["protocol"] as? Int == 1)
+        #expect((welcome["server"] as? String)?.hasPrefix("todod/") == true)
+        #expect(welcome.version == 0)
+    }
+
+    @Test func anUnsupportedProtocolIsRefusedAndClosed() throws {
+        let daemon = try DaemonHarness()
+        let client = try WireClient(path: daemon.socketPath)
+        try client.send(["type": "hello", "id": 1, "protocol": 2, "client": "future/9"])
+        let error = try client.receive()
+        #expect(error.code == "unsupported_protocol")
+        #expect(error.id == 1)
+        #expect(error["supported"] as? [Int] == [1])
+        #expect(try client.readsEndOfStream())
+    }
+
+    @Test(arguments: [
+        #"{"type":"ping","id":1}"#, #"{"type":"dispatch","id":1,"action":{"name":"add","payload":{"text":"x"}}}"#,
+        "not json", #"{"type":"teleport","id":1}"#,
+    ])
+    func anythingBeforeHelloIsRefusedAndClosed(first: String) throws {
+        let daemon = try DaemonHarness()
+        let client = try WireClient(path: daemon.socketPath)
+        try client.sendPayload(Data(first.utf8))
+        let error = try client.receive()
+        #expect(error.code == "handshake_required")
+        #expect(error["id"] is NSNull)
+        #expect(try client.readsEndOfStream())
+        // Nothing was applied.
+        #expect(try daemon.greetedClient().subscribeAndWait("list").update.version == 0)
+    }
+
+    @Test func aSecondHelloIsAnErrorButTheConnectionStays() throws {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        let error = try client.expectError(["type": "hello", "id": 2, "protocol": 1, "client": "again"])
+        #expect(error.code == "invalid_message")
+        try client.expectOnlyPong()
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import TestSupport
+
+extension WireClient.Message {
+    /// The `type` field.
+    var type: String? { self["type"] as? String }
+    /// The `code` field of an error.
+    var code: String? { self["code"] as? String }
+    /// The `id` field (nil when absent or null).
+    var id: Int? { self["id"] as? Int }
+    /// The `version` field.
+    var version: Int? { self["version"] as? Int }
+    /// The `model` field as an object.
+    var model: [String: Any]? { self["model"] as? [String: Any] }
+    /// The texts of the items of a list model in an update.
+    var itemTexts: [String]? { (model?["items"] as? [[String: Any]])?.compactMap { $0["text"] as? String } }
+}
+
+extension WireClient {
+    /// Sends a request and returns the reply with the same id; fails on anything else.
+    func request(_ object: [String: Any]) throws -> Message {
+        try send(object)
+        return try receive()
+    }
+
+    /// Dispatches and waits for the ack (or error) of this dispatch, returning it.
+    func dispatchAndWait(_ name: String, _ payload: [String: Any]) throws -> Message {
+        let id = try dispatch(name, payload)
+        while true {
+            let message = try receive()
+            if message.id == id { return message }
+        }
+    }
+
+    /// Subscribes and returns (subscription id, first update).
+    func subscribeAndWait(_ viewModel: String, _ params: [String: Any] = [:]) throws -> (subscription: Int, update: Message) {
+        let id = try subscribe(viewModel, params)
+        let reply = try receive()
+        guard reply.type == "subscribed", reply.id == id, let subscription = reply["subscription"] as? Int else {
+            throw TestFailure("expected subscribed, got \(reply)")
+        }
+        let update = try receive()
+        guard update.type == "update", update["subscription"] as? Int == subscription else { throw TestFailure("expected the first update, got \(update)") }
+        return (subscription, update)
+    }
+
+    /// Sends an error-provoking message and returns the error reply.
+    func expectError(_ object: [String: Any]) throws -> Message {
+        let reply = try request(object)
+        guard reply.type == "error" else { throw TestFailure("expected an error, got \(reply)") }
+        return reply
+    }
+
+    /// Round-trips a ping: proves the connection is still served, and that nothing was queued
+    /// for it before the pong (a barrier: whatever the daemon wrote earlier arrives first).
+    func expectOnlyPong() throws {
+        let id = try ping()
+        let reply = try receive()
+        guard reply.type == "pong", reply.id == id else { throw TestFailure("expected only pong, got \(reply)") }
+    }
+}

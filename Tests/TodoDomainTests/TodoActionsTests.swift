@@ -1,0 +1,117 @@
+import Foundation
+import SyncStore
+import Testing
+@testable import TodoDomain
+
+/// Fixed acceptance contexts, so states are exact.
+private func context(_ n: Int) -> AcceptanceContext {
+    AcceptanceContext(identifier: UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", n))")!, millisecondsSinceEpoch: Int64(1_000 * n))
+}
+
+private func accepted<A: Action>(_ action: A, _ n: Int) -> A {
+    var action = action
+    action.accept(context(n))
+    return action
+}
+
+@Suite struct TodoActionsTests {
+    @Test func eachActionProducesTheExactState() throws {
+        var store = Store(state: TodoApp.initialState)
+        try store.apply(accepted(AddItem(text: "  buy milk \n"), 1))
+        #expect(store.version == 1)
+        #expect(store.state == TodoState(items: [
+            TodoItem(id: "00000000-0000-0000-0000-000000000001", number: 1, text: "buy milk", completed: false, createdAt: 1000),
+        ], nextNumber: 2))
+
+        try store.apply(accepted(AddItem(text: "walk dog"), 2))
+        try store.apply(accepted(CompleteItem(number: 1), 3))
+        #expect(store.state.items[0].completed && store.state.items[0].completedAt == 3000)
+
+        try store.apply(accepted(EditItem(number: 2, text: " walk the dog "), 4))
+        #expect(store.state.items[1].text == "walk the dog")
+
+        try store.apply(accepted(ReopenItem(number: 1), 5))
+        #expect(!store.state.items[0].completed && store.state.items[0].completedAt == nil)
+
+        try store.apply(accepted(RemoveItem(number: 1), 6))
+        #expect(store.state.items.map(\.number) == [2])
+
+        try store.apply(accepted(AddItem(text: "third"), 7))
+        #expect(store.state.items.map(\.number) == [2, 3], "numbers are never reused")
+
+        try store.apply(accepted(CompleteItem(number: 3), 8))
+        try store.apply(accepted(ClearCompleted(), 9))
+        #expect(store.state == TodoState(items: [
+            TodoItem(id: "00000000-0000-0000-0000-000000000002", number: 2, text: "walk the dog", completed: false, createdAt: 2000),
+        ], nextNumber: 4))
+        #expect(store.version == 9)
+    }
+
+    @Test func completingADoneItemKeepsItsCompletionTime() throws {
+        var store = Store(state: TodoApp.initialState)
+        try store.apply(accepted(AddItem(text: "a"), 1))
+        try store.apply(accepted(CompleteItem(number: 1), 2))
+        try store.apply(accepted(CompleteItem(number: 1), 3))
+        #expect(store.state.items[0].completedAt == 2000)
+        #expect(store.version == 3)
+    }
+
+    @Test(arguments: [
+        (CompleteItem(number: 9) as any Action<TodoState>, TodoRejection.noSuchItem(9)),
+        (ReopenItem(number: 9), .noSuchItem(9)),
+        (EditItem(number: 9, text: "x"), .noSuchItem(9)),
+        (RemoveItem(number: 9), .noSuchItem(9)),
+        (EditItem(number: 1, text: " \t\n"), .emptyText),
+        (AddItem(text: ""), .emptyText),
+        (AddItem(text: String(repeating: "é", count: 1001)), .textTooLong(length: 1001)),
+    ])
+    func rejectionsLeaveStateAndVersionUnchanged(action: any Action<TodoState>, rejection: TodoRejection) throws {
+        var store = Store(state: TodoApp.initialState)
+        try store.apply(accepted(AddItem(text: "keep me"), 1))
+        let before = store
+        var action = action
+        action.accept(context(2))
+        #expect(throws: rejection) { try store.apply(action) }
+        #expect(store.state == before.state)
+        #expect(store.version == before.version)
+    }
+
+    @Test func textOfExactlyTheLimitIsAccepted() throws {
+        var store = Store(state: TodoApp.initialState)
+        try store.apply(accepted(AddItem(text: String(repeating: "界", count: 1000)), 1))
+        #expect(store.state.items[0].text.count == 1000)
+    }
+
+    @Test func actionsThatWereNotAcceptedAreRejected() {
+        var store = Store(state: TodoApp.initialState)
+        #expect(throws: TodoRejection.notAccepted) { try store.apply(AddItem(text: "x")) }
+        #expect(store.version == 0)
+    }
+
+    @Test func replayingTheAcceptedActionsGivesTheSameState() throws {
+        let actions: [any Action<TodoState>] = [
+            accepted(AddItem(text: "a"), 1), accepted(AddItem(text: "b"), 2), accepted(CompleteItem(number: 1), 3),
+            accepted(EditItem(number: 2, text: "B"), 4), accepted(RemoveItem(number: 1), 5), accepted(AddItem(text: "c"), 6),
+        ]
+        // Accepted actions travel as JSON (journals, the wire); replay what comes back.
+        let encoded = try actions.map { try JSONEncoder().encode($0) }
+        var original = Store(state: TodoApp.initialState)
+        for action in actions { try original.apply(action) }
+        var replayed = Store(state: TodoApp.initialState)
+        for (action, data) in zip(actions, encoded) {
+            try Self.replay(action, from: data, into: &replayed)
+        }
+        #expect(replayed.state == original.state)
+        #expect(replayed.version == original.version)
+    }
+
+    /// Decodes `data` as the type of `action` and applies it.
+    private static func replay<A: Action<TodoState>>(_ action: A, from data: Data, into store: inout Store<TodoState>) throws {
+        try store.apply(try JSONDecoder().decode(A.self, from: data))
+    }
+
+    @Test func wireNamesAreUniqueAndStable() {
+        #expect(TodoApp.actions.map { $0.wireName } == ["add", "complete", "reopen", "edit", "remove", "clearCompleted"])
+        #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary"])
+    }
+}
