@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TestSupport", "SyncClient", "TodoDomain", "SyncProtocol"]
+            dependencies: ["TestSupport", "SyncClient", "SyncStore", "TodoDomain", "SyncProtocol"]
         ),
     ]
 )

@@ -13,10 +13,10 @@ public final class DaemonHarness: @unchecked Sendable {
     /// The daemon process.
     public let process: ChildProcess
 
-    /// Starts `todod --socket DIR/todod.sock` plus `arguments`.
-    public init(arguments: [String] = []) throws {
+    /// Starts `todod --socket DIR/SOCKETNAME` plus `arguments`.
+    public init(arguments: [String] = [], socketName: String = "todod.sock") throws {
         directory = try makeTemporaryDirectory()
-        socketPath = directory + "/todod.sock"
+        socketPath = directory + "/" + socketName
         process = try ChildProcess(Binaries.path("todod"), ["--socket", socketPath] + arguments, outputDirectory: directory)
         try eventually("todod did not start listening on \(socketPath); stderr:\n\(process.standardError)") {
             if !process.isRunning { throw TestFailure("todod exited at start; stderr:\n\(process.standardError)") }

@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+@Suite struct DaemonLifecycleTests {
+    @Test func createsAPrivateDirectoryAndSocket() throws {
+        let daemon = try DaemonHarness(socketName: "nested/dir/todod.sock")
+        var status = stat()
+        #expect(stat(daemon.socketPath, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(stat(daemon.directory + "/nested/dir", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o700)
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalClosesClientsRemovesTheSocketAndExitsZero(signal: Int32) throws {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        daemon.process.send(signal)
+        #expect(try daemon.process.waitForExit() == 0)
+        #expect(try client.readsEndOfStream())
+        #expect(access(daemon.socketPath, F_OK) != 0)
+        #expect(daemon.process.standardError.contains("shutting down"))
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
+        let daemon = try DaemonHarness()
+        let second = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath], outputDirectory: daemon.directory)
+        #expect(try second.waitForExit() == 1)
+        #expect(second.standardError.contains("another todod is already listening on \(daemon.socketPath)"))
+        // The first one is untouched and still serving on its socket.
+        try daemon.greetedClient().expectOnlyPong()
+    }
+
+    @Test func aStaleSocketFileIsReplaced() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/todod.sock"
+        // A socket file nobody listens on, as a crashed daemon leaves behind.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(descriptor)
+        #expect(bound == 0)
+
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", path], outputDirectory: directory)
+        defer { daemon.send(SIGKILL) }
+        try eventually("todod did not replace the stale socket: \(daemon.standardError)") { DaemonHarness.isAnswering(path) ? true : nil }
+        try WireClient(path: path).hello()
+    }
+
+    @Test func somethingElseAtTheSocketPathIsLeftAloneAndRefused() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/todod.sock"
+        try "precious".write(toFile: path, atomically: false, encoding: .utf8)
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", path], outputDirectory: directory)
+        #expect(try daemon.waitForExit() == 1)
+        #expect(daemon.standardError.contains("exists and is not a socket"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious")
+    }
+
+    @Test(arguments: [["--max-frame", "0"], ["--max-frame"], ["--bogus"], ["--socket", String(repeating: "s", count: 120)]])
+    func badOptionsAreRefusedClearly(arguments: [String]) throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try ChildProcess(Binaries.path("todod"), arguments, outputDirectory: directory)
+        #expect(try daemon.waitForExit() != 0)
+        #expect(daemon.standardError.contains("todod: "))
+    }
+}
