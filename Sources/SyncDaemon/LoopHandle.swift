@@ -63,7 +63,11 @@ private protocol ClosableHandleOwner: AnyObject {
 }
 
 extension LoopHandle: ClosableHandleOwner {
-    fileprivate func didClose() { freeHandle() }
+    fileprivate func didClose() {
+        freeHandle()
+        // The closure may capture owners of this handle; dropping it breaks such cycles.
+        onFire = {}
+    }
 }
 
 /// Factories for the handle kinds the daemon uses.

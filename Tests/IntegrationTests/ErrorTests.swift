@@ -34,6 +34,7 @@ import TestSupport
         try client.expectOnlyPong()
         let list = try client.subscribeAndWait("list").update
         #expect(list.version == 1 && list.itemTexts == ["existing"], "state unchanged by the failed request")
+        #expect(try daemon.stop() == 0, "clean exit, no leak or sanitizer report")
     }
 
     @Test func rejectionsSayWhatWasWrong() throws {
@@ -74,6 +75,7 @@ import TestSupport
         #expect(error["id"] is NSNull)
         #expect(try client.readsEndOfStream())
         try bystander.expectOnlyPong()
+        #expect(try daemon.stop() == 0, "clean exit, no leak or sanitizer report")
     }
 
     @Test func aFrameAtTheLimitIsAccepted() throws {

@@ -15,7 +15,7 @@ import TestSupport
         }
         _ = try steady.dispatchAndWait("add", ["text": "still here"])
         try steady.expectOnlyPong()
-        #expect(daemon.process.isRunning)
+        #expect(try daemon.stop() == 0, "clean exit, no leak or sanitizer report")
     }
 
     @Test func aSubscriberThatNeverReadsDoesNotDisturbOthersAndStaysBounded() throws {
@@ -43,6 +43,7 @@ import TestSupport
         }
         #expect(newest == 300)
         try idle.expectOnlyPong()
+        #expect(try daemon.stop() == 0, "clean exit, no leak or sanitizer report")
     }
 
     @Test func aClientFloodingRequestsWithoutReadingIsThrottledNotServedForever() throws {
@@ -64,6 +65,7 @@ import TestSupport
         // Others are served normally meanwhile.
         _ = try steady.dispatchAndWait("add", ["text": "served"])
         try steady.expectOnlyPong()
+        #expect(try daemon.stop() == 0, "clean exit, no leak or sanitizer report")
     }
 
     private func residentKilobytes(_ pid: pid_t) throws -> Int {

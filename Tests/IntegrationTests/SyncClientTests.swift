@@ -33,6 +33,7 @@ import TodoDomain
         #expect(item.model?.item.text == "typed")
         let missing = try await client.get(ItemViewModel.self, params: .init(number: 2))
         #expect(missing.model == nil)
+        #expect(try daemon.stop() == 0, "clean exit with a client connected")
     }
 
     @Test func refusalsAreTypedErrorsCarryingTheProtocolCode() async throws {
