@@ -16,14 +16,16 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
+        // A pthread-mutex-guarded value shared by the daemon and the client.
+        .target(name: "SyncLock"),
         // Pure state container: actions, view models, side effects. No I/O.
         .target(name: "SyncStore"),
         // Wire format shared by daemon and clients: frames, messages, error codes. No libuv.
         .target(name: "SyncProtocol", dependencies: ["SyncStore"]),
         // The daemon runtime on libuv, generic over a SyncApp.
-        .target(name: "SyncDaemon", dependencies: ["CUV", "SyncStore", "SyncProtocol"]),
+        .target(name: "SyncDaemon", dependencies: ["CUV", "SyncLock", "SyncStore", "SyncProtocol"]),
         // The client library any program links to dispatch and subscribe.
-        .target(name: "SyncClient", dependencies: ["SyncStore", "SyncProtocol"]),
+        .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
         // The todo application: state, actions, view models, side effects.
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncStore", "SyncProtocol", "TodoDomain"]),

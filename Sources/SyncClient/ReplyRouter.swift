@@ -1,4 +1,4 @@
-import Synchronization
+import SyncLock
 import SyncProtocol
 
 /// Routes what the reader thread receives to whoever waits for it: request replies to their
@@ -15,14 +15,14 @@ final class ReplyRouter: Sendable {
         case discard
     }
 
-    private struct Routes: ~Copyable {
+    private struct Routes {
         var nextRequestID: Int64 = 1
         var waiters: [Int64: Waiter] = [:]
         var sinks: [Int64: SubscriptionSink] = [:]
         var closedReason: SyncClientError?
     }
 
-    private let routes = Mutex(Routes())
+    private let routes = Locked(Routes())
 
     /// Reserves a request id for `waiter`, or returns why the connection is closed.
     func register(_ waiter: Waiter) -> Result<Int64, SyncClientError> {
@@ -111,7 +111,7 @@ final class SubscriptionSink: Sendable {
         var cancelled = false
     }
 
-    private let progress = Mutex(Progress())
+    private let progress = Locked(Progress())
     private let decodeAndYield: @Sendable (UInt64, [UInt8]) -> Void
     private let finishStream: @Sendable (SyncClientError?) -> Void
     private let unsubscribe: @Sendable (Int64) -> Void

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import SyncLock
 import SyncProtocol
 
 /// A connected Unix stream socket with blocking reads and writes.
@@ -12,7 +12,7 @@ final class UnixSocket: Sendable {
     /// The socket's file descriptor; closed by `closeDescriptor()` once the reader is done.
     let descriptor: Int32
     /// Serialises writers so frames from concurrent tasks never interleave.
-    private let writeLock = Mutex(())
+    private let writeLock = Locked(())
 
     /// Connects to `path`, or throws `.daemonUnreachable`.
     init(path: String) throws(SyncClientError) {

@@ -1,5 +1,5 @@
 import CUV
-import Synchronization
+import SyncLock
 
 /// Carries values from any thread to the loop thread.
 ///
@@ -9,11 +9,11 @@ import Synchronization
 final class LoopInbox<Item: Sendable> {
     /// The thread-safe side: a queue under a mutex and the async handle to wake the loop.
     final class Sender: Sendable {
-        private struct Queue: ~Copyable {
+        private struct Queue {
             var items: [Item] = []
             var isOpen = true
         }
-        private let queue = Mutex(Queue())
+        private let queue = Locked(Queue())
         /// The async handle; `uv_async_send` is the one libuv call that is safe from any thread.
         /// Only used while `isOpen`, which `close()` clears under the same mutex before freeing.
         private nonisolated(unsafe) let wakeUp: UnsafeMutablePointer<uv_async_t>

@@ -1,13 +1,13 @@
-import Synchronization
+import SyncLock
 
 /// The latest published state and its version, readable from any thread (side effects).
 /// The loop thread writes it each time a new version becomes visible to clients.
 final class StateMirror<State: Sendable>: Sendable {
-    private let current: Mutex<(state: State, version: UInt64)>
+    private let current: Locked<(state: State, version: UInt64)>
 
     /// A mirror holding `state` at `version`.
     init(state: State, version: UInt64) {
-        current = Mutex((state, version))
+        current = Locked((state, version))
     }
 
     /// Replaces the published state.

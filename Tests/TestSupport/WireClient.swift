@@ -17,7 +17,9 @@ public final class WireClient: @unchecked Sendable {
 
     /// Connects to `path`.
     public init(path: String, timeout: Double = 30) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Kept local until connected: a class whose init throws after its properties are set
+        // still runs deinit, which would close the descriptor a second time.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
@@ -30,6 +32,7 @@ public final class WireClient: @unchecked Sendable {
         }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        self.descriptor = descriptor
     }
 
     deinit {
