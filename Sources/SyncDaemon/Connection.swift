@@ -52,6 +52,8 @@ final class Connection {
     private var decoder: FrameDecoder
     private var outbound: OutboundQueue
     private var isReading = false
+    /// Whether the delegate was already asked for a flush this loop pass.
+    private var isFlushScheduled = false
     private var closeWhenFlushed = false
     private(set) var isClosed = false
 
@@ -108,6 +110,7 @@ final class Connection {
 
     /// Writes what is queued, unless a write is already in flight (its callback writes the rest).
     func flush() {
+        isFlushScheduled = false
         guard !isClosed, inFlight == nil else { return }
         guard !outbound.isEmpty else {
             if closeWhenFlushed {
@@ -133,7 +136,7 @@ final class Connection {
         guard !isClosed else { return }
         stopReading()
         closeWhenFlushed = true
-        delegate?.connectionNeedsFlush(self)
+        scheduleFlush()
     }
 
     /// The one disconnect path: EOF, read or write errors, protocol violations, shutdown.
@@ -154,6 +157,12 @@ final class Connection {
         }
         // Backpressure: a client that does not read its replies gets no new requests read.
         if queuedByteCount > limits.softQueueLimit { stopReading() }
+        scheduleFlush()
+    }
+
+    private func scheduleFlush() {
+        guard !isFlushScheduled else { return }
+        isFlushScheduled = true
         delegate?.connectionNeedsFlush(self)
     }
 

@@ -28,6 +28,4 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case unknownSubscription = "unknown_subscription"
     /// The connection already holds the maximum number of subscriptions.
     case tooManySubscriptions = "too_many_subscriptions"
-    /// The server fell behind writing to this client and is closing the connection.
-    case slowConsumer = "slow_consumer"
 }
