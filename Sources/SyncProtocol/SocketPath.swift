@@ -14,3 +14,20 @@ public enum SocketPath {
         return "/tmp/todo-\(userID)/todod.sock"
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+
+extension SocketPath {
+    /// Calls `body` with `path` as a Unix socket address (`sockaddr_un`) and its length, for
+    /// `connect` and `bind`. `path` must be at most `maximumLength` bytes; longer paths are cut.
+    public static func withAddress<Result>(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result) rethrows -> Result {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8.prefix(maximumLength)) }
+        return try withUnsafePointer(to: &address) {
+            try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+}
+#endif

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SyncProtocol
 import Testing
 import TestSupport
 
@@ -39,10 +40,7 @@ import TestSupport
         let path = directory + "/todod.sock"
         // A socket file nobody listens on, as a crashed daemon leaves behind.
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let bound = SocketPath.withAddress(of: path) { bind(descriptor, $0, $1) }
         close(descriptor)
         #expect(bound == 0)
 

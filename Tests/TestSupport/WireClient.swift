@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SyncProtocol
 
 /// A raw protocol client for tests: frames JSON objects by hand and reads frames back, so tests
 /// can send anything, including what no well-behaved client would.
@@ -20,12 +21,7 @@ public final class WireClient: @unchecked Sendable {
         // Kept local until connected: a class whose init throws after its properties are set
         // still runs deinit, which would close the descriptor a second time.
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = SocketPath.withAddress(of: path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             close(descriptor)
             throw TestFailure("cannot connect to \(path): \(String(cString: strerror(errno)))")
