@@ -16,19 +16,26 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // A pthread-mutex-guarded value shared by the daemon and the client.
         .target(name: "SyncLock"),
         // Pure state container: actions, view models, side effects. No I/O.
         .target(name: "SyncStore"),
         // Wire format shared by daemon and clients: frames, messages, error codes. No libuv.
         .target(name: "SyncProtocol", dependencies: ["SyncStore"]),
+        // Durable storage of accepted actions and snapshots; SQLite is the embedded default.
+        .target(name: "SyncJournal", dependencies: ["CSQLite"]),
         // The daemon runtime on libuv, generic over a SyncApp.
-        .target(name: "SyncDaemon", dependencies: ["CUV", "SyncLock", "SyncStore", "SyncProtocol"]),
+        .target(name: "SyncDaemon", dependencies: ["CUV", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
         // The client library any program links to dispatch and subscribe.
         .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
         // The todo application: state, actions, view models, side effects.
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
-        .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncStore", "SyncProtocol", "TodoDomain"]),
+        .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncJournal", "SyncStore", "SyncProtocol", "TodoDomain"]),
         .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TodoDomain"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(name: "TestSupport", dependencies: ["SyncProtocol"], path: "Tests/TestSupport"),

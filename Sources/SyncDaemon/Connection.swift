@@ -41,6 +41,8 @@ final class Connection {
 
     /// A number unique among this daemon's connections, for logs.
     let id: Int
+    /// Who is on the other end (SO_PEERCRED at accept), if the kernel said.
+    private(set) var peer: (uid: UInt32, pid: Int32)?
     weak var delegate: (any ConnectionDelegate)?
 
     private let limits: Limits
@@ -80,6 +82,10 @@ final class Connection {
             isClosed = true
             uv_close(cuv_pipe_as_handle(pipe), Self.onClose)
             throw .libuv(operation: "uv_accept", subject: "client connection", code: accepted)
+        }
+        var credentials = cuv_peer_credentials()
+        if cuv_read_peer_credentials(pipe, &credentials) == 0 {
+            peer = (credentials.uid, credentials.pid)
         }
     }
 

@@ -1,29 +1,25 @@
 import CUV
 import Glibc
+import SyncJournal
 import SyncProtocol
 import SyncStore
 
 /// The daemon runtime for any `SyncApp`: one libuv loop thread owns the store and every
 /// connection, so the hot path takes no locks.
 ///
-/// `run()` prepares the socket, listens, starts the side effects, and serves until SIGINT or
-/// SIGTERM; then it stops accepting, closes every client, removes the socket file and returns.
+/// `run()` locks the data directory, recovers the state from the journal, prepares the socket,
+/// listens, starts the side effects, and serves until SIGINT or SIGTERM; then it stops
+/// accepting, closes every client, finishes the commit in flight, saves a snapshot, removes the
+/// socket file and returns.
 public final class Daemon<App: SyncApp> {
     private let configuration: DaemonConfiguration
     private let sideEffects: [any SideEffect<App.State>]
-    private let log: any ActionLog<App.State>
     private let logger: Logger
 
     /// A daemon serving `App` as `configuration` says, running `sideEffects` while it serves.
-    public init(
-        configuration: DaemonConfiguration,
-        sideEffects: [any SideEffect<App.State>] = [],
-        log: any ActionLog<App.State> = VolatileLog<App.State>(),
-        logger: Logger
-    ) {
+    public init(configuration: DaemonConfiguration, sideEffects: [any SideEffect<App.State>] = [], logger: Logger) {
         self.configuration = configuration
         self.sideEffects = sideEffects
-        self.log = log
         self.logger = logger
     }
 
@@ -35,8 +31,28 @@ public final class Daemon<App: SyncApp> {
         try DaemonError.check(uv_loop_init(loop), "initialising", "the event loop")
         defer { Self.closeLoop(loop) }
 
+        let directory: DataDirectory
+        do {
+            directory = try DataDirectory(path: configuration.dataDirectory)
+        } catch {
+            throw .dataDirectory(error)
+        }
+        let journalPath = directory.file(SQLiteJournal.fileName)
+        let journal: SQLiteJournal
+        do {
+            journal = try SQLiteJournal(path: journalPath)
+        } catch {
+            throw .journal(error)
+        }
+        let started = Self.monotonicMilliseconds()
+        let recovered = try Recovery<App>.recover(from: journal, path: journalPath)
+        logger.log("recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount) actions replayed) in \(Self.monotonicMilliseconds() - started) ms")
+
         try SocketFile.prepare(configuration.socketPath)
-        let server = try Server<App>(loop: loop, store: Store(state: App.initialState), log: log, configuration: configuration, logger: logger)
+        let writer = JournalWriter<App.State>(
+            journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
+            snapshotInterval: configuration.snapshotInterval, logger: logger)
+        let server = try Server<App>(loop: loop, store: recovered.store, writer: writer, configuration: configuration, logger: logger)
         let listener: UnixListener
         do {
             listener = try UnixListener(loop: loop, path: configuration.socketPath) { [unowned server] stream in
@@ -68,7 +84,19 @@ public final class Daemon<App: SyncApp> {
         logger.log("listening on \(configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)")
         effects.start()
         uv_run(loop, UV_RUN_DEFAULT)
-        logger.log("stopped")
+        writer.finish(finalState: server.store.state, version: server.store.version)
+        if writer.commitCount > 0 {
+            let average = Double(writer.committedActionCount) / Double(writer.commitCount)
+            logger.log("stopped at version \(writer.durableVersion); \(writer.committedActionCount) actions in \(writer.commitCount) commits (\(average.formatted1) per commit)")
+        } else {
+            logger.log("stopped at version \(writer.durableVersion)")
+        }
+    }
+
+    private static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Undoes what a parent may have left: blocked signals (a test runner's SIGTERM mask would
@@ -78,6 +106,8 @@ public final class Daemon<App: SyncApp> {
         sigemptyset(&none)
         sigprocmask(SIG_SETMASK, &none, nil)
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit must fail the commit, not kill the daemon.
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Runs the loop until every closing handle has had its close callback, then closes it.
@@ -87,5 +117,13 @@ public final class Daemon<App: SyncApp> {
         }, nil)
         uv_run(loop, UV_RUN_DEFAULT)
         uv_loop_close(loop)
+    }
+}
+
+private extension Double {
+    /// The value with one decimal.
+    var formatted1: String {
+        let tenths = Int((self * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -4,6 +4,10 @@ import SyncProtocol
 public struct DaemonConfiguration: Sendable {
     /// The Unix socket path to listen on.
     public var socketPath: String
+    /// The directory holding the journal and its lock.
+    public var dataDirectory: String
+    /// A snapshot of the state is saved every this many versions (and at clean shutdown).
+    public var snapshotInterval: UInt64 = 1000
     /// `name/version` sent in `welcome`.
     public var serverName: String
     /// Largest frame payload accepted from a client, in bytes.
@@ -16,8 +20,9 @@ public struct DaemonConfiguration: Sendable {
     public var maximumSubscriptionsPerConnection = 256
 
     /// A configuration with default limits.
-    public init(socketPath: String, serverName: String) {
+    public init(socketPath: String, dataDirectory: String, serverName: String) {
         self.socketPath = socketPath
+        self.dataDirectory = dataDirectory
         self.serverName = serverName
     }
 }

@@ -1,5 +1,6 @@
 import CUV
 import Glibc
+import SyncJournal
 
 /// Why the daemon could not start or keep serving. Each case says what happened to what.
 public enum DaemonError: Error, CustomStringConvertible {
@@ -13,6 +14,12 @@ public enum DaemonError: Error, CustomStringConvertible {
     case notASocket(path: String)
     /// The socket path does not fit a Unix socket address.
     case socketPathTooLong(path: String, maximum: Int)
+    /// The data directory cannot be used.
+    case dataDirectory(DataDirectoryError)
+    /// The journal cannot be opened or read.
+    case journal(JournalError)
+    /// The journal reads but does not rebuild a state: the file and the problem.
+    case recovery(path: String, reason: String)
 
     /// One line naming the failure, the subject and the cause.
     public var description: String {
@@ -27,6 +34,12 @@ public enum DaemonError: Error, CustomStringConvertible {
             return "\(path) exists and is not a socket; move it away or choose another --socket"
         case .socketPathTooLong(let path, let maximum):
             return "socket path \(path) is longer than \(maximum) bytes"
+        case .dataDirectory(let error):
+            return error.description
+        case .journal(let error):
+            return error.description
+        case .recovery(let path, let reason):
+            return "cannot recover from journal \(path): \(reason); the file was left as it is"
         }
     }
 

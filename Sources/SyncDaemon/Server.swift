@@ -1,14 +1,17 @@
 import CUV
+import SyncJournal
 import SyncProtocol
 import SyncStore
 
 /// The protocol engine: turns frames from connections into store changes, replies and view
 /// model updates. Generic over the app; knows nothing of its domain. Loop-confined.
 ///
-/// Replies to a request are queued at once, except acks: an ack waits until its action is
-/// durable (the `ActionLog` says so) and is written at the end of the loop pass, after the
-/// updates of that pass. So on one connection every update reflecting version V is written
-/// before the ack carrying V, and everything produced in one pass leaves in one write.
+/// Durable before visible: an applied action is recorded in the journal writer and nothing of it
+/// is shown until the writer reports it committed. Replies are queued at once, except acks,
+/// which wait for the commit and are written at the end of a loop pass, after that pass's
+/// updates. So no client sees a version a crash could lose, every update reflecting version V
+/// is written before the ack carrying V, and everything produced in one pass leaves in one
+/// write per connection.
 final class Server<App: SyncApp>: ConnectionDelegate {
     /// Who is waiting for the outcome of a dispatch.
     enum Requester {
@@ -23,30 +26,38 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     /// The latest published state, for side effects on other threads.
     let mirror: StateMirror<App.State>
 
+    /// The applied state: durable actions plus those whose commit is pending.
     private(set) var store: Store<App.State>
-    private let log: any ActionLog<App.State>
+    /// The newest state known to be on disk.
+    private var durableState: App.State
+    private let writer: JournalWriter<App.State>
     let hub = ViewHub<App.State>()
     var sessions: [Int: Session<App.State>] = [:]
     private var nextConnectionID = 1
     private let loop: UnsafeMutablePointer<uv_loop_t>
     private var passEnd: LoopHandle<uv_prepare_t>!
     private var connectionsToFlush: [Connection] = []
+    /// Dispatches applied but not yet durable, in version order.
+    private var awaitingDurability: [(requester: Requester, version: UInt64)] = []
+    /// Dispatches durable and not yet answered; answered at the end of the pass.
     private var durableAcks: [(requester: Requester, version: UInt64)] = []
     /// The state and version clients have been shown: everything durable, as of the last pass.
     private(set) var publishedState: App.State
     private(set) var publishedVersion: UInt64
 
-    /// A server for `store` on `loop`, recording applied actions in `log`.
-    init(loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, log: any ActionLog<App.State>, configuration: DaemonConfiguration, logger: Logger) throws(DaemonError) {
+    /// A server for `store` (everything in it durable) on `loop`, committing through `writer`.
+    init(loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, writer: JournalWriter<App.State>, configuration: DaemonConfiguration, logger: Logger) throws(DaemonError) {
         self.loop = loop
         self.store = store
-        self.log = log
+        self.writer = writer
+        durableState = store.state
         self.configuration = configuration
         self.logger = logger
         publishedState = store.state
         publishedVersion = store.version
         mirror = StateMirror(state: store.state, version: store.version)
         passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
+        writer.onOutcome = { [unowned self] outcome in self.journalDidFinish(outcome) }
     }
 
     /// Number of connected clients.
@@ -73,8 +84,13 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     /// told the daemon is shutting down.
     func shutDown() {
         for session in sessions.values { session.connection.close(reason: "daemon shutting down") }
-        for (requester, _) in durableAcks { fail(requester, ProtocolError(.rejected, "The daemon is shutting down.")) }
+        // Side effects waiting for an answer hear now; their actions still commit.
+        for (requester, _) in awaitingDurability + durableAcks {
+            fail(requester, ProtocolError(.storageUnavailable, "The daemon is shutting down."))
+        }
+        awaitingDurability.removeAll()
         durableAcks.removeAll()
+        writer.startNextJob()
         passEnd.close()
     }
 
@@ -196,22 +212,54 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         apply(action, requester: requester)
     }
 
-    /// Accepts, applies and logs `action`; the requester hears back once it is durable.
+    /// Accepts and applies `action` and records it for the next commit; the requester hears
+    /// back once it is durable.
     func apply<A: Action<App.State>>(_ action: A, requester: Requester) {
         var action = action
         let context = AcceptanceContext.now()
         action.accept(context)
+        let payload: [UInt8]
+        do {
+            payload = try WireJSON.encode(action)
+        } catch {
+            fail(requester, ProtocolError(.invalidPayload, "The action cannot be encoded (\(error))."))
+            return
+        }
         do {
             try store.apply(action)
         } catch {
             fail(requester, ProtocolError(.rejected, String(describing: error)))
             return
         }
-        let version = store.version
-        log.record(AcceptedAction(version: version, name: A.wireName, action: action, context: context)) { [unowned self] in
-            durableAcks.append((requester, version))
-            passEnd.start()
+        let peer = peerCredentials(of: requester)
+        writer.record(
+            JournalEntry(version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid),
+            producing: store.state)
+        awaitingDurability.append((requester, store.version))
+        passEnd.start()
+    }
+
+    private func peerCredentials(of requester: Requester) -> (uid: UInt32, pid: Int32)? {
+        guard case .client(let connectionID, _) = requester else { return nil }
+        return sessions[connectionID]?.connection.peer
+    }
+
+    /// A commit ended: durable actions get their acks at the end of this pass; after a failure
+    /// the store goes back to the last durable state and every pending dispatch fails.
+    private func journalDidFinish(_ outcome: JournalWriter<App.State>.Outcome) {
+        switch outcome {
+        case .durable(let version, let state):
+            durableState = state
+            let done = awaitingDurability.prefix { $0.version <= version }
+            durableAcks.append(contentsOf: done)
+            awaitingDurability.removeFirst(done.count)
+        case .failed(let durableVersion, let reason):
+            store = Store(state: durableState, version: durableVersion)
+            let error = ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason)).")
+            for (requester, _) in awaitingDurability { fail(requester, error) }
+            awaitingDurability.removeAll()
         }
+        passEnd.start()
     }
 
     private func fail(_ requester: Requester, _ error: ProtocolError) {
@@ -228,8 +276,10 @@ final class Server<App: SyncApp>: ConnectionDelegate {
 
     // MARK: End of a loop pass
 
-    /// Publishes the new version to subscribers, then acks, then writes each connection once.
+    /// Starts the next commit, publishes what became durable to subscribers, then acks, then
+    /// writes each connection once.
     private func passDidEnd() {
+        writer.startNextJob()
         if !durableAcks.isEmpty {
             publish()
             for (requester, version) in durableAcks {
@@ -249,9 +299,9 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     }
 
     private func publish() {
-        guard store.version != publishedVersion else { return }
-        let version = store.version
-        publishedState = store.state
+        let version = writer.durableVersion
+        guard version != publishedVersion else { return }
+        publishedState = durableState
         publishedVersion = version
         mirror.publish(state: publishedState, version: version)
         hub.publish(publishedState) { subscriber, model in

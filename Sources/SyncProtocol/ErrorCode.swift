@@ -28,4 +28,6 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case unknownSubscription = "unknown_subscription"
     /// The connection already holds the maximum number of subscriptions.
     case tooManySubscriptions = "too_many_subscriptions"
+    /// The action could not be made durable (disk full, I/O error); it was not applied.
+    case storageUnavailable = "storage_unavailable"
 }

@@ -1,5 +1,6 @@
 import Glibc
 import SyncDaemon
+import SyncJournal
 import SyncProtocol
 import SyncStore
 import TodoDomain
@@ -8,12 +9,15 @@ import TodoDomain
 let logger = Logger(label: "todod")
 
 let usage = """
-    usage: todod [--socket PATH] [--max-frame BYTES] [--clear-done-after SECONDS]
+    usage: todod [--socket PATH] [--data-dir DIR] [--max-frame BYTES] [--clear-done-after SECONDS]
 
-    Serves the todo list on a Unix socket until SIGINT or SIGTERM.
+    Serves the todo list on a Unix socket until SIGINT or SIGTERM. Every acknowledged change is
+    in the journal DIR/journal.sqlite3 before any client sees it.
 
       --socket PATH              listen here (default: $TODO_SOCKET, else
                                  $XDG_RUNTIME_DIR/todo/todod.sock, else /tmp/todo-UID/todod.sock)
+      --data-dir DIR             keep the journal here (default: $STATE_DIRECTORY, else
+                                 $XDG_STATE_HOME/todo, else ~/.local/state/todo)
       --max-frame BYTES          largest frame accepted from a client (default 1048576)
       --clear-done-after SECONDS remove items that have been done this long (default: never)
       --help                     show this help
@@ -32,6 +36,7 @@ func positiveInteger(_ value: String?, for option: String) -> Int {
 }
 
 var socketOption: String?
+var dataDirectoryOption: String?
 var maximumFrame = WireProtocol.defaultMaximumFrameLength
 var clearDoneAfter: Int?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -40,6 +45,9 @@ while let argument = arguments.next() {
     case "--socket":
         guard let path = arguments.next(), !path.isEmpty else { fail("--socket needs a path") }
         socketOption = path
+    case "--data-dir":
+        guard let path = arguments.next(), !path.isEmpty else { fail("--data-dir needs a path") }
+        dataDirectoryOption = path
     case "--max-frame":
         maximumFrame = positiveInteger(arguments.next(), for: "--max-frame")
         if maximumFrame > Int(UInt32.max) { fail("--max-frame cannot exceed \(UInt32.max)") }
@@ -57,11 +65,15 @@ while let argument = arguments.next() {
 }
 
 var environment: [String: String] = [:]
-for name in ["TODO_SOCKET", "XDG_RUNTIME_DIR"] {
+for name in ["TODO_SOCKET", "XDG_RUNTIME_DIR", "STATE_DIRECTORY", "XDG_STATE_HOME", "HOME"] {
     if let value = getenv(name) { environment[name] = String(cString: value) }
+}
+guard let dataDirectory = DataDirectory.resolve(explicit: dataDirectoryOption, environment: environment) else {
+    fail("no data directory: pass --data-dir DIR (neither $STATE_DIRECTORY, $XDG_STATE_HOME nor $HOME is set)")
 }
 var configuration = DaemonConfiguration(
     socketPath: SocketPath.resolve(explicit: socketOption, environment: environment, userID: getuid()),
+    dataDirectory: dataDirectory,
     serverName: "todod/\(TodoRelease.version)")
 configuration.maximumFrameLength = maximumFrame
 

@@ -27,7 +27,7 @@ import TestSupport
 
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
         let daemon = try DaemonHarness()
-        let second = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath], outputDirectory: daemon.directory)
+        let second = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.directory + "/other"], outputDirectory: daemon.directory)
         #expect(try second.waitForExit() == 1)
         #expect(second.standardError.contains("another todod is already listening on \(daemon.socketPath)"))
         // The first one is untouched and still serving on its socket.
@@ -44,7 +44,7 @@ import TestSupport
         close(descriptor)
         #expect(bound == 0)
 
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", path], outputDirectory: directory)
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", path, "--data-dir", directory + "/data"], outputDirectory: directory)
         defer { daemon.send(SIGKILL) }
         try eventually("todod did not replace the stale socket: \(daemon.standardError)") { DaemonHarness.isAnswering(path) ? true : nil }
         try WireClient(path: path).hello()
@@ -55,7 +55,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/todod.sock"
         try "precious".write(toFile: path, atomically: false, encoding: .utf8)
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", path], outputDirectory: directory)
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", path, "--data-dir", directory + "/data"], outputDirectory: directory)
         #expect(try daemon.waitForExit() == 1)
         #expect(daemon.standardError.contains("exists and is not a socket"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious")
@@ -65,7 +65,7 @@ import TestSupport
     func badOptionsAreRefusedClearly(arguments: [String]) throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let daemon = try ChildProcess(Binaries.path("todod"), arguments, outputDirectory: directory)
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--data-dir", directory + "/data"] + arguments, outputDirectory: directory)
         #expect(try daemon.waitForExit() != 0)
         #expect(daemon.standardError.contains("todod: "))
     }

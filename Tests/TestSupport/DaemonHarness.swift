@@ -1,27 +1,50 @@
 import Foundation
 import Glibc
 
-/// A real `todod` started for one test on a private socket in a private temporary directory.
+/// A real `todod` started for one test on a private socket and data directory inside a private
+/// temporary directory.
 ///
 /// `init` returns once the socket accepts connections. `stop()` sends SIGTERM and returns the
-/// exit code; `deinit` kills a daemon still running and removes the directory.
+/// exit code; `start()` starts it again on the same socket and data; `deinit` kills a daemon
+/// still running and removes the directory.
 public final class DaemonHarness: @unchecked Sendable {
-    /// The private directory holding the socket and captured output.
+    /// The private directory holding the socket, the data directory and captured output.
     public let directory: String
     /// The daemon's socket.
     public let socketPath: String
-    /// The daemon process.
-    public let process: ChildProcess
+    /// The daemon's data directory (the journal).
+    public let dataDirectory: String
+    /// The current daemon process.
+    public private(set) var process: ChildProcess
+    private let arguments: [String]
 
-    /// Starts `todod --socket DIR/SOCKETNAME` plus `arguments`.
+    /// Starts `todod --socket DIR/SOCKETNAME --data-dir DIR/data` plus `arguments`.
     public init(arguments: [String] = [], socketName: String = "todod.sock") throws {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/" + socketName
-        process = try ChildProcess(Binaries.path("todod"), ["--socket", socketPath] + arguments, outputDirectory: directory)
+        dataDirectory = directory + "/data"
+        self.arguments = ["--socket", socketPath, "--data-dir", dataDirectory] + arguments
+        process = try Self.launch(self.arguments, socketPath: socketPath, directory: directory)
+    }
+
+    /// Starts the daemon again (after `stop()` or a kill) on the same socket and data.
+    public func start() throws {
+        process = try Self.launch(arguments, socketPath: socketPath, directory: directory)
+    }
+
+    /// Kills the daemon with SIGKILL, as a crash would, and reaps it.
+    public func crash() throws {
+        process.send(SIGKILL)
+        _ = try process.waitForExit()
+    }
+
+    private static func launch(_ arguments: [String], socketPath: String, directory: String) throws -> ChildProcess {
+        let process = try ChildProcess(Binaries.path("todod"), arguments, outputDirectory: directory)
         try eventually("todod did not start listening on \(socketPath); stderr:\n\(process.standardError)") {
             if !process.isRunning { throw TestFailure("todod exited at start; stderr:\n\(process.standardError)") }
-            return Self.isAnswering(socketPath) ? true : nil
+            return isAnswering(socketPath) ? true : nil
         }
+        return process
     }
 
     deinit {

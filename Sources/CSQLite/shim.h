@@ -1,0 +1,11 @@
+/* SQLite for Swift: the library header plus what does not import on its own. */
+#ifndef CSQLITE_SHIM_H
+#define CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/* SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import: bind
+ * calls that pass it make SQLite copy the bytes before returning. */
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+#endif

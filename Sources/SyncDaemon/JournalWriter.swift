@@ -1,0 +1,213 @@
+import CUV
+import SyncJournal
+import SyncProtocol
+
+/// Makes applied actions durable without the loop ever waiting on the disk.
+///
+/// The server records each applied action here. At the end of a loop pass `startNextJob()`
+/// hands everything recorded so far to libuv's thread pool as one transaction (group commit);
+/// whatever is recorded while that commit runs goes into the next one. Reads of the journal
+/// (history) ride along in the same job, after the commit, so the journal is only ever used by
+/// one thread at a time. Outcomes come back on the loop thread through `onOutcome` and the
+/// read callbacks.
+///
+/// ```
+/// record ─▶ recorded ─startNextJob()─▶ job on the thread pool ─▶ finished (loop thread)
+///                                       journal.append + reads      └─▶ onOutcome, next job
+/// ```
+///
+/// Lifetime: `work.data` points at this writer, retained from `uv_queue_work` to the after-work
+/// callback. Loop-confined, except `performJob`, which runs on a pool thread: while a job runs
+/// the pool thread only reads `job` and `journal` and only writes `jobResults`, which the loop
+/// thread reads after the job (libuv's queue orders the two). Not `Sendable`.
+final class JournalWriter<State: Codable & Sendable> {
+    /// What became of the recorded actions.
+    enum Outcome {
+        /// Everything up to `version` is on disk; `state` is the state at `version`.
+        case durable(version: UInt64, state: State)
+        /// A commit failed. Nothing after `durableVersion` is recorded, including what was
+        /// recorded while the commit ran: those actions were applied on top of lost ones.
+        case failed(durableVersion: UInt64, reason: String)
+    }
+
+    /// A read of the journal queued by the server.
+    struct Read {
+        let after: UInt64
+        let limit: Int
+        let completion: (Result<[JournalEntry], JournalError>) -> Void
+    }
+
+    /// One unit of work for the thread pool.
+    private struct Job {
+        var entries: [JournalEntry]
+        var snapshot: Snapshot?
+        var endState: State?
+        var reads: [Read]
+    }
+
+    /// What the pool thread found.
+    private struct JobResults {
+        var commit: Result<Void, JournalError> = .success(())
+        var reads: [Result<[JournalEntry], JournalError>] = []
+    }
+
+    /// Called on the loop thread with each commit's outcome.
+    var onOutcome: (Outcome) -> Void = { _ in }
+
+    private let journal: any Journal
+    private let loop: UnsafeMutablePointer<uv_loop_t>
+    private let work: UnsafeMutablePointer<uv_work_t>
+    private let snapshotInterval: UInt64
+    private let logger: Logger
+    private var recorded: [JournalEntry] = []
+    private var recordedState: State?
+    private var pendingReads: [Read] = []
+    private var job: Job?
+    private var jobResults = JobResults()
+    private(set) var durableVersion: UInt64
+    private var lastSnapshotVersion: UInt64
+    /// Commits that held more than zero actions, and the actions they held, for the batch-size log.
+    private(set) var commitCount = 0
+    private(set) var committedActionCount = 0
+
+    /// A writer appending to `journal`, whose last durable version is `durableVersion`, with a
+    /// snapshot every `snapshotInterval` versions.
+    init(journal: any Journal, loop: UnsafeMutablePointer<uv_loop_t>, durableVersion: UInt64, lastSnapshotVersion: UInt64, snapshotInterval: UInt64, logger: Logger) {
+        self.journal = journal
+        self.loop = loop
+        self.durableVersion = durableVersion
+        self.lastSnapshotVersion = lastSnapshotVersion
+        self.snapshotInterval = snapshotInterval
+        self.logger = logger
+        work = .allocate(capacity: 1)
+    }
+
+    deinit {
+        work.deallocate()
+    }
+
+    /// Whether a job is running on the thread pool.
+    var isBusy: Bool { job != nil }
+
+    /// Records an applied action and the state it produced.
+    func record(_ entry: JournalEntry, producing state: State) {
+        recorded.append(entry)
+        recordedState = state
+    }
+
+    /// Queues a read of up to `limit` entries after version `after`.
+    func read(after: UInt64, limit: Int, completion: @escaping (Result<[JournalEntry], JournalError>) -> Void) {
+        pendingReads.append(Read(after: after, limit: limit, completion: completion))
+    }
+
+    /// Starts a job with everything recorded and queued, unless one is running (its end starts
+    /// the next) or there is nothing to do.
+    func startNextJob() {
+        guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty else { return }
+        var next = Job(entries: recorded, snapshot: nil, endState: recordedState, reads: pendingReads)
+        if let last = recorded.last, let state = recordedState, last.version - lastSnapshotVersion >= snapshotInterval {
+            next.snapshot = encodeSnapshot(state, version: last.version)
+        }
+        recorded.removeAll(keepingCapacity: true)
+        recordedState = nil
+        pendingReads.removeAll()
+        job = next
+        work.pointee.data = Unmanaged.passRetained(self as AnyObject).toOpaque()
+        let queued = uv_queue_work(loop, work, onPoolThread, afterPoolJob)
+        if queued != 0 {
+            Unmanaged<AnyObject>.fromOpaque(work.pointee.data).release()
+            jobFinished(status: queued)
+        }
+    }
+
+    /// Commits what is still recorded and saves a snapshot of the final state, on the calling
+    /// thread. Only at shutdown, after the loop has stopped (so no job is running).
+    func finish(finalState: State, version: UInt64) {
+        precondition(job == nil, "finish() while a commit is running")
+        do {
+            if !recorded.isEmpty {
+                try journal.append(recorded, snapshot: nil)
+                durableVersion = recorded.last!.version
+                recorded.removeAll()
+            }
+            if version > lastSnapshotVersion, version == durableVersion, let snapshot = encodeSnapshot(finalState, version: version) {
+                try journal.append([], snapshot: snapshot)
+                lastSnapshotVersion = version
+            }
+        } catch {
+            logger.log("final commit failed: \(error)")
+        }
+    }
+
+    /// Runs on a thread-pool thread.
+    fileprivate func performJob() {
+        guard let job else { return }
+        var results = JobResults()
+        if !job.entries.isEmpty {
+            do {
+                try journal.append(job.entries, snapshot: job.snapshot)
+            } catch {
+                // A failed fsync may still have written the commit: believe the journal.
+                let written = (try? journal.lastVersion()) == job.entries.last?.version
+                results.commit = written ? .success(()) : .failure(error)
+            }
+        }
+        results.reads = job.reads.map { read in Result { () throws(JournalError) in try journal.entries(after: read.after, limit: read.limit) } }
+        jobResults = results
+    }
+
+    /// Runs on the loop thread when the job is done.
+    fileprivate func jobFinished(status: Int32) {
+        guard let finished = job else { return }
+        job = nil
+        var results = jobResults
+        jobResults = JobResults()
+        if status != 0 {
+            let failure = JournalError.storage(path: "", operation: "running a commit", reason: String(cString: uv_err_name(status)))
+            results = JobResults(commit: .failure(failure), reads: finished.reads.map { _ in .failure(failure) })
+        }
+        if let last = finished.entries.last {
+            switch results.commit {
+            case .success:
+                durableVersion = last.version
+                commitCount += 1
+                committedActionCount += finished.entries.count
+                if let snapshot = finished.snapshot { lastSnapshotVersion = snapshot.version }
+                if let state = finished.endState { onOutcome(.durable(version: last.version, state: state)) }
+            case .failure(let error):
+                recorded.removeAll()
+                recordedState = nil
+                logger.log("commit of versions \(finished.entries.first!.version)-\(last.version) failed: \(error)")
+                onOutcome(.failed(durableVersion: durableVersion, reason: error.description))
+            }
+        }
+        for (read, result) in zip(finished.reads, results.reads) { read.completion(result) }
+        startNextJob()
+    }
+
+    private func encodeSnapshot(_ state: State, version: UInt64) -> Snapshot? {
+        do {
+            return Snapshot(version: version, state: try WireJSON.encode(state))
+        } catch {
+            logger.log("cannot encode a snapshot at version \(version): \(error)")
+            return nil
+        }
+    }
+}
+
+/// The part of `JournalWriter` the C callbacks need, without its generic parameter (a C
+/// function pointer cannot capture one).
+private protocol ThreadPoolJob: AnyObject {
+    func performJob()
+    func jobFinished(status: Int32)
+}
+
+extension JournalWriter: ThreadPoolJob {}
+
+private let onPoolThread: uv_work_cb = { work in
+    (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeUnretainedValue() as! any ThreadPoolJob).performJob()
+}
+
+private let afterPoolJob: uv_after_work_cb = { work, status in
+    (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeRetainedValue() as! any ThreadPoolJob).jobFinished(status: status)
+}

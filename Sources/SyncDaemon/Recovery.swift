@@ -1,0 +1,73 @@
+import SyncJournal
+import SyncProtocol
+import SyncStore
+
+/// Rebuilds the store from a journal at start-up: the newest snapshot, then every action after
+/// it, checked as it is read. Anything that does not fit (a snapshot or action that no longer
+/// decodes, a gap in the versions, an action the app now rejects) stops the start with a message
+/// naming the journal and the version; the journal itself is never changed here.
+enum Recovery<App: SyncApp> {
+    /// What recovery found.
+    struct Result {
+        let store: Store<App.State>
+        let snapshotVersion: UInt64
+        let replayedCount: Int
+    }
+
+    /// Actions read from the journal per query, to bound memory on long journals.
+    static var chunkSize: Int { 10_000 }
+
+    /// Loads the newest snapshot and replays the actions after it.
+    static func recover(from journal: any Journal, path: String) throws(DaemonError) -> Result {
+        do {
+            var store = Store(state: App.initialState)
+            var snapshotVersion: UInt64 = 0
+            if let snapshot = try journal.latestSnapshot() {
+                do {
+                    store = Store(state: try WireJSON.decode(App.State.self, from: snapshot.state), version: snapshot.version)
+                } catch {
+                    throw DaemonError.recovery(path: path, reason: "the snapshot at version \(snapshot.version) does not decode: \(error.shortDescription)")
+                }
+                snapshotVersion = snapshot.version
+            }
+            var replayed = 0
+            while true {
+                let entries = try journal.entries(after: store.version, limit: chunkSize)
+                for entry in entries { try replay(entry, into: &store, path: path) }
+                replayed += entries.count
+                if entries.count < chunkSize { break }
+            }
+            return Result(store: store, snapshotVersion: snapshotVersion, replayedCount: replayed)
+        } catch let error as JournalError {
+            throw .journal(error)
+        } catch let error as DaemonError {
+            throw error
+        } catch {
+            throw .recovery(path: path, reason: String(describing: error))
+        }
+    }
+
+    private static func replay(_ entry: JournalEntry, into store: inout Store<App.State>, path: String) throws(DaemonError) {
+        guard entry.version == store.version + 1 else {
+            throw .recovery(path: path, reason: "version \(store.version + 1) is missing (the next action recorded is \(entry.version))")
+        }
+        guard let type = App.actionType(named: entry.name) else {
+            throw .recovery(path: path, reason: "the action \"\(entry.name)\" at version \(entry.version) is unknown to this todod")
+        }
+        try apply(type, entry, into: &store, path: path)
+    }
+
+    private static func apply<A: Action<App.State>>(_ type: A.Type, _ entry: JournalEntry, into store: inout Store<App.State>, path: String) throws(DaemonError) {
+        let action: A
+        do {
+            action = try WireJSON.decode(A.self, from: entry.payload)
+        } catch {
+            throw .recovery(path: path, reason: "the \"\(entry.name)\" action at version \(entry.version) no longer decodes (\(error.shortDescription))")
+        }
+        do {
+            try store.apply(action)
+        } catch {
+            throw .recovery(path: path, reason: "the \"\(entry.name)\" action at version \(entry.version) no longer applies (\(error))")
+        }
+    }
+}

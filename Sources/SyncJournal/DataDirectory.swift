@@ -1,0 +1,81 @@
+import Glibc
+
+/// The daemon's data directory, created 0700 and held under an exclusive lock so that a second
+/// daemon cannot open the same journal.
+///
+/// The lock is `flock` on `todod.lock` inside the directory; the kernel releases it when the
+/// process exits, however it exits, so a crash never leaves a stale lock behind.
+public final class DataDirectory {
+    /// The directory.
+    public let path: String
+    private let lockDescriptor: Int32
+
+    /// `explicit` (a `--data-dir` flag), else `$STATE_DIRECTORY` (set by systemd; the first of a
+    /// colon-separated list), else `$XDG_STATE_HOME/todo`, else `$HOME/.local/state/todo`.
+    public static func resolve(explicit: String?, environment: [String: String]) -> String? {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let state = environment["STATE_DIRECTORY"], let first = state.split(separator: ":").first { return String(first) }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/todo" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/todo" }
+        return nil
+    }
+
+    /// Creates `path` (and missing parents, mode 0700) and takes its lock, or explains why not.
+    public init(path: String) throws(DataDirectoryError) {
+        self.path = path
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw .cannotCreate(path: prefix, reason: String(cString: strerror(errno)))
+            }
+        }
+        let lockPath = path + "/todod.lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .cannotCreate(path: lockPath, reason: String(cString: strerror(errno))) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = Self.readPID(descriptor)
+            close(descriptor)
+            throw .inUse(path: path, holderPID: holder)
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pwrite(descriptor, pid, pid.count, 0)
+        lockDescriptor = descriptor
+    }
+
+    deinit {
+        close(lockDescriptor)
+    }
+
+    /// The path of a file in the directory.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    private static func readPID(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = pread(descriptor, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingSuffixNewline)
+    }
+}
+
+/// Why the data directory cannot be used.
+public enum DataDirectoryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A directory or the lock file cannot be created.
+    case cannotCreate(path: String, reason: String)
+    /// Another process holds the directory's lock.
+    case inUse(path: String, holderPID: Int32?)
+
+    /// One line naming the directory and the problem.
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
+        case .inUse(let path, let pid):
+            return "data directory \(path) is in use by another todod" + (pid.map { " (pid \($0))" } ?? "")
+        }
+    }
+}
+
+private extension String {
+    var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}

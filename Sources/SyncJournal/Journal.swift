@@ -1,0 +1,84 @@
+/// Durable storage for accepted actions and snapshots of the state: the daemon's memory across
+/// restarts and crashes.
+///
+/// Calls block until done; a successful `append` is on disk. The daemon calls a journal from
+/// one thread at a time (its start-up, then commits on libuv's thread pool, one in flight), so
+/// implementations need no locking of their own. SQLite is the embedded default
+/// (`SQLiteJournal`); a server-backed journal implements the same protocol.
+public protocol Journal: AnyObject {
+    /// The newest version recorded, 0 for an empty journal.
+    func lastVersion() throws(JournalError) -> UInt64
+
+    /// Appends `entries` (consecutive versions, the first one `lastVersion() + 1`) and, if
+    /// given, `snapshot`, as one atomic and durable step: after a throw nothing of it is recorded.
+    func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError)
+
+    /// Up to `limit` entries with versions above `version`, oldest first.
+    func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry]
+
+    /// The snapshot with the highest version, if any.
+    func latestSnapshot() throws(JournalError) -> Snapshot?
+}
+
+/// One accepted action as the journal keeps it.
+public struct JournalEntry: Equatable, Sendable {
+    /// The state version this action produced.
+    public var version: UInt64
+    /// The action's wire name.
+    public var name: String
+    /// The action's payload as JSON, with the values fixed at acceptance (ids, times).
+    public var payload: [UInt8]
+    /// Acceptance time, milliseconds since the Unix epoch.
+    public var acceptedAt: Int64
+    /// The user id of the client that sent it; `nil` for the daemon's own side effects.
+    public var peerUID: UInt32?
+    /// The process id of the client that sent it; `nil` for the daemon's own side effects.
+    public var peerPID: Int32?
+
+    /// An entry with every field given.
+    public init(version: UInt64, name: String, payload: [UInt8], acceptedAt: Int64, peerUID: UInt32?, peerPID: Int32?) {
+        self.version = version
+        self.name = name
+        self.payload = payload
+        self.acceptedAt = acceptedAt
+        self.peerUID = peerUID
+        self.peerPID = peerPID
+    }
+}
+
+/// The encoded state at a version, so start-up replays only the actions after it.
+public struct Snapshot: Equatable, Sendable {
+    /// The version of the state.
+    public var version: UInt64
+    /// The state, encoded as JSON.
+    public var state: [UInt8]
+
+    /// A snapshot of `state` at `version`.
+    public init(version: UInt64, state: [UInt8]) {
+        self.version = version
+        self.state = state
+    }
+}
+
+/// Why the journal failed. Every case names the file and the problem.
+public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file cannot be opened or is not a journal.
+    case cannotOpen(path: String, reason: String)
+    /// The file is damaged: SQLite reports corruption, or the contents break the journal's rules.
+    case corrupt(path: String, reason: String)
+    /// The file was written by a schema this build does not know.
+    case unknownSchema(path: String, found: String, supported: Int)
+    /// A write or read failed (disk full, I/O error); nothing of the failed step was recorded.
+    case storage(path: String, operation: String, reason: String)
+
+    /// One line naming the file and the problem.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): return "cannot open journal \(path): \(reason)"
+        case .corrupt(let path, let reason): return "journal \(path) is damaged: \(reason)"
+        case .unknownSchema(let path, let found, let supported):
+            return "journal \(path) has schema version \(found); this todod reads schema version \(supported) (a newer todod wrote it?)"
+        case .storage(let path, let operation, let reason): return "\(operation) in journal \(path) failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import CSQLite
+
+/// A thin owner of one `sqlite3` connection and its prepared statements.
+/// Not thread-safe: used by one thread at a time (see `Journal`).
+final class SQLiteDatabase {
+    let path: String
+    private let handle: OpaquePointer
+
+    /// Opens `path`; `create` allows creating a missing file.
+    init(path: String, create: Bool) throws(JournalError) {
+        self.path = path
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+            sqlite3_close(handle)
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows.
+    func execute(_ sql: String, operation: String) throws(JournalError) {
+        let result = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard result == SQLITE_OK else { throw error(result, operation) }
+    }
+
+    /// Prepares a statement.
+    func prepare(_ sql: String, operation: String) throws(JournalError) -> Statement {
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard result == SQLITE_OK, let statement else { throw error(result, operation) }
+        return Statement(database: self, handle: statement)
+    }
+
+    /// Whether a transaction is open.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// The journal error for SQLite result `code` during `operation`.
+    func error(_ code: Int32, _ operation: String) -> JournalError {
+        let reason = "\(String(cString: sqlite3_errmsg(handle))) (\(String(cString: sqlite3_errstr(code))))"
+        switch code & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return .corrupt(path: path, reason: reason)
+        default:
+            return .storage(path: path, operation: operation, reason: reason)
+        }
+    }
+}
+
+/// One prepared statement, reset after each use.
+final class Statement {
+    private unowned let database: SQLiteDatabase
+    private let handle: OpaquePointer
+
+    fileprivate init(database: SQLiteDatabase, handle: OpaquePointer) {
+        self.database = database
+        self.handle = handle
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds `values` to the parameters 1, 2, … (`nil` binds NULL).
+    func bind(_ values: [SQLiteValue?], operation: String) throws(JournalError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let result: Int32
+            switch value {
+            case nil: result = sqlite3_bind_null(handle, index)
+            case .integer(let number): result = sqlite3_bind_int64(handle, index, number)
+            case .text(let bytes):
+                result = bytes.withUnsafeBufferPointer {
+                    sqlite3_bind_text(handle, index, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), Int32($0.count), csqlite_transient())
+                }
+            }
+            guard result == SQLITE_OK else { throw database.error(result, operation) }
+        }
+    }
+
+    /// Runs the statement to completion, calling `row` for each result row.
+    func run(operation: String, row: (Statement) throws(JournalError) -> Void = { _ in }) throws(JournalError) {
+        defer { sqlite3_reset(handle) }
+        while true {
+            let result = sqlite3_step(handle)
+            if result == SQLITE_DONE { return }
+            guard result == SQLITE_ROW else { throw database.error(result, operation) }
+            try row(self)
+        }
+    }
+
+    /// The integer in column `index` of the current row.
+    func integer(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// Whether column `index` of the current row is NULL.
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+
+    /// The bytes of the text in column `index` of the current row.
+    func text(_ index: Int32) -> [UInt8] {
+        guard let pointer = sqlite3_column_text(handle, index) else { return [] }
+        return Array(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, index))))
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+    /// An integer.
+    case integer(Int64)
+    /// UTF-8 text.
+    case text([UInt8])
+}
