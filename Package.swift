@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "SyncClient", targets: ["SyncClient"]),
         .library(name: "SyncStore", targets: ["SyncStore"]),
+        .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
         .library(name: "TodoDomain", targets: ["TodoDomain"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),

@@ -48,7 +48,9 @@ public final class Daemon<App: SyncApp> {
         let recovered = try Recovery<App>.recover(from: journal, path: journalPath)
         logger.log("recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount) actions replayed) in \(Self.monotonicMilliseconds() - started) ms")
 
-        try SocketFile.prepare(configuration.socketPath)
+        if try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
+            logger.log("replaced the stale socket \(configuration.socketPath) (left by a daemon that did not stop cleanly)")
+        }
         let writer = JournalWriter<App.State>(
             journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
             snapshotInterval: configuration.snapshotInterval, logger: logger)

@@ -14,6 +14,8 @@ public enum DaemonError: Error, CustomStringConvertible {
     case notASocket(path: String)
     /// The socket path does not fit a Unix socket address.
     case socketPathTooLong(path: String, maximum: Int)
+    /// The socket's directory could let another user impersonate the daemon.
+    case unsafeDirectory(path: String, reason: String)
     /// The data directory cannot be used.
     case dataDirectory(DataDirectoryError)
     /// The journal cannot be opened or read.
@@ -34,6 +36,8 @@ public enum DaemonError: Error, CustomStringConvertible {
             return "\(path) exists and is not a socket; move it away or choose another --socket"
         case .socketPathTooLong(let path, let maximum):
             return "socket path \(path) is longer than \(maximum) bytes"
+        case .unsafeDirectory(let path, let reason):
+            return "refusing to put the socket in \(path): \(reason)"
         case .dataDirectory(let error):
             return error.description
         case .journal(let error):

@@ -1,22 +1,36 @@
 import Glibc
 import SyncProtocol
 
-/// Prepares the place where the daemon's socket goes: the directory (created 0700), and any
-/// file already there (a live daemon refuses the start; a stale socket is removed).
+/// Prepares the place where the daemon's socket goes: its directory, and any file already
+/// there (a live daemon refuses the start; a stale socket is removed).
 enum SocketFile {
+    /// What `prepare` found at the path.
+    enum Preparation {
+        /// Nothing was there.
+        case fresh
+        /// A socket nobody listened on (left by a crash) was removed.
+        case replacedStaleSocket
+    }
+
     /// Makes `path` ready to bind, or explains why it cannot be.
-    static func prepare(_ path: String) throws(DaemonError) {
+    ///
+    /// The socket's directory is created (mode 0700) if missing, but not its parents: a typo
+    /// should fail, not leave directories behind. An existing directory must belong to this
+    /// user and not be writable by others (unless sticky, like /tmp), or another user could
+    /// put their own socket at the path clients trust.
+    static func prepare(_ path: String) throws(DaemonError) -> Preparation {
         guard path.utf8.count <= SocketPath.maximumLength else {
             throw .socketPathTooLong(path: path, maximum: SocketPath.maximumLength)
         }
-        try createDirectories(for: path)
+        try prepareDirectory(of: path)
         var status = stat()
-        guard lstat(path, &status) == 0 else { return }
+        guard lstat(path, &status) == 0 else { return .fresh }
         guard status.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
         if isAnswering(path) { throw .alreadyRunning(path: path) }
         guard unlink(path) == 0 || errno == ENOENT else {
             throw .system(operation: "removing stale socket", subject: path, errno: errno)
         }
+        return .replacedStaleSocket
     }
 
     /// Whether something accepts connections on the socket at `path`.
@@ -27,14 +41,17 @@ enum SocketFile {
         return SocketPath.withAddress(of: path) { connect(descriptor, $0, $1) } == 0
     }
 
-    /// Creates the missing directories above `path`, mode 0700.
-    private static func createDirectories(for path: String) throws(DaemonError) {
-        var directory = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/").dropLast() {
-            directory += "/" + component
-            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-                throw .system(operation: "creating directory", subject: directory, errno: errno)
-            }
+    private static func prepareDirectory(of path: String) throws(DaemonError) {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let name = directory.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : directory
+        if mkdir(name, 0o700) != 0 && errno != EEXIST {
+            throw .system(operation: "creating the socket directory", subject: name, errno: errno)
+        }
+        var status = stat()
+        guard stat(name, &status) == 0 else { throw .system(operation: "inspecting", subject: name, errno: errno) }
+        let writableByOthers = status.st_mode & 0o022 != 0 && status.st_mode & S_ISVTX == 0
+        guard status.st_uid == getuid() || status.st_uid == 0, !writableByOthers else {
+            throw .unsafeDirectory(path: name, reason: writableByOthers ? "it is writable by other users" : "it belongs to user \(status.st_uid)")
         }
     }
 }

@@ -6,6 +6,8 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyText
     /// The text is longer than the limit.
     case textTooLong(length: Int)
+    /// The text holds control characters (escape sequences, line breaks, tabs…).
+    case controlCharacters
     /// The action was dispatched without the values fixed at acceptance.
     case notAccepted
 
@@ -16,6 +18,7 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
         case .emptyText: return "the text is empty"
         case .textTooLong(let length):
             return "the text has \(length) characters; at most \(TodoText.maximumLength) are allowed"
+        case .controlCharacters: return "the text contains control characters (line breaks, tabs, escape sequences)"
         case .notAccepted: return "the action was not accepted by the daemon"
         }
     }
@@ -26,11 +29,14 @@ public enum TodoText {
     /// The most characters an item's text may have, after trimming.
     public static let maximumLength = 1000
 
-    /// `text` trimmed of surrounding whitespace, or a rejection if it is empty or too long.
+    /// `text` trimmed of surrounding whitespace, or a rejection if it is empty, too long, or
+    /// holds control characters: items are one line, shown on other people's terminals, where
+    /// an escape sequence would take over the screen.
     public static func validated(_ text: String) throws(TodoRejection) -> String {
         let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         guard !trimmed.isEmpty else { throw .emptyText }
         guard trimmed.count <= maximumLength else { throw .textTooLong(length: trimmed.count) }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { throw .controlCharacters }
         return trimmed
     }
 }

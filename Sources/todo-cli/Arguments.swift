@@ -36,8 +36,9 @@ enum Arguments {
         var seen: Set<String> = []
         for argument in arguments {
             switch argument {
-            case "--open": filter = .open
-            case "--done": filter = .done
+            case "--open", "--done":
+                guard filter == .all else { throw .usage("\(command) takes one of --open and --done, not both") }
+                filter = argument == "--open" ? .open : .done
             case _ where flags.contains(argument): seen.insert(argument)
             default: throw .usage("unexpected argument \(argument) for \(command)")
             }

@@ -24,8 +24,9 @@ extension Command {
             try await dispatchEach(Arguments.numbers(arguments, command: "rm"), context: context, RemoveItem.init(number:))
         })
 
-    /// Dispatches one action per number, in order, on one connection. Every number is tried;
-    /// each refusal is reported, and the command fails if any was refused.
+    /// Dispatches one action per number, in order, on one connection: each number is its own
+    /// change. Every number is tried; each refusal is reported on its own line, and the command
+    /// fails if any was refused.
     private static func dispatchEach<A: Action>(_ numbers: [Int], context: CommandContext, _ makeAction: @escaping @Sendable (Int) -> A) async throws(CLIError) {
         let failures = try await context.withClient { client throws(SyncClientError) in
             var failures: [String] = []

@@ -1,7 +1,7 @@
 extension Command {
     /// `todo status`
     static let status = Command(
-        name: "status", arguments: "", summary: "Show the daemon's name, protocol and current state version.", details: "",
+        name: "status", arguments: "", summary: "Show the daemon's name, protocol, current state version and socket.", details: "",
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("status takes no arguments") }
             let client = try await context.connect()

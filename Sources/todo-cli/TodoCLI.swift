@@ -29,6 +29,10 @@ struct TodoCLI {
                 guard let path = rest.first, !path.isEmpty else { throw .usage("--socket needs a path") }
                 socketOption = path
                 rest = rest.dropFirst()
+            case _ where first.hasPrefix("--socket="):
+                let path = String(first.dropFirst("--socket=".count))
+                guard !path.isEmpty else { throw .usage("--socket needs a path") }
+                socketOption = path
             case "--help", "-h":
                 Output.out(help)
                 return
@@ -61,11 +65,14 @@ struct TodoCLI {
             Commands:
             \(table.joined(separator: "\n"))
 
-            Options:
+            Options (before the command):
               --socket PATH  the daemon's socket (default: $TODO_SOCKET, else
                              $XDG_RUNTIME_DIR/todo/todod.sock, else /tmp/todo-UID/todod.sock)
               --help         this help; `todo COMMAND --help` for one command
               --version      the version
+
+            Commands taking N... apply each number as its own change, in order; a number the
+            daemon refuses is reported on its own line and the others still apply.
 
             Exit status: 0 ok, 1 refused by the daemon, 2 usage error, 3 daemon unreachable.
 

@@ -105,9 +105,13 @@ import TestSupport
         let tooLong = try daemon.todo("add", String(repeating: "x", count: 1001))
         #expect(tooLong.status == 1)
         #expect(tooLong.error.contains("at most 1000"))
+        let escape = try daemon.todo("add", "red \u{1B}[31m alert")
+        #expect(escape.status == 1)
+        #expect(escape.error == "todo: the text contains control characters (line breaks, tabs, escape sequences)\n")
     }
 
-    @Test(arguments: [["frobnicate"], ["add"], ["done", "one"], ["done"], ["list", "--sideways"], ["--color"], [], ["clear", "now"], ["add", "-x"]])
+    @Test(arguments: [["frobnicate"], ["add"], ["done", "one"], ["done"], ["list", "--sideways"], ["--color"], [], ["clear", "now"], ["add", "-x"],
+                      ["list", "--open", "--done"], ["list", "--socket", "/elsewhere"], ["--socket="]])
     func usageErrorsExitWithTwo(arguments: [String]) throws {
         let daemon = try DaemonHarness()
         let result = try daemon.run(arguments)
@@ -137,5 +141,7 @@ import TestSupport
         #expect(addHelp.status == 0 && addHelp.output.hasPrefix("usage: todo [--socket PATH] add TEXT..."))
         let version = try daemon.todo("--version")
         #expect(version.status == 0 && version.output.hasPrefix("todo "))
+        let equalsForm = try daemon.run(["--socket=\(daemon.socketPath)", "status"])
+        #expect(equalsForm.status == 0 && equalsForm.output.contains("version: 0"))
     }
 }

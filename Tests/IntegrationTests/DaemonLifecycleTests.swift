@@ -6,12 +6,35 @@ import TestSupport
 
 @Suite struct DaemonLifecycleTests {
     @Test func createsAPrivateDirectoryAndSocket() throws {
-        let daemon = try DaemonHarness(socketName: "nested/dir/todod.sock")
+        let daemon = try DaemonHarness(socketName: "run/todod.sock")
         var status = stat()
         #expect(stat(daemon.socketPath, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o600)
-        #expect(stat(daemon.directory + "/nested/dir", &status) == 0)
+        #expect(stat(daemon.directory + "/run", &status) == 0)
         #expect(status.st_mode & 0o777 == 0o700)
+        #expect(stat(daemon.dataDirectory, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o700)
+        #expect(stat(daemon.dataDirectory + "/journal.sqlite3", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func doesNotCreateMissingParentsOfTheSocketDirectory() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", directory + "/typo/run/todod.sock", "--data-dir", directory + "/data"], outputDirectory: directory)
+        #expect(try daemon.waitForExit() == 1)
+        #expect(daemon.standardError.contains("creating the socket directory \(directory)/typo/run failed"))
+        #expect(access(directory + "/typo", F_OK) != 0)
+    }
+
+    @Test func refusesASocketDirectoryOthersCanWriteTo() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        mkdir(directory + "/shared", 0o777)
+        chmod(directory + "/shared", 0o777)
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", directory + "/shared/todod.sock", "--data-dir", directory + "/data"], outputDirectory: directory)
+        #expect(try daemon.waitForExit() == 1)
+        #expect(daemon.standardError.contains("refusing to put the socket in \(directory)/shared: it is writable by other users"))
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -48,6 +71,7 @@ import TestSupport
         defer { daemon.send(SIGKILL) }
         try eventually("todod did not replace the stale socket: \(daemon.standardError)") { DaemonHarness.isAnswering(path) ? true : nil }
         try WireClient(path: path).hello()
+        #expect(daemon.standardError.contains("replaced the stale socket \(path)"))
     }
 
     @Test func somethingElseAtTheSocketPathIsLeftAloneAndRefused() throws {

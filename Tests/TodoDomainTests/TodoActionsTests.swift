@@ -64,6 +64,9 @@ private func accepted<A: Action>(_ action: A, _ n: Int) -> A {
         (EditItem(number: 1, text: " \t\n"), .emptyText),
         (AddItem(text: ""), .emptyText),
         (AddItem(text: String(repeating: "é", count: 1001)), .textTooLong(length: 1001)),
+        (AddItem(text: "red \u{1B}[31m alert"), .controlCharacters),
+        (AddItem(text: "two\nlines"), .controlCharacters),
+        (EditItem(number: 1, text: "tab\there"), .controlCharacters),
     ])
     func rejectionsLeaveStateAndVersionUnchanged(action: any Action<TodoState>, rejection: TodoRejection) throws {
         var store = Store(state: TodoApp.initialState)
