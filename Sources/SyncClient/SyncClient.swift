@@ -79,6 +79,16 @@ public final class SyncClient: Sendable {
         return version
     }
 
+    /// Up to `limit` journaled actions after version `after`, oldest first; without `after`,
+    /// the latest `limit` actions.
+    public func history(after: UInt64? = nil, limit: Int = 20) async throws(SyncClientError) -> [HistoryEntry] {
+        let reply = try await request { id in try RequestEncoder.history(id: id, after: after, limit: limit) }
+        guard reply.type == "entries", let entries = reply.entries else {
+            throw .protocolViolation("expected entries, got \(reply.type)")
+        }
+        return entries
+    }
+
     /// Round-trips a `ping`.
     public func ping() async throws(SyncClientError) {
         let reply = try await request { id in try RequestEncoder.ping(id: id) }

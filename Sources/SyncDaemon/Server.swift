@@ -166,6 +166,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             unsubscribe(session, requestID: id, subscription: subscription)
         case .ping(let id):
             send(.pong(id: id), to: session)
+        case .history(let id, let after, let limit):
+            history(session, requestID: id, after: after, limit: limit)
         }
     }
 
@@ -182,6 +184,24 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         }
         session.clientName = client.isEmpty ? "unnamed" : client
         send(.welcome(id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion), to: session)
+    }
+
+    /// Answers `history` from the journal, read on the thread pool between commits. Only
+    /// durable actions are listed.
+    private func history(_ session: Session<App.State>, requestID: Int64, after: UInt64?, limit: Int) {
+        let connectionID = session.connection.id
+        let start = after ?? (publishedVersion > UInt64(limit) ? publishedVersion - UInt64(limit) : 0)
+        writer.read(after: start, limit: limit) { [unowned self] result in
+            guard let session = sessions[connectionID] else { return }
+            switch result {
+            case .success(let entries):
+                let durable = entries.filter { $0.version <= writer.durableVersion }
+                send(.entries(id: requestID, entries: durable.map(HistoryEntry.init)), to: session)
+            case .failure(let error):
+                send(.error(ProtocolError(.storageUnavailable, "The journal cannot be read (\(error)).", requestID: requestID)), to: session)
+            }
+        }
+        passEnd.start()
     }
 
     private func refuseBeforeHello(_ session: Session<App.State>, because reason: String) {
@@ -217,7 +237,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     func apply<A: Action<App.State>>(_ action: A, requester: Requester) {
         var action = action
         let context = AcceptanceContext.now()
-        action.accept(context)
+        action.accept(context, state: store.state)
         let payload: [UInt8]
         do {
             payload = try WireJSON.encode(action)
@@ -322,5 +342,13 @@ extension Error {
             return path.isEmpty ? "wrong type" : "field \"\(path.joined(separator: "."))\" has the wrong type or value"
         default: return String(describing: self)
         }
+    }
+}
+
+extension HistoryEntry {
+    /// The wire form of a journal entry.
+    init(_ entry: JournalEntry) {
+        let payload = (try? WireJSON.decode(JSONValue.self, from: entry.payload)) ?? .string(String(decoding: entry.payload, as: UTF8.self))
+        self.init(version: entry.version, name: entry.name, payload: payload, acceptedAt: entry.acceptedAt, uid: entry.peerUID, pid: entry.peerPID)
     }
 }

@@ -19,12 +19,18 @@ public enum ClientRequest: Equatable, Sendable {
     case unsubscribe(id: Int64, subscription: Int64)
     /// `ping {id}`.
     case ping(id: Int64)
+    /// `history {id, after?, limit?}`: journaled actions after version `after` (default: the
+    /// latest `limit`), at most `limit` (default 20, at most 1000).
+    case history(id: Int64, after: UInt64?, limit: Int)
+
+    /// The largest `limit` a `history` request may ask for.
+    public static let maximumHistoryLimit = 1000
 
     /// The request id the reply must echo.
     public var id: Int64 {
         switch self {
         case .hello(let id, _, _), .dispatch(let id, _), .subscribe(let id, _),
-            .unsubscribe(let id, _), .ping(let id):
+            .unsubscribe(let id, _), .ping(let id), .history(let id, _, _):
             return id
         }
     }
@@ -75,9 +81,11 @@ private struct ClientEnvelope: Decodable {
     let action: ActionName?
     let viewModel: String?
     let subscription: Int64?
+    let after: Int64?
+    let limit: Int64?
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, `protocol`, client, action, viewModel, subscription
+        case type, id, `protocol`, client, action, viewModel, subscription, after, limit
     }
 
     init(from decoder: any Decoder) throws {
@@ -89,13 +97,15 @@ private struct ClientEnvelope: Decodable {
         action = try container.decodeIfPresent(ActionName.self, forKey: .action)
         viewModel = try container.decodeIfPresent(String.self, forKey: .viewModel)
         subscription = try container.decodeInteger(.subscription)
+        after = try container.decodeInteger(.after)
+        limit = try container.decodeInteger(.limit)
     }
 
     func request() throws(ProtocolError) -> ClientRequest {
         guard let type else {
             throw ProtocolError(.invalidMessage, "The message has no \"type\" field.", requestID: id)
         }
-        let known = ["hello", "dispatch", "subscribe", "unsubscribe", "ping"]
+        let known = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history"]
         guard known.contains(type) else {
             throw ProtocolError(.unknownMessage, "Unknown message type \"\(type)\".", requestID: id)
         }
@@ -117,6 +127,15 @@ private struct ClientEnvelope: Decodable {
             return .subscribe(id: id, viewModel: try require(viewModel, "viewModel"))
         case "unsubscribe":
             return .unsubscribe(id: id, subscription: try require(subscription, "subscription"))
+        case "history":
+            let limit = limit ?? 20
+            guard (1...Int64(ClientRequest.maximumHistoryLimit)).contains(limit) else {
+                throw ProtocolError(.invalidMessage, "\"limit\" must be from 1 to \(ClientRequest.maximumHistoryLimit).", requestID: id)
+            }
+            guard after.map({ $0 >= 0 }) ?? true else {
+                throw ProtocolError(.invalidMessage, "\"after\" must not be negative.", requestID: id)
+            }
+            return .history(id: id, after: after.map(UInt64.init), limit: Int(limit))
         default:
             return .ping(id: id)
         }

@@ -25,6 +25,11 @@ public enum RequestEncoder {
         try WireJSON.encode(Ping(id: id))
     }
 
+    /// `history {id, after?, limit}`.
+    public static func history(id: Int64, after: UInt64?, limit: Int) throws -> [UInt8] {
+        try WireJSON.encode(History(id: id, after: after, limit: limit))
+    }
+
     private struct Hello: Encodable {
         let type = "hello"
         let id: Int64
@@ -58,5 +63,12 @@ public enum RequestEncoder {
     private struct Ping: Encodable {
         let type = "ping"
         let id: Int64
+    }
+
+    private struct History: Encodable {
+        let type = "history"
+        let id: Int64
+        let after: UInt64?
+        let limit: Int
     }
 }

@@ -16,6 +16,8 @@ public enum ServerMessage: Sendable {
     case unsubscribed(id: Int64, subscription: Int64)
     /// The answer to `ping`.
     case pong(id: Int64)
+    /// The answer to `history`: journaled actions, oldest first.
+    case entries(id: Int64, entries: [HistoryEntry])
 
     /// The JSON payload of this message (keys sorted), ready to be framed.
     public func encoded() -> [UInt8] {
@@ -32,6 +34,8 @@ public enum ServerMessage: Sendable {
             return Self.encode(SubscriptionReply(type: "unsubscribed", id: id, subscription: subscription))
         case .pong(let id):
             return Self.encode(Pong(id: id))
+        case .entries(let id, let entries):
+            return Self.encode(Entries(id: id, entries: entries))
         case .update(let subscription, let version, let model):
             // Spliced by hand so the model bytes are reused as they are; key order matches
             // what the sorted-keys encoder writes for every other message.
@@ -68,6 +72,12 @@ public enum ServerMessage: Sendable {
     private struct Pong: Encodable {
         let type = "pong"
         let id: Int64
+    }
+
+    private struct Entries: Encodable {
+        let type = "entries"
+        let id: Int64
+        let entries: [HistoryEntry]
     }
 
     private struct SubscriptionReply: Encodable {
@@ -114,6 +124,8 @@ public struct ServerEnvelope: Decodable, Sendable {
     public let `protocol`: Int?
     /// The server's name and version (`welcome`).
     public let server: String?
+    /// Journaled actions (`entries`).
+    public let entries: [HistoryEntry]?
 }
 
 /// The model of an `update` message, decoded as `Model`; `nil` when the model is `null`.

@@ -4,7 +4,9 @@
 /// applies actions one at a time, in arrival order. `update(_:)` must be pure: the same action on
 /// the same state always gives the same result, so replaying a journal of actions rebuilds the
 /// state exactly. Values that are not pure functions of the state (ids, clock readings) are fixed
-/// earlier, in `accept(_:)`, and then travel inside the payload.
+/// earlier, in `accept(_:state:)`, and then travel inside the payload, where journals keep them.
+/// Acceptance may also note what the action will do to `state` (an undo names what it undoes),
+/// for people reading the journal.
 public protocol Action<State>: Codable, Sendable {
     /// The state this action updates.
     associatedtype State
@@ -12,8 +14,9 @@ public protocol Action<State>: Codable, Sendable {
     /// The name that identifies this action on the wire and in journals. Never change it.
     static var wireName: String { get }
 
-    /// Fixes the values that are not functions of the state, once, when the action is accepted.
-    mutating func accept(_ context: AcceptanceContext)
+    /// Fixes the values that are not functions of the state, once, when the action is accepted,
+    /// just before it is applied to `state`. Never called on replay.
+    mutating func accept(_ context: AcceptanceContext, state: State)
 
     /// Applies the action. Throwing rejects it: the store then leaves the state unchanged.
     func update(_ state: inout State) throws
@@ -21,5 +24,5 @@ public protocol Action<State>: Codable, Sendable {
 
 extension Action {
     /// Most actions carry nothing that needs fixing at acceptance.
-    public mutating func accept(_ context: AcceptanceContext) {}
+    public mutating func accept(_ context: AcceptanceContext, state: State) {}
 }

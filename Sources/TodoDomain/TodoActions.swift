@@ -16,7 +16,7 @@ public struct AddItem: Action {
     /// An add action for `text`.
     public init(text: String) { self.text = text }
 
-    public mutating func accept(_ context: AcceptanceContext) {
+    public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
         id = context.identifier.uuidString.lowercased()
         createdAt = context.millisecondsSinceEpoch
     }
@@ -24,8 +24,10 @@ public struct AddItem: Action {
     public func update(_ state: inout TodoState) throws {
         guard let id, let createdAt else { throw TodoRejection.notAccepted }
         let text = try TodoText.validated(text)
-        state.items.append(TodoItem(id: id, number: state.nextNumber, text: text, completed: false, createdAt: createdAt))
+        let item = TodoItem(id: id, number: state.nextNumber, text: text, completed: false, createdAt: createdAt)
+        state.items.append(item)
         state.nextNumber += 1
+        state.pushUndo(describe("add", item), [.remove(number: item.number)])
     }
 }
 
@@ -40,20 +42,22 @@ public struct CompleteItem: Action {
     /// A complete action for item `number`.
     public init(number: Int) { self.number = number }
 
-    public mutating func accept(_ context: AcceptanceContext) {
+    public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
         completedAt = context.millisecondsSinceEpoch
     }
 
     public func update(_ state: inout TodoState) throws {
         guard let completedAt else { throw TodoRejection.notAccepted }
         let index = try state.index(of: number)
-        guard !state.items[index].completed else { return }
+        let before = state.items[index]
+        guard !before.completed else { return }
         state.items[index].completed = true
         state.items[index].completedAt = completedAt
+        state.pushUndo(describe("complete", before), [.replace(item: before)])
     }
 }
 
-/// `reopen {number}`: marks an item open again.
+/// `reopen {number}`: marks an item open again. Reopening an open item changes nothing.
 public struct ReopenItem: Action {
     public static let wireName = "reopen"
     /// The item to reopen.
@@ -64,8 +68,11 @@ public struct ReopenItem: Action {
 
     public func update(_ state: inout TodoState) throws {
         let index = try state.index(of: number)
+        let before = state.items[index]
+        guard before.completed else { return }
         state.items[index].completed = false
         state.items[index].completedAt = nil
+        state.pushUndo(describe("reopen", before), [.replace(item: before)])
     }
 }
 
@@ -85,7 +92,9 @@ public struct EditItem: Action {
 
     public func update(_ state: inout TodoState) throws {
         let index = try state.index(of: number)
+        let before = state.items[index]
         state.items[index].text = try TodoText.validated(text)
+        state.pushUndo(describe("edit", before), [.replace(item: before)])
     }
 }
 
@@ -99,11 +108,13 @@ public struct RemoveItem: Action {
     public init(number: Int) { self.number = number }
 
     public func update(_ state: inout TodoState) throws {
-        state.items.remove(at: try state.index(of: number))
+        let index = try state.index(of: number)
+        let removed = state.items.remove(at: index)
+        state.pushUndo(describe("remove", removed), [.restore(item: removed, index: index)])
     }
 }
 
-/// `clearCompleted {}`: deletes every completed item.
+/// `clearCompleted {}`: deletes every completed item (nothing done: no change).
 public struct ClearCompleted: Action {
     public static let wireName = "clearCompleted"
 
@@ -111,6 +122,9 @@ public struct ClearCompleted: Action {
     public init() {}
 
     public func update(_ state: inout TodoState) throws {
+        let removed = state.items.enumerated().filter { $0.element.completed }
+        guard !removed.isEmpty else { return }
         state.items.removeAll(where: \.completed)
+        state.pushUndo("clear \(removed.count) done item\(removed.count == 1 ? "" : "s")", removed.map { .restore(item: $0.element, index: $0.offset) })
     }
 }

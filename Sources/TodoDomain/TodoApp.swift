@@ -6,9 +6,10 @@ public enum TodoApp: SyncApp {
 
     public static let actions: [any Action<TodoState>.Type] = [
         AddItem.self, CompleteItem.self, ReopenItem.self, EditItem.self, RemoveItem.self, ClearCompleted.self,
+        UndoLast.self, ImportItems.self,
     ]
 
     public static let viewModels: [any ViewModel<TodoState>.Type] = [
-        ListViewModel.self, ItemViewModel.self, SummaryViewModel.self,
+        ListViewModel.self, ItemViewModel.self, SummaryViewModel.self, ExportViewModel.self,
     ]
 }

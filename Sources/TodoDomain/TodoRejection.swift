@@ -8,6 +8,10 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
     case textTooLong(length: Int)
     /// The text holds control characters (escape sequences, line breaks, tabs…).
     case controlCharacters
+    /// `undo` found no change left to revert.
+    case nothingToUndo
+    /// An imported item is not valid: the reason, with the item's id.
+    case invalidImport(String)
     /// The action was dispatched without the values fixed at acceptance.
     case notAccepted
 
@@ -19,6 +23,8 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
         case .textTooLong(let length):
             return "the text has \(length) characters; at most \(TodoText.maximumLength) are allowed"
         case .controlCharacters: return "the text contains control characters (line breaks, tabs, escape sequences)"
+        case .nothingToUndo: return "nothing to undo"
+        case .invalidImport(let reason): return "cannot import: \(reason)"
         case .notAccepted: return "the action was not accepted by the daemon"
         }
     }

@@ -4,11 +4,14 @@ public struct TodoState: Codable, Equatable, Sendable {
     public var items: [TodoItem]
     /// The number the next new item gets. Only grows, so numbers are never reused.
     public var nextNumber: Int
+    /// What `undo` can revert, newest last.
+    public var undoStack: [UndoStep]
 
-    /// A state with the given items and next number.
-    public init(items: [TodoItem] = [], nextNumber: Int = 1) {
+    /// A state with the given items, next number and undo steps.
+    public init(items: [TodoItem] = [], nextNumber: Int = 1, undoStack: [UndoStep] = []) {
         self.items = items
         self.nextNumber = nextNumber
+        self.undoStack = undoStack
     }
 
     /// The position of the item with `number`, or a rejection naming it.

@@ -116,3 +116,15 @@ public struct SummaryViewModel: ViewModel {
         openCount = totalCount - doneCount
     }
 }
+
+/// `export {}`: every item with all its fields, in creation order; what `import` takes back.
+public struct ExportViewModel: ViewModel {
+    public static let wireName = "export"
+
+    /// Every item.
+    public var items: [TodoItem]
+
+    public init(state: TodoState, params: NoParams) {
+        items = state.items
+    }
+}

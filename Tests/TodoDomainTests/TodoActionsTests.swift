@@ -8,9 +8,9 @@ private func context(_ n: Int) -> AcceptanceContext {
     AcceptanceContext(identifier: UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", n))")!, millisecondsSinceEpoch: Int64(1_000 * n))
 }
 
-private func accepted<A: Action>(_ action: A, _ n: Int) -> A {
+private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoState = TodoState()) -> A {
     var action = action
-    action.accept(context(n))
+    action.accept(context(n), state: state)
     return action
 }
 
@@ -73,7 +73,7 @@ private func accepted<A: Action>(_ action: A, _ n: Int) -> A {
         try store.apply(accepted(AddItem(text: "keep me"), 1))
         let before = store
         var action = action
-        action.accept(context(2))
+        action.accept(context(2), state: store.state)
         #expect(throws: rejection) { try store.apply(action) }
         #expect(store.state == before.state)
         #expect(store.version == before.version)

@@ -1,0 +1,25 @@
+/// One journaled action as the `entries` reply carries it.
+public struct HistoryEntry: Codable, Equatable, Sendable {
+    /// The state version the action produced.
+    public var version: UInt64
+    /// The action's wire name.
+    public var name: String
+    /// The action's payload with the values fixed at acceptance.
+    public var payload: JSONValue
+    /// Acceptance time, milliseconds since the Unix epoch.
+    public var acceptedAt: Int64
+    /// The user id of the client that sent it; absent for the daemon's own side effects.
+    public var uid: UInt32?
+    /// The process id of the client that sent it; absent for the daemon's own side effects.
+    public var pid: Int32?
+
+    /// An entry with every field given.
+    public init(version: UInt64, name: String, payload: JSONValue, acceptedAt: Int64, uid: UInt32?, pid: Int32?) {
+        self.version = version
+        self.name = name
+        self.payload = payload
+        self.acceptedAt = acceptedAt
+        self.uid = uid
+        self.pid = pid
+    }
+}

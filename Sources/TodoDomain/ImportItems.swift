@@ -1,0 +1,40 @@
+import SyncStore
+
+/// `import {items: [item]}`: adds exported items back, matched by `id`, so importing the same
+/// items twice changes nothing.
+///
+/// An item whose id is already present is skipped. A new item keeps its number when that
+/// number was never given out here (at or above `nextNumber`), else it gets the next number:
+/// numbers are never reused. Items are placed in creation order. The whole action is rejected
+/// if any item is invalid (text rules as for `add`, empty or over-long id).
+public struct ImportItems: Action {
+    public static let wireName = "import"
+    /// The items, as `export` wrote them.
+    public var items: [TodoItem]
+
+    /// An import of `items`.
+    public init(items: [TodoItem]) { self.items = items }
+
+    public func update(_ state: inout TodoState) throws {
+        var known = Set(state.items.map(\.id))
+        var added: [TodoItem] = []
+        for var item in items.sorted(by: { $0.number < $1.number }) where !known.contains(item.id) {
+            guard !item.id.isEmpty, item.id.count <= 64 else { throw TodoRejection.invalidImport("an item id must have 1 to 64 characters") }
+            do {
+                item.text = try TodoText.validated(item.text)
+            } catch {
+                throw TodoRejection.invalidImport("item \(item.id): \(error)")
+            }
+            if item.number < state.nextNumber { item.number = state.nextNumber }
+            state.nextNumber = item.number + 1
+            known.insert(item.id)
+            added.append(item)
+        }
+        guard !added.isEmpty else { return }
+        for item in added {
+            let index = state.items.firstIndex { $0.createdAt > item.createdAt } ?? state.items.count
+            state.items.insert(item, at: index)
+        }
+        state.pushUndo("import \(added.count) item\(added.count == 1 ? "" : "s")", added.map { .remove(number: $0.number) })
+    }
+}

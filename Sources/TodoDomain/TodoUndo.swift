@@ -1,0 +1,49 @@
+/// One step `undo` can revert: what an action changed, as the changes that put it back.
+public struct UndoStep: Codable, Equatable, Sendable {
+    /// What the action did, for people: `add "buy milk"`.
+    public var summary: String
+    /// The changes that revert it, applied in order.
+    public var changes: [UndoChange]
+}
+
+/// One change that reverts part of an action.
+public enum UndoChange: Codable, Equatable, Sendable {
+    /// Remove the item with this number.
+    case remove(number: Int)
+    /// Put this item back at this position.
+    case restore(item: TodoItem, index: Int)
+    /// Give the item with this number these fields again.
+    case replace(item: TodoItem)
+}
+
+extension TodoState {
+    /// How many steps `undo` can go back; older ones are forgotten.
+    public static let undoDepth = 100
+
+    /// Remembers how to revert an action that just changed the state.
+    mutating func pushUndo(_ summary: String, _ changes: [UndoChange]) {
+        undoStack.append(UndoStep(summary: summary, changes: changes))
+        if undoStack.count > Self.undoDepth { undoStack.removeFirst(undoStack.count - Self.undoDepth) }
+    }
+
+    /// Applies `changes`. Each one is skipped if the state no longer has what it refers to.
+    mutating func revert(_ changes: [UndoChange]) {
+        for change in changes {
+            switch change {
+            case .remove(let number):
+                items.removeAll { $0.number == number }
+            case .restore(let item, let index):
+                guard !items.contains(where: { $0.number == item.number }) else { continue }
+                items.insert(item, at: min(index, items.count))
+            case .replace(let item):
+                guard let index = items.firstIndex(where: { $0.number == item.number }) else { continue }
+                items[index] = item
+            }
+        }
+    }
+}
+
+/// The summary of an action on `item`: `complete "buy milk"`.
+func describe(_ verb: String, _ item: TodoItem) -> String {
+    "\(verb) \"\(item.text)\""
+}
