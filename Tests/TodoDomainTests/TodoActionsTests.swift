@@ -19,9 +19,10 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         var store = Store(state: TodoApp.initialState)
         try store.apply(accepted(AddItem(text: "  buy milk \n"), 1))
         #expect(store.version == 1)
-        #expect(store.state == TodoState(items: [
-            TodoItem(id: "00000000-0000-0000-0000-000000000001", number: 1, text: "buy milk", completed: false, createdAt: 1000),
-        ], nextNumber: 2))
+        let milk = TodoItem(id: "00000000-0000-0000-0000-000000000001", number: 1, text: "buy milk", completed: false, createdAt: 1000)
+        #expect(store.state == TodoState(items: [milk], nextNumber: 2, undoStack: [
+            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)]),
+        ]))
 
         try store.apply(accepted(AddItem(text: "walk dog"), 2))
         try store.apply(accepted(CompleteItem(number: 1), 3))
@@ -41,9 +42,27 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
 
         try store.apply(accepted(CompleteItem(number: 3), 8))
         try store.apply(accepted(ClearCompleted(), 9))
-        #expect(store.state == TodoState(items: [
-            TodoItem(id: "00000000-0000-0000-0000-000000000002", number: 2, text: "walk the dog", completed: false, createdAt: 2000),
-        ], nextNumber: 4))
+        let dog = TodoItem(id: "00000000-0000-0000-0000-000000000002", number: 2, text: "walk dog", completed: false, createdAt: 2000)
+        var doneMilk = milk
+        doneMilk.completed = true
+        doneMilk.completedAt = 3000
+        let third = TodoItem(id: "00000000-0000-0000-0000-000000000007", number: 3, text: "third", completed: false, createdAt: 7000)
+        var doneThird = third
+        doneThird.completed = true
+        doneThird.completedAt = 8000
+        var renamedDog = dog
+        renamedDog.text = "walk the dog"
+        #expect(store.state == TodoState(items: [renamedDog], nextNumber: 4, undoStack: [
+            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)]),
+            UndoStep(summary: #"add "walk dog""#, changes: [.remove(number: 2)]),
+            UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: milk)]),
+            UndoStep(summary: #"edit "walk dog""#, changes: [.replace(item: dog)]),
+            UndoStep(summary: #"reopen "buy milk""#, changes: [.replace(item: doneMilk)]),
+            UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)]),
+            UndoStep(summary: #"add "third""#, changes: [.remove(number: 3)]),
+            UndoStep(summary: #"complete "third""#, changes: [.replace(item: third)]),
+            UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)]),
+        ]))
         #expect(store.version == 9)
     }
 
@@ -114,7 +133,7 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
     }
 
     @Test func wireNamesAreUniqueAndStable() {
-        #expect(TodoApp.actions.map { $0.wireName } == ["add", "complete", "reopen", "edit", "remove", "clearCompleted"])
-        #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary"])
+        #expect(TodoApp.actions.map { $0.wireName } == ["add", "complete", "reopen", "edit", "remove", "clearCompleted", "undo", "import"])
+        #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary", "export"])
     }
 }

@@ -1,0 +1,86 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import SyncClient
+import SyncProtocol
+import TodoDomain
+
+extension Command {
+    /// `todo log [-n N] [--json]`
+    static let log = Command(
+        name: "log", arguments: "[-n N] [--json]", summary: "Show the most recent changes (default 10, at most 1000), oldest first.",
+        details: """
+            Each line: version, local time, who (uid and pid of the client; "todod" for the daemon's
+            own changes), action and payload.
+            --json  one line: [{"acceptedAt":MS,"name":S,"payload":{...},"pid":P,"uid":U,"version":V},...]
+                    (keys sorted; uid and pid absent for the daemon's own changes; the format is stable)
+            """,
+        run: { context, arguments throws(CLIError) in
+            var limit = 10
+            var json = false
+            var rest = arguments[...]
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "-n":
+                    guard let value = rest.popFirst(), let number = Int(value), (1...ClientRequest.maximumHistoryLimit).contains(number) else {
+                        throw .usage("-n needs a number from 1 to \(ClientRequest.maximumHistoryLimit)")
+                    }
+                    limit = number
+                case "--json": json = true
+                default: throw .usage("unexpected argument \(argument) for log")
+                }
+            }
+            let entries = try await context.withClient { client throws(SyncClientError) in try await client.history(limit: limit) }
+            if json {
+                Output.out(try HistoryRendering.json(entries))
+            } else {
+                Output.out(entries.isEmpty ? "no changes yet\n" : entries.map(HistoryRendering.line).joined())
+            }
+        })
+
+    /// `todo undo`
+    static let undo = Command(
+        name: "undo", arguments: "", summary: "Revert the most recent change not yet undone, whoever made it.",
+        details: "Undoing again goes further back (up to \(TodoState.undoDepth) changes); an undo is never itself undone.",
+        run: { context, arguments throws(CLIError) in
+            guard arguments.isEmpty else { throw .usage("undo takes no arguments") }
+            let summary = try await context.withClient { client throws(SyncClientError) -> String in
+                let version = try await client.dispatch(UndoLast())
+                let entry = try await client.history(after: version - 1, limit: 1).first
+                if case .string(let undone)? = entry?.payload["undoing"] { return undone }
+                return "version \(version)"
+            }
+            Output.out("undid: \(ListRendering.printable(summary))\n")
+        })
+}
+
+/// How `log` shows journal entries.
+enum HistoryRendering {
+    /// `  12  2026-11-29 23:58:02  uid 1000 pid 4242  add {"text":"buy milk"}`
+    static func line(_ entry: HistoryEntry) -> String {
+        let who = entry.uid.map { uid in "uid \(uid) pid \(entry.pid.map(String.init) ?? "?")" } ?? "todod"
+        let payload = (try? WireJSON.encode(entry.payload)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        return "\(entry.version)  \(localTime(entry.acceptedAt))  \(who)  \(entry.name) \(ListRendering.printable(payload))\n"
+    }
+
+    /// The entries as one line of JSON, keys sorted.
+    static func json(_ entries: [HistoryEntry]) throws(CLIError) -> String {
+        do {
+            return String(decoding: try WireJSON.encode(entries), as: UTF8.self) + "\n"
+        } catch {
+            throw .rejected("cannot encode the log: \(error)")
+        }
+    }
+
+    private static func localTime(_ milliseconds: Int64) -> String {
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SyncStore
+import Testing
+@testable import TodoDomain
+
+private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState>, _ n: Int = 1) -> A {
+    var action = action
+    action.accept(AcceptanceContext(identifier: UUID(), millisecondsSinceEpoch: Int64(n) * 1000), state: store.state)
+    return action
+}
+
+@Suite struct UndoTests {
+    /// Applies `action` accepted against the current state.
+    private func apply<A: Action<TodoState>>(_ action: A, _ store: inout Store<TodoState>, _ n: Int = 1) throws {
+        try store.apply(accept(action, on: store, n))
+    }
+
+    @Test func eachUndoRevertsTheNextOlderChangeExactly() throws {
+        var store = Store(state: TodoApp.initialState)
+        try apply(AddItem(text: "a"), &store, 1)
+        try apply(AddItem(text: "b"), &store, 2)
+        let afterAdds = store.state.items
+        try apply(CompleteItem(number: 1), &store, 3)
+        try apply(EditItem(number: 2, text: "B"), &store, 4)
+        let beforeRemove = store.state.items
+        try apply(RemoveItem(number: 1), &store, 5)
+        try apply(ClearCompleted(), &store, 6)
+
+        try apply(UndoLast(), &store)          // undoes the remove (the clear changed nothing)
+        #expect(store.state.items == beforeRemove)
+        try apply(UndoLast(), &store)          // undoes the edit
+        try apply(UndoLast(), &store)          // undoes the complete
+        #expect(store.state.items == afterAdds)
+        try apply(UndoLast(), &store)
+        try apply(UndoLast(), &store)
+        #expect(store.state.items.isEmpty)
+        #expect(store.state.nextNumber == 3, "undo never gives a number back")
+        #expect(throws: TodoRejection.nothingToUndo) { try apply(UndoLast(), &store) }
+    }
+
+    @Test func undoOfAClearRestoresEveryItemInPlace() throws {
+        var store = Store(state: TodoApp.initialState)
+        for text in ["a", "b", "c", "d"] { try apply(AddItem(text: text), &store) }
+        try apply(CompleteItem(number: 1), &store)
+        try apply(CompleteItem(number: 3), &store)
+        let before = store.state.items
+        try apply(ClearCompleted(), &store)
+        #expect(store.state.items.map(\.number) == [2, 4])
+        try apply(UndoLast(), &store)
+        #expect(store.state.items == before)
+    }
+
+    @Test func acceptanceNamesWhatWillBeUndone() throws {
+        var store = Store(state: TodoApp.initialState)
+        try apply(AddItem(text: "buy milk"), &store)
+        #expect(accept(UndoLast(), on: store).undoing == #"add "buy milk""#)
+        #expect(accept(UndoLast(), on: Store(state: TodoApp.initialState)).undoing == nil)
+    }
+
+    @Test func theStackKeepsOnlyTheNewestSteps() throws {
+        var store = Store(state: TodoApp.initialState)
+        for n in 0..<(TodoState.undoDepth + 10) { try apply(AddItem(text: "item \(n)"), &store) }
+        #expect(store.state.undoStack.count == TodoState.undoDepth)
+        #expect(store.state.undoStack.first?.summary == #"add "item 10""#)
+    }
+}
+
+@Suite struct ImportTests {
+    private func item(_ id: String, _ number: Int, _ text: String, createdAt: Int64) -> TodoItem {
+        TodoItem(id: id, number: number, text: text, completed: false, createdAt: createdAt)
+    }
+
+    @Test func importingTwiceChangesNothingTheSecondTime() throws {
+        var store = Store(state: TodoApp.initialState)
+        let items = [item("x", 4, "four", createdAt: 40), item("y", 2, "two", createdAt: 20)]
+        try store.apply(ImportItems(items: items))
+        #expect(store.state.items.map(\.number) == [2, 4])
+        #expect(store.state.nextNumber == 5)
+        let once = store.state
+        try store.apply(ImportItems(items: items))
+        #expect(store.state == once)
+    }
+
+    @Test func numbersAlreadyGivenOutAreNotReused() throws {
+        var store = Store(state: TodoApp.initialState)
+        for text in ["a", "b", "c"] {
+            try store.apply(accept(AddItem(text: text), on: store, 100))
+        }
+        try store.apply(accept(RemoveItem(number: 2), on: store))
+        try store.apply(ImportItems(items: [item("z", 2, "imported", createdAt: 50)]))
+        #expect(store.state.items.map(\.number) == [4, 1, 3], "imported as 4, placed by creation time")
+        #expect(store.state.items.first?.text == "imported")
+    }
+
+    @Test func anInvalidItemRejectsTheWholeImport() throws {
+        var store = Store(state: TodoApp.initialState)
+        let before = store.state
+        #expect(throws: TodoRejection.self) {
+            try store.apply(ImportItems(items: [item("ok", 1, "fine", createdAt: 1), item("bad", 2, "  ", createdAt: 2)]))
+        }
+        #expect(store.state == before)
+        #expect(store.version == 0)
+    }
+
+    @Test func undoRemovesWhatAnImportAdded() throws {
+        var store = Store(state: TodoApp.initialState)
+        try store.apply(ImportItems(items: [item("x", 1, "one", createdAt: 1)]))
+        try store.apply(UndoLast())
+        #expect(store.state.items.isEmpty)
+    }
+}
