@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TestSupport", "SyncClient", "SyncStore", "TodoDomain", "SyncProtocol"]
+            dependencies: ["TestSupport", "SyncClient", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite"]
         ),
     ]
 )

@@ -44,7 +44,9 @@ final class SQLiteDatabase {
 
     /// The journal error for SQLite result `code` during `operation`.
     func error(_ code: Int32, _ operation: String) -> JournalError {
-        let reason = "\(String(cString: sqlite3_errmsg(handle))) (\(String(cString: sqlite3_errstr(code))))"
+        let message = String(cString: sqlite3_errmsg(handle))
+        let meaning = String(cString: sqlite3_errstr(code))
+        let reason = message == meaning ? message : "\(message) (\(meaning))"
         switch code & 0xFF {
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             return .corrupt(path: path, reason: reason)

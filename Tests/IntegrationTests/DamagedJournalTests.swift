@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// A journal the daemon cannot trust stops the start with a message naming the file and the
+/// problem, and the file is left exactly as it was.
+@Suite struct DamagedJournalTests {
+    /// A stopped daemon whose journal holds 300 items across many pages.
+    private func stoppedDaemonWithData() throws -> DaemonHarness {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        for n in 0..<300 { _ = try client.dispatchAndWait("add", ["text": "item \(n) " + String(repeating: "x", count: 200)]) }
+        #expect(try daemon.stop() == 0)
+        return daemon
+    }
+
+    /// Starts todod on the damaged journal; returns its stderr after checking it refused and
+    /// left the file untouched.
+    private func refusedStart(_ daemon: DaemonHarness) throws -> String {
+        let path = JournalFile.path(daemon)
+        let before = try JournalFile.contents(path)
+        let attempt = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory], outputDirectory: daemon.directory)
+        #expect(try attempt.waitForExit() == 1)
+        #expect(try JournalFile.contents(path) == before, "the journal was changed")
+        #expect(attempt.standardError.contains(path))
+        #expect(!DaemonHarness.isAnswering(daemon.socketPath))
+        return attempt.standardError
+    }
+
+    @Test func garbageOverTheHeaderIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: JournalFile.path(daemon)))
+        try handle.write(contentsOf: Data(repeating: 0x5A, count: 100))
+        try handle.close()
+        #expect(try refusedStart(daemon).contains("is damaged: file is not a database"))
+    }
+
+    @Test func garbageInTheMiddleIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        let path = JournalFile.path(daemon)
+        let size = try JournalFile.contents(path).count
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(size / 2))
+        try handle.write(contentsOf: Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        try handle.close()
+        #expect(try refusedStart(daemon).contains("is damaged"))
+    }
+
+    @Test func aTruncatedFileIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        let path = JournalFile.path(daemon)
+        let size = try JournalFile.contents(path).count
+        #expect(truncate(path, off_t(size / 2)) == 0)
+        #expect(try refusedStart(daemon).contains("is damaged"))
+    }
+
+    @Test func anEmptyFileIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        #expect(truncate(JournalFile.path(daemon), 0) == 0)
+        #expect(try refusedStart(daemon).contains("the file is empty"))
+    }
+
+    @Test func aNewerSchemaIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        try JournalFile.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'", on: JournalFile.path(daemon))
+        #expect(try refusedStart(daemon).contains("schema version 99"))
+    }
+
+    @Test func anActionThatNoLongerDecodesIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        try JournalFile.execute(#"DELETE FROM snapshots; UPDATE actions SET payload = '{"bogus":1}' WHERE version = 7"#, on: JournalFile.path(daemon))
+        let message = try refusedStart(daemon)
+        #expect(message.contains(#"the "add" action at version 7 no longer decodes"#))
+    }
+
+    @Test func aMissingVersionIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        try JournalFile.execute("DELETE FROM snapshots; DELETE FROM actions WHERE version = 150", on: JournalFile.path(daemon))
+        #expect(try refusedStart(daemon).contains("version 150 is missing"))
+    }
+}
