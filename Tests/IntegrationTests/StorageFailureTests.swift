@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// When commits fail (here: a file-size limit set on the running daemon, as a full disk would),
+/// the daemon answers storage_unavailable, shows nothing of the failed actions, keeps serving
+/// reads, and commits again once writing works.
+@Suite struct StorageFailureTests {
+    private func setFileSizeLimit(of pid: pid_t, to limit: String) throws {
+        // Only the soft limit ("N:"), which a process may raise again without privileges.
+        let prlimit = try ChildProcess("/usr/bin/prlimit", ["--pid", "\(pid)", "--fsize=\(limit):"], outputDirectory: "/tmp")
+        guard try prlimit.waitForExit() == 0 else { throw TestFailure("prlimit failed: \(prlimit.standardError)") }
+    }
+
+    @Test func failedCommitsAreRefusedRolledBackAndRetried() throws {
+        let daemon = try DaemonHarness()
+        let writer = try daemon.greetedClient()
+        let watcher = try daemon.greetedClient()
+        _ = try watcher.subscribeAndWait("list")
+        for text in ["first", "second"] { #expect(try writer.dispatchAndWait("add", ["text": text]).type == "ack") }
+        _ = try watcher.receive()
+        _ = try watcher.receive()
+
+        var walSize = stat()
+        #expect(stat(daemon.dataDirectory + "/journal.sqlite3-wal", &walSize) == 0)
+        try setFileSizeLimit(of: daemon.process.pid, to: String(walSize.st_size + 16 * 1024))
+
+        var acked: [String] = ["first", "second"]
+        var refusal: WireClient.Message?
+        for n in 0..<200 where refusal == nil {
+            let reply = try writer.dispatchAndWait("add", ["text": "filler \(n) " + String(repeating: "f", count: 900)])
+            if reply.type == "ack" {
+                acked.append("filler \(n) " + String(repeating: "f", count: 900))
+            } else {
+                refusal = reply
+            }
+        }
+        let error = try #require(refusal, "no commit failed under the file-size limit")
+        #expect(error.code == "storage_unavailable")
+        #expect((error["message"] as? String)?.contains("not applied") == true)
+
+        // Reads are served, and show exactly what was acknowledged.
+        let list = try writer.subscribeAndWait("list").update
+        #expect(list.itemTexts == acked)
+        let durable = try #require(list.version)
+        #expect(durable == acked.count)
+        // The watcher saw the acknowledged versions and nothing of the failed one.
+        var seen = 0
+        while seen < durable {
+            seen = try watcher.receive().version ?? seen
+        }
+        try watcher.expectOnlyPong()
+
+        try setFileSizeLimit(of: daemon.process.pid, to: "unlimited")
+        let retry = try writer.dispatchAndWait("add", ["text": "after the disk came back"])
+        #expect(retry.type == "ack")
+        #expect(retry.version == durable + 1, "the failed version number is used again")
+
+        #expect(try daemon.stop() == 0)
+        try daemon.start()
+        let restored = try daemon.greetedClient().subscribeAndWait("list").update
+        #expect(restored.itemTexts == acked + ["after the disk came back"])
+        #expect(daemon.process.standardError.isEmpty || !daemon.process.standardError.contains("cannot"))
+    }
+}
