@@ -2,7 +2,7 @@ import Glibc
 import SyncProtocol
 
 /// The reader thread of one connection: reads frames until the stream ends, hands each to the
-/// router, then fails whatever still waits and closes the descriptor.
+/// router, then fails whatever still waits. (The descriptor closes when the socket object goes.)
 enum FrameReader {
     /// Largest frame accepted from the daemon: models can be large, and the daemon is trusted.
     static let maximumFrameLength = 256 << 20
@@ -33,17 +33,13 @@ enum FrameReader {
             Unmanaged<Context>.fromOpaque(context).release()
             router.close(.connectionClosed(reason: "cannot start the reader thread"))
             socket.shutDown()
-            socket.closeDescriptor()
         }
     }
 
     private static func run(socket: UnixSocket, router: ReplyRouter) {
         var decoder = FrameDecoder(maximumLength: maximumFrameLength)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        defer {
-            buffer.deallocate()
-            socket.closeDescriptor()
-        }
+        defer { buffer.deallocate() }
         do {
             while true {
                 let count = try socket.read(into: buffer)

@@ -20,6 +20,8 @@ final class ReplyRouter: Sendable {
         var waiters: [Int64: Waiter] = [:]
         var sinks: [Int64: SubscriptionSink] = [:]
         var closedReason: SyncClientError?
+        /// The last error not tied to a request: why the daemon is about to close, usually.
+        var connectionError: SyncClientError?
     }
 
     private let routes = Locked(Routes())
@@ -55,11 +57,12 @@ final class ReplyRouter: Sendable {
             return
         }
         guard let id = envelope.id else {
-            if envelope.type == "error" {
-                // Not tied to a request: the daemon is about to close the connection.
-                throw .server(code: envelope.code ?? "", message: envelope.message ?? "the daemon reported an error")
-            }
-            throw .protocolViolation("a \"\(envelope.type)\" message without an id")
+            guard envelope.type == "error" else { throw .protocolViolation("a \"\(envelope.type)\" message without an id") }
+            // Not tied to a request. Some such errors are followed by a close; if so, that is
+            // the reason the requests still waiting will hear.
+            let error = SyncClientError.server(code: envelope.code ?? "", message: envelope.message ?? "the daemon reported an error")
+            routes.withLock { $0.connectionError = error }
+            return
         }
         let waiter = routes.withLock { routes -> Waiter? in
             let waiter = routes.waiters.removeValue(forKey: id)
@@ -82,15 +85,23 @@ final class ReplyRouter: Sendable {
         }
     }
 
-    /// Fails everything still waiting and refuses new requests.
+    /// Fails everything still waiting and refuses new requests, with `reason`, or with the
+    /// daemon's last error not tied to a request when the connection simply ended.
     func close(_ reason: SyncClientError) {
-        let (waiters, sinks) = routes.withLock { routes in
-            if routes.closedReason == nil { routes.closedReason = reason }
+        let (waiters, sinks, reason) = routes.withLock { routes in
+            if routes.closedReason == nil {
+                if case .connectionClosed = reason, let error = routes.connectionError {
+                    routes.closedReason = error
+                } else {
+                    routes.closedReason = reason
+                }
+            }
+            let reason = routes.closedReason!
             defer {
                 routes.waiters.removeAll()
                 routes.sinks.removeAll()
             }
-            return (Array(routes.waiters.values), Array(routes.sinks.values))
+            return (Array(routes.waiters.values), Array(routes.sinks.values), reason)
         }
         for waiter in waiters {
             switch waiter {

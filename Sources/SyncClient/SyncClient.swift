@@ -110,7 +110,12 @@ public final class SyncClient: Sendable {
                     }
                 },
                 finish: { error in continuation.finish(throwing: error) },
-                unsubscribe: { [self] subscription in sendUnsubscribe(subscription) })
+                unsubscribe: { [self] subscription in
+                    // Possibly on the reader thread, which must never block on a write (the
+                    // daemon may be waiting for it to read): stop the updates now, write later.
+                    router.removeSink(subscription)
+                    Task { sendUnsubscribe(subscription) }
+                })
             continuation.onTermination = { _ in sink.consumerDidLeave() }
             switch router.register(.subscription(sink)) {
             case .failure(let reason):
@@ -154,7 +159,6 @@ public final class SyncClient: Sendable {
     }
 
     private func sendUnsubscribe(_ subscription: Int64) {
-        router.removeSink(subscription)
         guard case .success(let id) = router.register(.discard) else { return }
         do {
             try write(try RequestEncoder.unsubscribe(id: id, subscription: subscription))

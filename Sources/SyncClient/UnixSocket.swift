@@ -9,7 +9,9 @@ import SyncProtocol
 /// turns incoming frames into continuation resumes for Swift concurrency, and a one-shot CLI
 /// command starts in a few milliseconds.
 final class UnixSocket: Sendable {
-    /// The socket's file descriptor; closed by `closeDescriptor()` once the reader is done.
+    /// The socket's file descriptor, open for the whole life of this object: closing it any
+    /// earlier would let the number be reused by another connection while a late `shutDown`
+    /// or `write` could still name it.
     let descriptor: Int32
     /// Serialises writers so frames from concurrent tasks never interleave.
     private let writeLock = Locked(())
@@ -63,8 +65,7 @@ final class UnixSocket: Sendable {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
-    /// Releases the descriptor. Only the reader thread calls this, when it stops.
-    func closeDescriptor() {
+    deinit {
         close(descriptor)
     }
 }

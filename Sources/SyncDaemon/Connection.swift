@@ -7,6 +7,8 @@ protocol ConnectionDelegate: AnyObject {
     func connection(_ connection: Connection, didReceive payload: [UInt8])
     /// The byte stream broke the framing rules; no more frames will be delivered.
     func connection(_ connection: Connection, didBreakFraming error: FrameError)
+    /// The client finished sending (it may still read): no more frames will be delivered.
+    func connectionReachedEndOfInput(_ connection: Connection)
     /// The connection has queued output and wants a write at the end of this loop pass.
     func connectionNeedsFlush(_ connection: Connection)
     /// The connection is gone, for `reason`. Called exactly once; release everything it held.
@@ -35,7 +37,7 @@ final class Connection {
         var maximumFrameLength: Int
         /// Queued bytes past which reading pauses and updates coalesce.
         var softQueueLimit: Int
-        /// Queued bytes past which the client is disconnected.
+        /// Unwritten replies (not updates, which coalesce) past which the client is disconnected.
         var hardQueueLimit: Int
     }
 
@@ -56,7 +58,8 @@ final class Connection {
     private var isReading = false
     /// Whether the delegate was already asked for a flush this loop pass.
     private var isFlushScheduled = false
-    private var closeWhenFlushed = false
+    /// Set once the connection is to close as soon as its queue is written, and why.
+    private var closeWhenFlushed: String?
     private(set) var isClosed = false
 
     /// Initialises the pipe handle on `loop` and accepts the pending client of `server`.
@@ -102,14 +105,14 @@ final class Connection {
 
     /// Queues a framed reply; it goes out with everything else queued in this loop pass.
     func enqueue(_ frame: [UInt8]) {
-        guard !isClosed, !closeWhenFlushed else { return }
+        guard !isClosed, closeWhenFlushed == nil else { return }
         outbound.append(frame)
         didEnqueue()
     }
 
     /// Queues a framed update for `subscription` (coalesced with older ones past the soft limit).
     func enqueueUpdate(_ frame: [UInt8], subscription: Int64) {
-        guard !isClosed, !closeWhenFlushed else { return }
+        guard !isClosed, closeWhenFlushed == nil else { return }
         outbound.appendUpdate(frame, subscription: subscription)
         didEnqueue()
     }
@@ -119,8 +122,8 @@ final class Connection {
         isFlushScheduled = false
         guard !isClosed, inFlight == nil else { return }
         guard !outbound.isEmpty else {
-            if closeWhenFlushed {
-                close(reason: "closed by the server")
+            if let reason = closeWhenFlushed {
+                close(reason: reason)
             } else {
                 resumeReadingIfDrained()
             }
@@ -138,10 +141,10 @@ final class Connection {
     }
 
     /// Stops reading, writes what is queued (an error explaining why, typically), then closes.
-    func closeAfterFlushing() {
-        guard !isClosed else { return }
+    func closeAfterFlushing(reason: String = "closed by the server") {
+        guard !isClosed, closeWhenFlushed == nil else { return }
         stopReading()
-        closeWhenFlushed = true
+        closeWhenFlushed = reason
         scheduleFlush()
     }
 
@@ -157,8 +160,8 @@ final class Connection {
     private var queuedByteCount: Int { outbound.pendingByteCount + (inFlight?.count ?? 0) }
 
     private func didEnqueue() {
-        if queuedByteCount > limits.hardQueueLimit {
-            close(reason: "slow consumer: more than \(limits.hardQueueLimit) bytes queued")
+        if outbound.pendingReplyByteCount > limits.hardQueueLimit {
+            close(reason: "slow consumer: more than \(limits.hardQueueLimit) bytes of replies unwritten")
             return
         }
         // Backpressure: a client that does not read its replies gets no new requests read.
@@ -172,14 +175,15 @@ final class Connection {
         delegate?.connectionNeedsFlush(self)
     }
 
-    private func stopReading() {
+    /// Stops delivering frames (libuv stops reading the socket).
+    func stopReading() {
         guard isReading else { return }
         uv_read_stop(cuv_pipe_as_stream(pipe))
         isReading = false
     }
 
     private func resumeReadingIfDrained() {
-        if !isReading, !closeWhenFlushed, queuedByteCount <= limits.softQueueLimit / 2 {
+        if !isReading, closeWhenFlushed == nil, queuedByteCount <= limits.softQueueLimit / 2 {
             startReading()
         }
     }
@@ -191,7 +195,7 @@ final class Connection {
 
     private func didRead(_ count: Int) {
         decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
-        while !isClosed, !closeWhenFlushed {
+        while !isClosed, closeWhenFlushed == nil {
             do {
                 guard let payload = try decoder.next() else { return }
                 delegate?.connection(self, didReceive: payload)
@@ -233,7 +237,10 @@ final class Connection {
         if nread > 0 {
             connection.didRead(nread)
         } else if nread == Int(UV_EOF.rawValue) {
-            connection.close(reason: "client closed the connection")
+            // The client may have only shut down its sending side: the delegate closes once
+            // everything it asked for is answered.
+            connection.stopReading()
+            connection.delegate?.connectionReachedEndOfInput(connection)
         } else if nread < 0 {
             connection.close(reason: "read failed: \(String(cString: uv_err_name(Int32(nread))))")
         }

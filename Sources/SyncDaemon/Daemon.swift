@@ -55,36 +55,35 @@ public final class Daemon<App: SyncApp> {
             journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
             snapshotInterval: configuration.snapshotInterval, logger: logger)
         let server = try Server<App>(loop: loop, store: recovered.store, writer: writer, configuration: configuration, logger: logger)
-        let listener: UnixListener
-        do {
-            listener = try UnixListener(loop: loop, path: configuration.socketPath) { [unowned server] stream in
-                server.accept(from: stream)
-            }
-        } catch {
-            server.shutDown()
-            throw error
-        }
-        let effects = try SideEffectRunner<App.State>(loop: loop, effects: sideEffects, mirror: server.mirror) { [unowned server] action, reply in
-            server.apply(action, requester: .sideEffect(reply))
-        }
-
+        var effects: SideEffectRunner<App.State>?
+        var listener: UnixListener?
         var signals: [LoopHandle<uv_signal_t>] = []
-        let shutDown = { [logger] (name: String) in
-            logger.log("\(name) received; shutting down with \(server.connectionCount) client(s) at version \(server.publishedVersion)")
-            listener.close()
-            effects.stop()
+        // Closes whatever exists, so a start that fails halfway releases everything too.
+        let shutDown = {
+            listener?.close()
+            effects?.stop()
             server.shutDown()
             for signal in signals { signal.close() }
         }
+        let stopOnSignal = { [logger] (name: String) in
+            logger.log("\(name) received; shutting down with \(server.connectionCount) client(s) at version \(server.publishedVersion)")
+            shutDown()
+        }
         do {
-            signals.append(try .signal(SIGINT, loop: loop) { shutDown("SIGINT") })
-            signals.append(try .signal(SIGTERM, loop: loop) { shutDown("SIGTERM") })
+            effects = try SideEffectRunner<App.State>(loop: loop, effects: sideEffects, mirror: server.mirror) { [unowned server] action, reply in
+                server.apply(action, requester: .sideEffect(reply))
+            }
+            listener = try UnixListener(loop: loop, path: configuration.socketPath, logger: logger) { [unowned server] stream in
+                server.accept(from: stream)
+            }
+            signals.append(try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") })
+            signals.append(try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") })
         } catch {
-            shutDown("start-up failure")
+            shutDown()
             throw error
         }
         logger.log("listening on \(configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)")
-        effects.start()
+        effects?.start()
         uv_run(loop, UV_RUN_DEFAULT)
         writer.finish(finalState: server.store.state, version: server.store.version)
         if writer.commitCount > 0 {

@@ -14,7 +14,8 @@ public struct DaemonConfiguration: Sendable {
     public var maximumFrameLength = WireProtocol.defaultMaximumFrameLength
     /// Queued output per client past which reading pauses and updates coalesce, in bytes.
     public var softQueueLimit = 256 * 1024
-    /// Queued output per client past which the client is disconnected, in bytes.
+    /// Unwritten replies per client (acks, errors, pongs; updates coalesce instead) past which
+    /// the client is disconnected, in bytes.
     public var hardQueueLimit = 16 * 1024 * 1024
     /// Most subscriptions one connection may hold.
     public var maximumSubscriptionsPerConnection = 256

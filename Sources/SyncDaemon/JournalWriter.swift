@@ -53,6 +53,10 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Called on the loop thread with each commit's outcome.
     var onOutcome: (Outcome) -> Void = { _ in }
+    /// The applied state, read when a job starts: it is then the state after the last recorded
+    /// action. Read at that moment only, so that no reference to the state is held while the
+    /// next actions change it (which would make each of them copy it).
+    var appliedState: () -> State = { preconditionFailure("JournalWriter.appliedState is not set") }
 
     private let journal: any Journal
     private let loop: UnsafeMutablePointer<uv_loop_t>
@@ -60,7 +64,6 @@ final class JournalWriter<State: Codable & Sendable> {
     private let snapshotInterval: UInt64
     private let logger: Logger
     private var recorded: [JournalEntry] = []
-    private var recordedState: State?
     private var pendingReads: [Read] = []
     private var job: Job?
     private var jobResults = JobResults()
@@ -89,10 +92,9 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Whether a job is running on the thread pool.
     var isBusy: Bool { job != nil }
 
-    /// Records an applied action and the state it produced.
-    func record(_ entry: JournalEntry, producing state: State) {
+    /// Records an applied action.
+    func record(_ entry: JournalEntry) {
         recorded.append(entry)
-        recordedState = state
     }
 
     /// Queues a read of up to `limit` entries after version `after`.
@@ -104,12 +106,12 @@ final class JournalWriter<State: Codable & Sendable> {
     /// the next) or there is nothing to do.
     func startNextJob() {
         guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty else { return }
-        var next = Job(entries: recorded, snapshot: nil, endState: recordedState, reads: pendingReads)
-        if let last = recorded.last, let state = recordedState, last.version - lastSnapshotVersion >= snapshotInterval {
+        let state = recorded.isEmpty ? nil : appliedState()
+        var next = Job(entries: recorded, snapshot: nil, endState: state, reads: pendingReads)
+        if let last = recorded.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
             next.snapshot = encodeSnapshot(state, version: last.version)
         }
         recorded.removeAll(keepingCapacity: true)
-        recordedState = nil
         pendingReads.removeAll()
         job = next
         work.pointee.data = Unmanaged.passRetained(self as AnyObject).toOpaque()
@@ -176,7 +178,6 @@ final class JournalWriter<State: Codable & Sendable> {
                 if let state = finished.endState { onOutcome(.durable(version: last.version, state: state)) }
             case .failure(let error):
                 recorded.removeAll()
-                recordedState = nil
                 logger.log("commit of versions \(finished.entries.first!.version)-\(last.version) failed: \(error)")
                 onOutcome(.failed(durableVersion: durableVersion, reason: error.description))
             }

@@ -75,7 +75,12 @@ extension LoopHandle where Handle == uv_signal_t {
     /// Watches `signal`; `onFire` runs on the loop thread each time it arrives.
     static func signal(_ signal: Int32, loop: UnsafeMutablePointer<uv_loop_t>, onFire: @escaping () -> Void) throws(DaemonError) -> LoopHandle {
         let owner = try LoopHandle("signal watcher", asHandle: cuv_signal_as_handle, initialise: { uv_signal_init(loop, $0) }, onFire: onFire)
-        try DaemonError.check(uv_signal_start(owner.handle, { handle, _ in LoopHandle<uv_signal_t>.fire(handle!.pointee.data) }, signal), "watching", "signal \(signal)")
+        do {
+            try DaemonError.check(uv_signal_start(owner.handle, { handle, _ in LoopHandle<uv_signal_t>.fire(handle!.pointee.data) }, signal), "watching", "signal \(signal)")
+        } catch {
+            owner.close()
+            throw error
+        }
         return owner
     }
 }

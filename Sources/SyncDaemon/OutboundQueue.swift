@@ -12,6 +12,9 @@ struct OutboundQueue {
     private var pendingUpdateSlots: [Int64: Int] = [:]
     /// Bytes queued and not yet handed to a write.
     private(set) var pendingByteCount = 0
+    /// The part of `pendingByteCount` that is replies (everything but updates): the part that
+    /// coalescing cannot bound, so the part the hard limit watches.
+    private(set) var pendingReplyByteCount = 0
 
     /// An empty queue that coalesces past `coalescingThreshold` pending bytes.
     init(coalescingThreshold: Int) {
@@ -25,6 +28,7 @@ struct OutboundQueue {
     mutating func append(_ frame: [UInt8]) {
         frames.append(frame)
         pendingByteCount += frame.count
+        pendingReplyByteCount += frame.count
     }
 
     /// Queues a framed update for `subscription`, replacing a pending one when over the threshold.
@@ -35,7 +39,8 @@ struct OutboundQueue {
             return
         }
         pendingUpdateSlots[subscription] = frames.count
-        append(frame)
+        frames.append(frame)
+        pendingByteCount += frame.count
     }
 
     /// Moves every pending frame, concatenated in order, into a new buffer the caller must
@@ -50,6 +55,7 @@ struct OutboundQueue {
         frames.removeAll(keepingCapacity: true)
         pendingUpdateSlots.removeAll(keepingCapacity: true)
         pendingByteCount = 0
+        pendingReplyByteCount = 0
         return buffer
     }
 }

@@ -58,6 +58,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         mirror = StateMirror(state: store.state, version: store.version)
         passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
         writer.onOutcome = { [unowned self] outcome in self.journalDidFinish(outcome) }
+        writer.appliedState = { [unowned self] in self.store.state }
     }
 
     /// Number of connected clients.
@@ -123,6 +124,27 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         }
         logger.log("\(session.logName): \(reply.message) Closing.")
         closeWithError(reply, session)
+    }
+
+    func connectionReachedEndOfInput(_ connection: Connection) {
+        guard let session = sessions[connection.id] else { return }
+        session.inputEnded = true
+        closeIfFinished(session)
+    }
+
+    /// Closes the connection of a client that finished sending once nothing it asked for is
+    /// still waiting for an answer.
+    private func closeIfFinished(_ session: Session<App.State>) {
+        if session.inputEnded && session.awaitedReplies == 0 {
+            session.connection.closeAfterFlushing(reason: "client closed the connection")
+        }
+    }
+
+    /// Notes that a request of `connectionID` that waited for the journal has its answer queued.
+    private func didAnswerAwaitedRequest(of connectionID: Int) {
+        guard let session = sessions[connectionID] else { return }
+        session.awaitedReplies -= 1
+        closeIfFinished(session)
     }
 
     func connectionNeedsFlush(_ connection: Connection) {
@@ -191,7 +213,9 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     private func history(_ session: Session<App.State>, requestID: Int64, after: UInt64?, limit: Int) {
         let connectionID = session.connection.id
         let start = after ?? (publishedVersion > UInt64(limit) ? publishedVersion - UInt64(limit) : 0)
+        session.awaitedReplies += 1
         writer.read(after: start, limit: limit) { [unowned self] result in
+            defer { didAnswerAwaitedRequest(of: connectionID) }
             guard let session = sessions[connectionID] else { return }
             switch result {
             case .success(let entries):
@@ -252,10 +276,10 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             return
         }
         let peer = peerCredentials(of: requester)
-        writer.record(
-            JournalEntry(version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid),
-            producing: store.state)
+        writer.record(JournalEntry(
+            version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid))
         awaitingDurability.append((requester, store.version))
+        if case .client(let connectionID, _) = requester { sessions[connectionID]?.awaitedReplies += 1 }
         passEnd.start()
     }
 
@@ -276,7 +300,10 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         case .failed(let durableVersion, let reason):
             store = Store(state: durableState, version: durableVersion)
             let error = ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason)).")
-            for (requester, _) in awaitingDurability { fail(requester, error) }
+            for (requester, _) in awaitingDurability {
+                fail(requester, error)
+                if case .client(let connectionID, _) = requester { didAnswerAwaitedRequest(of: connectionID) }
+            }
             awaitingDurability.removeAll()
         }
         passEnd.start()
@@ -306,6 +333,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
                 switch requester {
                 case .client(let connectionID, let requestID):
                     if let session = sessions[connectionID] { send(.ack(id: requestID, version: version), to: session) }
+                    didAnswerAwaitedRequest(of: connectionID)
                 case .sideEffect(let continuation):
                     continuation.resume(returning: version)
                 }

@@ -8,6 +8,10 @@ final class Session<State> {
     var subscriptions: [Int64: ViewHub<State>.Key] = [:]
     /// The id the next subscription gets (ids are per connection and never reused on it).
     var nextSubscriptionID: Int64 = 1
+    /// Requests still waiting for the journal (dispatches not yet durable, history reads).
+    var awaitedReplies = 0
+    /// Whether the client has finished sending (end of stream read).
+    var inputEnded = false
 
     /// A session for a just-accepted connection, not yet greeted.
     init(connection: Connection) {

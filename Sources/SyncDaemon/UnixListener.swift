@@ -9,16 +9,18 @@ final class UnixListener {
 
     private let pipe: UnsafeMutablePointer<uv_pipe_t>
     private let onConnection: (UnsafeMutablePointer<uv_stream_t>) -> Void
+    private let logger: Logger
     private var boundInode: ino_t = 0
     private var isClosed = false
 
     /// Binds `path` (mode 0600, via the umask) and listens. `onConnection` is called with the
     /// server stream each time a client is waiting to be accepted.
     init(
-        loop: UnsafeMutablePointer<uv_loop_t>, path: String,
+        loop: UnsafeMutablePointer<uv_loop_t>, path: String, logger: Logger,
         onConnection: @escaping (UnsafeMutablePointer<uv_stream_t>) -> Void
     ) throws(DaemonError) {
         self.path = path
+        self.logger = logger
         self.onConnection = onConnection
         pipe = .allocate(capacity: 1)
         let initialised = uv_pipe_init(loop, pipe, 0)
@@ -58,7 +60,12 @@ final class UnixListener {
 
     private static let onListen: uv_connection_cb = { server, status in
         let listener = Unmanaged<UnixListener>.fromOpaque(server!.pointee.data!).takeUnretainedValue()
-        guard status == 0, !listener.isClosed else { return }
+        guard !listener.isClosed else { return }
+        guard status == 0 else {
+            // Typically EMFILE: the client waits in the backlog; say so, it is worth knowing.
+            listener.logger.log("accepting a client on \(listener.path) failed: \(String(cString: uv_err_name(status)))")
+            return
+        }
         listener.onConnection(server!)
     }
 

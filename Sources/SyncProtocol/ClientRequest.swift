@@ -69,48 +69,72 @@ public enum ClientRequest: Equatable, Sendable {
     }
 }
 
-/// Every envelope field any request may have, all optional: which ones are required depends
-/// on `type`, and is checked in `request()`.
+/// The envelope fields of a request. Only the fields of the message's own type are decoded
+/// (a field of another type, however odd, is unknown to it and ignored); a bad value in one of
+/// them is remembered, not thrown, so that the error can still echo the request's id.
 private struct ClientEnvelope: Decodable {
     struct ActionName: Decodable { let name: String }
 
-    let type: String?
-    let id: Int64?
-    let `protocol`: Int?
-    let client: String?
-    let action: ActionName?
-    let viewModel: String?
-    let subscription: Int64?
-    let after: Int64?
-    let limit: Int64?
+    private(set) var type: String?
+    private(set) var id: Int64?
+    private(set) var `protocol`: Int?
+    private(set) var client: String?
+    private(set) var action: ActionName?
+    private(set) var viewModel: String?
+    private(set) var subscription: Int64?
+    private(set) var after: Int64?
+    private(set) var limit: Int64?
+    /// The first of this type's fields whose value has the wrong type.
+    private(set) var badField: String?
 
     private enum CodingKeys: String, CodingKey {
         case type, id, `protocol`, client, action, viewModel, subscription, after, limit
     }
 
+    static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history"]
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decodeIfPresent(String.self, forKey: .type)
         id = try container.decodeInteger(.id)
-        `protocol` = try container.decodeInteger(.protocol).map(Int.init)
-        client = try container.decodeIfPresent(String.self, forKey: .client)
-        action = try container.decodeIfPresent(ActionName.self, forKey: .action)
-        viewModel = try container.decodeIfPresent(String.self, forKey: .viewModel)
-        subscription = try container.decodeInteger(.subscription)
-        after = try container.decodeInteger(.after)
-        limit = try container.decodeInteger(.limit)
+        func field<T>(_ key: CodingKeys, _ decode: () throws -> T?) -> T? {
+            do {
+                return try decode()
+            } catch {
+                if badField == nil { badField = key.stringValue }
+                return nil
+            }
+        }
+        switch type {
+        case "hello":
+            `protocol` = field(.protocol) { try container.decodeInteger(.protocol).map(Int.init) }
+            client = field(.client) { try container.decodeIfPresent(String.self, forKey: .client) }
+        case "dispatch":
+            action = field(.action) { try container.decodeIfPresent(ActionName.self, forKey: .action) }
+        case "subscribe":
+            viewModel = field(.viewModel) { try container.decodeIfPresent(String.self, forKey: .viewModel) }
+        case "unsubscribe":
+            subscription = field(.subscription) { try container.decodeInteger(.subscription) }
+        case "history":
+            after = field(.after) { try container.decodeInteger(.after) }
+            limit = field(.limit) { try container.decodeInteger(.limit) }
+        default:
+            break
+        }
     }
 
     func request() throws(ProtocolError) -> ClientRequest {
         guard let type else {
             throw ProtocolError(.invalidMessage, "The message has no \"type\" field.", requestID: id)
         }
-        let known = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history"]
-        guard known.contains(type) else {
+        guard Self.knownTypes.contains(type) else {
             throw ProtocolError(.unknownMessage, "Unknown message type \"\(type)\".", requestID: id)
         }
         guard let id else {
             throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs an integer \"id\".")
+        }
+        if let badField {
+            throw ProtocolError(.invalidMessage, "The field \"\(badField)\" of a \"\(type)\" message has the wrong type.", requestID: id)
         }
         func require<T>(_ value: T?, _ field: String) throws(ProtocolError) -> T {
             guard let value else {
@@ -153,9 +177,14 @@ public struct DispatchEnvelope<Payload: Decodable>: Decodable {
         enum CodingKeys: String, CodingKey { case payload }
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            payload = container.contains(.payload)
-                ? try container.decode(Payload.self, forKey: .payload)
-                : try WireJSON.decodeFromEmptyObject(Payload.self)
+            guard container.contains(.payload) else {
+                payload = try WireJSON.decodeFromEmptyObject(Payload.self)
+                return
+            }
+            // A payload is an object, even for an action with no fields (whose synthesized
+            // decoding would accept anything).
+            _ = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .payload)
+            payload = try container.decode(Payload.self, forKey: .payload)
         }
     }
     private enum CodingKeys: String, CodingKey { case action }
@@ -177,9 +206,13 @@ public struct SubscribeEnvelope<Params: Decodable>: Decodable {
     /// Decodes from a whole subscribe message.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        params = container.contains(.params)
-            ? try container.decode(Params.self, forKey: .params)
-            : try WireJSON.decodeFromEmptyObject(Params.self)
+        guard container.contains(.params) else {
+            params = try WireJSON.decodeFromEmptyObject(Params.self)
+            return
+        }
+        // Params are an object, even for a view model that takes none.
+        _ = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .params)
+        params = try container.decode(Params.self, forKey: .params)
     }
 }
 
@@ -191,4 +224,12 @@ extension KeyedDecodingContainer {
         if let value = try? decode(Int64.self, forKey: key) { return value }
         throw DecodingError.typeMismatch(Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not an integer"))
     }
+}
+
+/// Any key: for checking that a value is an object without decoding its members.
+private struct AnyKey: CodingKey {
+    let stringValue: String
+    let intValue: Int? = nil
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

@@ -18,7 +18,9 @@ public protocol Action<State>: Codable, Sendable {
     /// just before it is applied to `state`. Never called on replay.
     mutating func accept(_ context: AcceptanceContext, state: State)
 
-    /// Applies the action. Throwing rejects it: the store then leaves the state unchanged.
+    /// Applies the action. Throwing rejects it, and a rejected action must leave `state` as it
+    /// found it: check everything that can fail first, then change. (The store updates in
+    /// place rather than on a copy, so that an action costs what it changes.)
     func update(_ state: inout State) throws
 }
 

@@ -17,13 +17,12 @@ public struct Store<State: Sendable>: Sendable {
 
     /// Applies an accepted action and returns the new version.
     ///
-    /// If the action throws, the state and version are left exactly as they were and the error
-    /// is rethrown.
+    /// The action updates the state in place, so its cost is that of the change, not of the
+    /// state's size. If it throws, the version is unchanged and, by the `Action` contract
+    /// (check, then change), so is the state; the error is rethrown.
     @discardableResult
     public mutating func apply(_ action: some Action<State>) throws -> UInt64 {
-        var next = state
-        try action.update(&next)
-        state = next
+        try action.update(&state)
         version += 1
         return version
     }

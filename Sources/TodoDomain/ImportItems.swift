@@ -16,7 +16,9 @@ public struct ImportItems: Action {
     public init(items: [TodoItem]) { self.items = items }
 
     public func update(_ state: inout TodoState) throws {
+        // Check and number everything first; change the state only once nothing can fail.
         var known = Set(state.items.map(\.id))
+        var nextNumber = state.nextNumber
         var added: [TodoItem] = []
         for var item in items.sorted(by: { $0.number < $1.number }) where !known.contains(item.id) {
             guard !item.id.isEmpty, item.id.count <= 64 else { throw TodoRejection.invalidImport("an item id must have 1 to 64 characters") }
@@ -25,12 +27,13 @@ public struct ImportItems: Action {
             } catch {
                 throw TodoRejection.invalidImport("item \(item.id): \(error)")
             }
-            if item.number < state.nextNumber { item.number = state.nextNumber }
-            state.nextNumber = item.number + 1
+            if item.number < nextNumber { item.number = nextNumber }
+            nextNumber = item.number + 1
             known.insert(item.id)
             added.append(item)
         }
         guard !added.isEmpty else { return }
+        state.nextNumber = nextNumber
         for item in added {
             let index = state.items.firstIndex { $0.createdAt > item.createdAt } ?? state.items.count
             state.items.insert(item, at: index)

@@ -92,8 +92,9 @@ public struct EditItem: Action {
 
     public func update(_ state: inout TodoState) throws {
         let index = try state.index(of: number)
+        let text = try TodoText.validated(text)
         let before = state.items[index]
-        state.items[index].text = try TodoText.validated(text)
+        state.items[index].text = text
         state.pushUndo(describe("edit", before), [.replace(item: before)])
     }
 }

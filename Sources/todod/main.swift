@@ -53,6 +53,7 @@ while let argument = arguments.next() {
         if maximumFrame > Int(UInt32.max) { fail("--max-frame cannot exceed \(UInt32.max)") }
     case "--clear-done-after":
         clearDoneAfter = positiveInteger(arguments.next(), for: "--clear-done-after")
+        if clearDoneAfter! > 100 * 365 * 86_400 { fail("--clear-done-after is at most 100 years") }
     case "--help", "-h":
         print(usage, terminator: "")
         exit(0)

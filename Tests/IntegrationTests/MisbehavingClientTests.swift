@@ -75,3 +75,59 @@ import TestSupport
         return kilobytes
     }
 }
+
+@Suite struct EdgeCaseTests {
+    @Test func aClientThatStopsSendingStillGetsEveryReply() throws {
+        let daemon = try DaemonHarness()
+        let client = try WireClient(path: daemon.socketPath)
+        try client.send(["type": "hello", "id": 1, "protocol": 1, "client": "half-close"])
+        try client.send(["type": "dispatch", "id": 2, "action": ["name": "add", "payload": ["text": "sent before EOF"]]])
+        try client.send(["type": "ping", "id": 3])
+        shutdown(client.descriptor, Int32(SHUT_WR))
+        var replies: [String: Int] = [:]
+        for _ in 0..<3 {
+            let message = try client.receive()
+            replies[message.type ?? "?"] = message.id
+        }
+        #expect(replies == ["welcome": 1, "ack": 2, "pong": 3])
+        #expect(try client.readsEndOfStream())
+    }
+
+    @Test func fieldsOfOtherMessageTypesAreIgnoredAndBadOnesEchoTheID() throws {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        let pong = try client.request(["type": "ping", "id": 9, "client": 7, "action": "odd"])
+        #expect(pong.type == "pong" && pong.id == 9)
+        let error = try client.expectError(["type": "dispatch", "id": 8, "action": ["nam": "add"]])
+        #expect(error.code == "invalid_message" && error.id == 8)
+        let wrongType = try client.expectError(["type": "unsubscribe", "id": 7, "subscription": "one"])
+        #expect(wrongType.code == "invalid_message" && wrongType.id == 7)
+    }
+
+    @Test func payloadsAndParamsMustBeObjectsEvenWhenEmpty() throws {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        #expect(try client.expectError(["type": "dispatch", "id": 1, "action": ["name": "clearCompleted", "payload": "garbage"]]).code == "invalid_payload")
+        #expect(try client.expectError(["type": "subscribe", "id": 2, "viewModel": "summary", "params": [1, 2]]).code == "invalid_params")
+        #expect(try client.request(["type": "dispatch", "id": 3, "action": ["name": "clearCompleted", "payload": [:] as [String: Any]]]).type == "ack")
+    }
+
+    @Test func aModelLargerThanTheReplyLimitStillReachesItsSubscriber() throws {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        // 17,000 items of ~1000 characters: a list model of about 17 MB, past the 16 MiB limit
+        // on unwritten replies, which must not apply to updates.
+        let text = String(repeating: "t", count: 990)
+        for group in 0..<85 {
+            let items: [[String: Any]] = (0..<200).map { n in
+                let number = group * 200 + n + 1
+                return ["id": "item-\(number)", "number": number, "text": "\(number) \(text)", "completed": false, "createdAt": number]
+            }
+            #expect(try client.dispatchAndWait("import", ["items": items]).type == "ack")
+        }
+        let list = try daemon.todo("list", "--json")
+        #expect(list.status == 0, "\(list.error)")
+        #expect(list.output.utf8.count > 16 << 20)
+        #expect(list.output.hasSuffix(#""openCount":17000}"# + "\n"))
+    }
+}

@@ -105,3 +105,4 @@ import TodoDomain
         }
     }
 }
+
