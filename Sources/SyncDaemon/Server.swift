@@ -27,23 +27,23 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     let mirror: StateMirror<App.State>
 
     /// The applied state: durable actions plus those whose commit is pending.
-    private(set) var store: Store<App.State>
+    var store: Store<App.State>
     /// The newest state known to be on disk.
-    private var durableState: App.State
-    private let writer: JournalWriter<App.State>
+    var durableState: App.State
+    let writer: JournalWriter<App.State>
     let hub = ViewHub<App.State>()
     var sessions: [Int: Session<App.State>] = [:]
     private var nextConnectionID = 1
     private let loop: UnsafeMutablePointer<uv_loop_t>
-    private var passEnd: LoopHandle<uv_prepare_t>!
-    private var connectionsToFlush: [Connection] = []
+    var passEnd: LoopHandle<uv_prepare_t>!
+    var connectionsToFlush: [Connection] = []
     /// Dispatches applied but not yet durable, in version order.
-    private var awaitingDurability: [(requester: Requester, version: UInt64)] = []
+    var awaitingDurability: [(requester: Requester, version: UInt64)] = []
     /// Dispatches durable and not yet answered; answered at the end of the pass.
-    private var durableAcks: [(requester: Requester, version: UInt64)] = []
+    var durableAcks: [(requester: Requester, version: UInt64)] = []
     /// The state and version clients have been shown: everything durable, as of the last pass.
-    private(set) var publishedState: App.State
-    private(set) var publishedVersion: UInt64
+    var publishedState: App.State
+    var publishedVersion: UInt64
 
     /// A server for `store` (everything in it durable) on `loop`, committing through `writer`.
     init(loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, writer: JournalWriter<App.State>, configuration: DaemonConfiguration, logger: Logger) throws(DaemonError) {
@@ -141,7 +141,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     }
 
     /// Notes that a request of `connectionID` that waited for the journal has its answer queued.
-    private func didAnswerAwaitedRequest(of connectionID: Int) {
+    func didAnswerAwaitedRequest(of connectionID: Int) {
         guard let session = sessions[connectionID] else { return }
         session.awaitedReplies -= 1
         closeIfFinished(session)
@@ -208,26 +208,6 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         send(.welcome(id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion), to: session)
     }
 
-    /// Answers `history` from the journal, read on the thread pool between commits. Only
-    /// durable actions are listed.
-    private func history(_ session: Session<App.State>, requestID: Int64, after: UInt64?, limit: Int) {
-        let connectionID = session.connection.id
-        let start = after ?? (publishedVersion > UInt64(limit) ? publishedVersion - UInt64(limit) : 0)
-        session.awaitedReplies += 1
-        writer.read(after: start, limit: limit) { [unowned self] result in
-            defer { didAnswerAwaitedRequest(of: connectionID) }
-            guard let session = sessions[connectionID] else { return }
-            switch result {
-            case .success(let entries):
-                let durable = entries.filter { $0.version <= writer.durableVersion }
-                send(.entries(id: requestID, entries: durable.map(HistoryEntry.init)), to: session)
-            case .failure(let error):
-                send(.error(ProtocolError(.storageUnavailable, "The journal cannot be read (\(error)).", requestID: requestID)), to: session)
-            }
-        }
-        passEnd.start()
-    }
-
     private func refuseBeforeHello(_ session: Session<App.State>, because reason: String) {
         logger.log("\(session.logName): handshake refused: \(reason)")
         closeWithError(ProtocolError(.handshakeRequired, "The first message must be hello (\(reason))."), session)
@@ -240,123 +220,6 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     private func closeWithError(_ error: ProtocolError, _ session: Session<App.State>) {
         send(.error(error), to: session)
         session.connection.closeAfterFlushing()
-    }
-
-    // MARK: Dispatch
-
-    /// Decodes the payload of a client's dispatch as `A` and applies it.
-    private func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], requester: Requester) {
-        let action: A
-        do {
-            action = try WireJSON.decode(DispatchEnvelope<A>.self, from: payload).payload
-        } catch {
-            fail(requester, ProtocolError(.invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))."))
-            return
-        }
-        apply(action, requester: requester)
-    }
-
-    /// Accepts and applies `action` and records it for the next commit; the requester hears
-    /// back once it is durable.
-    func apply<A: Action<App.State>>(_ action: A, requester: Requester) {
-        var action = action
-        let context = AcceptanceContext.now()
-        action.accept(context, state: store.state)
-        let payload: [UInt8]
-        do {
-            payload = try WireJSON.encode(action)
-        } catch {
-            fail(requester, ProtocolError(.invalidPayload, "The action cannot be encoded (\(error))."))
-            return
-        }
-        do {
-            try store.apply(action)
-        } catch {
-            fail(requester, ProtocolError(.rejected, String(describing: error)))
-            return
-        }
-        let peer = peerCredentials(of: requester)
-        writer.record(JournalEntry(
-            version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid))
-        awaitingDurability.append((requester, store.version))
-        if case .client(let connectionID, _) = requester { sessions[connectionID]?.awaitedReplies += 1 }
-        passEnd.start()
-    }
-
-    private func peerCredentials(of requester: Requester) -> (uid: UInt32, pid: Int32)? {
-        guard case .client(let connectionID, _) = requester else { return nil }
-        return sessions[connectionID]?.connection.peer
-    }
-
-    /// A commit ended: durable actions get their acks at the end of this pass; after a failure
-    /// the store goes back to the last durable state and every pending dispatch fails.
-    private func journalDidFinish(_ outcome: JournalWriter<App.State>.Outcome) {
-        switch outcome {
-        case .durable(let version, let state):
-            durableState = state
-            let done = awaitingDurability.prefix { $0.version <= version }
-            durableAcks.append(contentsOf: done)
-            awaitingDurability.removeFirst(done.count)
-        case .failed(let durableVersion, let reason):
-            store = Store(state: durableState, version: durableVersion)
-            let error = ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason)).")
-            for (requester, _) in awaitingDurability {
-                fail(requester, error)
-                if case .client(let connectionID, _) = requester { didAnswerAwaitedRequest(of: connectionID) }
-            }
-            awaitingDurability.removeAll()
-        }
-        passEnd.start()
-    }
-
-    private func fail(_ requester: Requester, _ error: ProtocolError) {
-        switch requester {
-        case .client(let connectionID, let requestID):
-            guard let session = sessions[connectionID] else { return }
-            var error = error
-            error.requestID = requestID
-            send(.error(error), to: session)
-        case .sideEffect(let continuation):
-            continuation.resume(throwing: error)
-        }
-    }
-
-    // MARK: End of a loop pass
-
-    /// Starts the next commit, publishes what became durable to subscribers, then acks, then
-    /// writes each connection once.
-    private func passDidEnd() {
-        writer.startNextJob()
-        if !durableAcks.isEmpty {
-            publish()
-            for (requester, version) in durableAcks {
-                switch requester {
-                case .client(let connectionID, let requestID):
-                    if let session = sessions[connectionID] { send(.ack(id: requestID, version: version), to: session) }
-                    didAnswerAwaitedRequest(of: connectionID)
-                case .sideEffect(let continuation):
-                    continuation.resume(returning: version)
-                }
-            }
-            durableAcks.removeAll(keepingCapacity: true)
-        }
-        let connections = connectionsToFlush
-        connectionsToFlush.removeAll(keepingCapacity: true)
-        for connection in connections { connection.flush() }
-        if connectionsToFlush.isEmpty { passEnd.stop() }
-    }
-
-    private func publish() {
-        let version = writer.durableVersion
-        guard version != publishedVersion else { return }
-        publishedState = durableState
-        publishedVersion = version
-        mirror.publish(state: publishedState, version: version)
-        hub.publish(publishedState) { subscriber, model in
-            guard let session = sessions[subscriber.connectionID] else { return }
-            let frame = FrameEncoder.frame(ServerMessage.update(subscription: subscriber.subscription, version: version, model: model).encoded())
-            session.connection.enqueueUpdate(frame, subscription: subscriber.subscription)
-        }
     }
 }
 
@@ -373,10 +236,3 @@ extension Error {
     }
 }
 
-extension HistoryEntry {
-    /// The wire form of a journal entry.
-    init(_ entry: JournalEntry) {
-        let payload = (try? WireJSON.decode(JSONValue.self, from: entry.payload)) ?? .string(String(decoding: entry.payload, as: UTF8.self))
-        self.init(version: entry.version, name: entry.name, payload: payload, acceptedAt: entry.acceptedAt, uid: entry.peerUID, pid: entry.peerPID)
-    }
-}

@@ -1,0 +1,119 @@
+import SyncJournal
+import SyncProtocol
+import SyncStore
+
+/// Dispatch, durability and the end of a loop pass: how an action becomes an ack and updates.
+extension Server {
+    /// Decodes the payload of a client's dispatch as `A` and applies it.
+    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], requester: Requester) {
+        let action: A
+        do {
+            action = try WireJSON.decode(DispatchEnvelope<A>.self, from: payload).payload
+        } catch {
+            fail(requester, ProtocolError(.invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))."))
+            return
+        }
+        apply(action, requester: requester)
+    }
+
+    /// Accepts and applies `action` and records it for the next commit; the requester hears
+    /// back once it is durable.
+    func apply<A: Action<App.State>>(_ action: A, requester: Requester) {
+        var action = action
+        let context = AcceptanceContext.now()
+        action.accept(context, state: store.state)
+        let payload: [UInt8]
+        do {
+            payload = try WireJSON.encode(action)
+        } catch {
+            fail(requester, ProtocolError(.invalidPayload, "The action cannot be encoded (\(error))."))
+            return
+        }
+        do {
+            try store.apply(action)
+        } catch {
+            fail(requester, ProtocolError(.rejected, String(describing: error)))
+            return
+        }
+        let peer = peerCredentials(of: requester)
+        writer.record(JournalEntry(
+            version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid))
+        awaitingDurability.append((requester, store.version))
+        if case .client(let connectionID, _) = requester { sessions[connectionID]?.awaitedReplies += 1 }
+        passEnd.start()
+    }
+
+    private func peerCredentials(of requester: Requester) -> (uid: UInt32, pid: Int32)? {
+        guard case .client(let connectionID, _) = requester else { return nil }
+        return sessions[connectionID]?.connection.peer
+    }
+
+    /// A commit ended: durable actions get their acks at the end of this pass; after a failure
+    /// the store goes back to the last durable state and every pending dispatch fails.
+    func journalDidFinish(_ outcome: JournalWriter<App.State>.Outcome) {
+        switch outcome {
+        case .durable(let version, let state):
+            durableState = state
+            let done = awaitingDurability.prefix { $0.version <= version }
+            durableAcks.append(contentsOf: done)
+            awaitingDurability.removeFirst(done.count)
+        case .failed(let durableVersion, let reason):
+            store = Store(state: durableState, version: durableVersion)
+            let error = ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason)).")
+            for (requester, _) in awaitingDurability {
+                fail(requester, error)
+                if case .client(let connectionID, _) = requester { didAnswerAwaitedRequest(of: connectionID) }
+            }
+            awaitingDurability.removeAll()
+        }
+        passEnd.start()
+    }
+
+    func fail(_ requester: Requester, _ error: ProtocolError) {
+        switch requester {
+        case .client(let connectionID, let requestID):
+            guard let session = sessions[connectionID] else { return }
+            var error = error
+            error.requestID = requestID
+            send(.error(error), to: session)
+        case .sideEffect(let continuation):
+            continuation.resume(throwing: error)
+        }
+    }
+
+    /// Starts the next commit, publishes what became durable to subscribers, then acks, then
+    /// writes each connection once.
+    func passDidEnd() {
+        writer.startNextJob()
+        if !durableAcks.isEmpty {
+            publish()
+            for (requester, version) in durableAcks {
+                switch requester {
+                case .client(let connectionID, let requestID):
+                    if let session = sessions[connectionID] { send(.ack(id: requestID, version: version), to: session) }
+                    didAnswerAwaitedRequest(of: connectionID)
+                case .sideEffect(let continuation):
+                    continuation.resume(returning: version)
+                }
+            }
+            durableAcks.removeAll(keepingCapacity: true)
+        }
+        let connections = connectionsToFlush
+        connectionsToFlush.removeAll(keepingCapacity: true)
+        for connection in connections { connection.flush() }
+        if connectionsToFlush.isEmpty { passEnd.stop() }
+    }
+
+    private func publish() {
+        let version = writer.durableVersion
+        guard version != publishedVersion else { return }
+        publishedState = durableState
+        publishedVersion = version
+        mirror.publish(state: publishedState, version: version)
+        hub.publish(publishedState) { subscriber, model in
+            guard let session = sessions[subscriber.connectionID] else { return }
+            let frame = FrameEncoder.frame(ServerMessage.update(subscription: subscriber.subscription, version: version, model: model).encoded())
+            session.connection.enqueueUpdate(frame, subscription: subscriber.subscription)
+        }
+    }
+}
