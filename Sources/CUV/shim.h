@@ -14,6 +14,7 @@ static inline uv_stream_t *cuv_pipe_as_stream(uv_pipe_t *pipe) { return (uv_stre
 static inline uv_handle_t *cuv_signal_as_handle(uv_signal_t *signal) { return (uv_handle_t *)signal; }
 static inline uv_handle_t *cuv_async_as_handle(uv_async_t *async) { return (uv_handle_t *)async; }
 static inline uv_handle_t *cuv_prepare_as_handle(uv_prepare_t *prepare) { return (uv_handle_t *)prepare; }
+static inline uv_handle_t *cuv_timer_as_handle(uv_timer_t *timer) { return (uv_handle_t *)timer; }
 
 /* The peer of a connected Unix socket, laid out as Linux's struct ucred (which Swift's Glibc
  * module hides behind _GNU_SOURCE). */

@@ -57,6 +57,11 @@ final class ReplyRouter: Sendable {
             return
         }
         guard let id = envelope.id else {
+            if envelope.type == "bye" {
+                let reason = SyncClientError.connectionClosed(reason: "the daemon said bye: \(envelope.reason ?? "no reason given")")
+                routes.withLock { $0.connectionError = reason }
+                return
+            }
             guard envelope.type == "error" else { throw .protocolViolation("a \"\(envelope.type)\" message without an id") }
             // Not tied to a request. Some such errors are followed by a close; if so, that is
             // the reason the requests still waiting will hear.

@@ -44,7 +44,7 @@ final class Connection {
     /// A number unique among this daemon's connections, for logs.
     let id: Int
     /// Who is on the other end (SO_PEERCRED at accept), if the kernel said.
-    private(set) var peer: (uid: UInt32, pid: Int32)?
+    private(set) var peer: (uid: UInt32, gid: UInt32, pid: Int32)?
     weak var delegate: (any ConnectionDelegate)?
 
     private let limits: Limits
@@ -88,7 +88,7 @@ final class Connection {
         }
         var credentials = cuv_peer_credentials()
         if cuv_read_peer_credentials(pipe, &credentials) == 0 {
-            peer = (credentials.uid, credentials.pid)
+            peer = (credentials.uid, credentials.gid, credentials.pid)
         }
     }
 

@@ -46,51 +46,68 @@ public final class Daemon<App: SyncApp> {
         }
         let started = Self.monotonicMilliseconds()
         let recovered = try Recovery<App>.recover(from: journal, path: journalPath)
-        logger.log("recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount) actions replayed) in \(Self.monotonicMilliseconds() - started) ms")
+        logger.log(.info, "recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount) actions replayed) in \(Self.monotonicMilliseconds() - started) ms")
 
-        if try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
-            logger.log("replaced the stale socket \(configuration.socketPath) (left by a daemon that did not stop cleanly)")
+        let activated = try SystemdActivation.listeningDescriptor()
+        if activated == nil, try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
+            logger.log(.warning, "replaced the stale socket \(configuration.socketPath) (left by a daemon that did not stop cleanly)")
         }
+        let notifier = SystemdNotifier()
         let writer = JournalWriter<App.State>(
             journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
             snapshotInterval: configuration.snapshotInterval, logger: logger)
         let server = try Server<App>(loop: loop, store: recovered.store, writer: writer, configuration: configuration, logger: logger)
         var effects: SideEffectRunner<App.State>?
         var listener: UnixListener?
+        var timers: [LoopHandle<uv_timer_t>] = []
         var signals: [LoopHandle<uv_signal_t>] = []
-        // Closes whatever exists, so a start that fails halfway releases everything too.
+        let status = { "serving \(server.connectionCount) client\(server.connectionCount == 1 ? "" : "s") at version \(server.publishedVersion)" }
+        // Stops accepting and starts the graceful shutdown; also releases whatever exists when
+        // a start fails halfway.
         let shutDown = {
             listener?.close()
             effects?.stop()
-            server.shutDown()
+            for timer in timers { timer.close() }
             for signal in signals { signal.close() }
+            server.beginShutdown()
         }
         let stopOnSignal = { [logger] (name: String) in
-            logger.log("\(name) received; shutting down with \(server.connectionCount) client(s) at version \(server.publishedVersion)")
+            logger.log(.info, "\(name) received; shutting down, \(status())")
+            notifier?.send("STOPPING=1\nSTATUS=shutting down")
             shutDown()
         }
         do {
             effects = try SideEffectRunner<App.State>(loop: loop, effects: sideEffects, mirror: server.mirror) { [unowned server] action, reply in
                 server.apply(action, requester: .sideEffect(reply))
             }
-            listener = try UnixListener(loop: loop, path: configuration.socketPath, logger: logger) { [unowned server] stream in
+            listener = try UnixListener(loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger) { [unowned server] stream in
                 server.accept(from: stream)
             }
             signals.append(try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") })
             signals.append(try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") })
+            signals.append(try .signal(SIGHUP, loop: loop) { [logger] in logger.log(.info, "SIGHUP received; nothing to reload, \(status())") })
+            if let notifier {
+                // Runs on the loop: a loop that is stuck stops the pings, and systemd restarts it.
+                let interval = SystemdNotifier.watchdogInterval()
+                timers.append(try .timer(loop: loop, after: 0, repeat: min(interval ?? 1000, 1000)) {
+                    if interval != nil { notifier.send("WATCHDOG=1") }
+                    notifier.status(status())
+                })
+            }
         } catch {
             shutDown()
             throw error
         }
-        logger.log("listening on \(configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)")
+        logger.log(.info, "listening on \(listener?.path ?? configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)")
+        notifier?.send("READY=1\nSTATUS=\(status())")
         effects?.start()
         uv_run(loop, UV_RUN_DEFAULT)
         writer.finish(finalState: server.store.state, version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
-            logger.log("stopped at version \(writer.durableVersion); \(writer.committedActionCount) actions in \(writer.commitCount) commits (\(average.formatted1) per commit)")
+            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount) actions in \(writer.commitCount) commits (\(average.formatted1) per commit)")
         } else {
-            logger.log("stopped at version \(writer.durableVersion)")
+            logger.log(.info, "stopped at version \(writer.durableVersion)")
         }
     }
 

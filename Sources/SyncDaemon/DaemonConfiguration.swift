@@ -19,6 +19,8 @@ public struct DaemonConfiguration: Sendable {
     public var hardQueueLimit = 16 * 1024 * 1024
     /// Most subscriptions one connection may hold.
     public var maximumSubscriptionsPerConnection = 256
+    /// Who may connect.
+    public var peerPolicy = PeerPolicy()
 
     /// A configuration with default limits.
     public init(socketPath: String, dataDirectory: String, serverName: String) {

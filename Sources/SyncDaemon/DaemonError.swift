@@ -16,6 +16,8 @@ public enum DaemonError: Error, CustomStringConvertible {
     case socketPathTooLong(path: String, maximum: Int)
     /// The socket's directory could let another user impersonate the daemon.
     case unsafeDirectory(path: String, reason: String)
+    /// The sockets passed by systemd cannot be used.
+    case activation(reason: String)
     /// The data directory cannot be used.
     case dataDirectory(DataDirectoryError)
     /// The journal cannot be opened or read.
@@ -38,6 +40,8 @@ public enum DaemonError: Error, CustomStringConvertible {
             return "socket path \(path) is longer than \(maximum) bytes"
         case .unsafeDirectory(let path, let reason):
             return "refusing to put the socket in \(path): \(reason)"
+        case .activation(let reason):
+            return "socket activation failed: \(reason)"
         case .dataDirectory(let error):
             return error.description
         case .journal(let error):

@@ -137,7 +137,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 lastSnapshotVersion = version
             }
         } catch {
-            logger.log("final commit failed: \(error)")
+            logger.log(.error, "final commit failed: \(error)")
         }
     }
 
@@ -178,7 +178,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 if let state = finished.endState { onOutcome(.durable(version: last.version, state: state)) }
             case .failure(let error):
                 recorded.removeAll()
-                logger.log("commit of versions \(finished.entries.first!.version)-\(last.version) failed: \(error)")
+                logger.log(.error, "commit of versions \(finished.entries.first!.version)-\(last.version) failed: \(error)")
                 onOutcome(.failed(durableVersion: durableVersion, reason: error.description))
             }
         }
@@ -190,7 +190,7 @@ final class JournalWriter<State: Codable & Sendable> {
         do {
             return Snapshot(version: version, state: try WireJSON.encode(state))
         } catch {
-            logger.log("cannot encode a snapshot at version \(version): \(error)")
+            logger.log(.error, "cannot encode a snapshot at version \(version): \(error)")
             return nil
         }
     }

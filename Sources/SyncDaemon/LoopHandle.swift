@@ -111,3 +111,18 @@ extension LoopHandle where Handle == uv_async_t {
         }, onFire: onFire)
     }
 }
+
+extension LoopHandle where Handle == uv_timer_t {
+    /// A timer that fires after `milliseconds`, and then every `repeat` milliseconds if that is
+    /// not 0. `onFire` runs on the loop thread.
+    static func timer(loop: UnsafeMutablePointer<uv_loop_t>, after milliseconds: UInt64, repeat: UInt64 = 0, onFire: @escaping () -> Void) throws(DaemonError) -> LoopHandle {
+        let owner = try LoopHandle("timer", asHandle: cuv_timer_as_handle, initialise: { uv_timer_init(loop, $0) }, onFire: onFire)
+        do {
+            try DaemonError.check(uv_timer_start(owner.handle, { handle in LoopHandle<uv_timer_t>.fire(handle!.pointee.data) }, milliseconds, `repeat`), "starting", "a timer")
+        } catch {
+            owner.close()
+            throw error
+        }
+        return owner
+    }
+}

@@ -44,8 +44,8 @@ extension Server {
     }
 
     private func peerCredentials(of requester: Requester) -> (uid: UInt32, pid: Int32)? {
-        guard case .client(let connectionID, _) = requester else { return nil }
-        return sessions[connectionID]?.connection.peer
+        guard case .client(let connectionID, _) = requester, let peer = sessions[connectionID]?.connection.peer else { return nil }
+        return (peer.uid, peer.pid)
     }
 
     /// A commit ended: durable actions get their acks at the end of this pass; after a failure
@@ -98,6 +98,7 @@ extension Server {
             }
             durableAcks.removeAll(keepingCapacity: true)
         }
+        continueShutdownIfIdle()
         let connections = connectionsToFlush
         connectionsToFlush.removeAll(keepingCapacity: true)
         for connection in connections { connection.flush() }

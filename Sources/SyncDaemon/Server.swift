@@ -34,13 +34,17 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     let hub = ViewHub<App.State>()
     var sessions: [Int: Session<App.State>] = [:]
     private var nextConnectionID = 1
-    private let loop: UnsafeMutablePointer<uv_loop_t>
+    let loop: UnsafeMutablePointer<uv_loop_t>
     var passEnd: LoopHandle<uv_prepare_t>!
     var connectionsToFlush: [Connection] = []
     /// Dispatches applied but not yet durable, in version order.
     var awaitingDurability: [(requester: Requester, version: UInt64)] = []
     /// Dispatches durable and not yet answered; answered at the end of the pass.
     var durableAcks: [(requester: Requester, version: UInt64)] = []
+    /// Shutdown progress (see `Server+Shutdown.swift`).
+    var shutdown = ShutdownProgress.serving
+    /// The timer that cuts off clients that do not read their `bye` in time.
+    var shutdownDeadline: LoopHandle<uv_timer_t>?
     /// The state and version clients have been shown: everything durable, as of the last pass.
     var publishedState: App.State
     var publishedVersion: UInt64
@@ -66,6 +70,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
 
     /// Accepts the client waiting on `listener` and starts serving it.
     func accept(from listener: UnsafeMutablePointer<uv_stream_t>) {
+        guard case .serving = shutdown else { return }
         let limits = Connection.Limits(
             maximumFrameLength: configuration.maximumFrameLength,
             softQueueLimit: configuration.softQueueLimit,
@@ -74,25 +79,19 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             let connection = try Connection(id: nextConnectionID, loop: loop, acceptingFrom: listener, limits: limits)
             nextConnectionID += 1
             connection.delegate = self
-            sessions[connection.id] = Session(connection: connection)
+            let session = Session<App.State>(connection: connection)
+            sessions[connection.id] = session
+            guard let peer = connection.peer, configuration.peerPolicy.allows(uid: peer.uid, gid: peer.gid) else {
+                let who = connection.peer.map { "uid \($0.uid) pid \($0.pid)" } ?? "an unknown peer"
+                logger.log(.warning, "refused \(who): not allowed (see --allow-uid, --allow-group)")
+                closeWithError(ProtocolError(.permissionDenied, "This daemon does not serve user \(connection.peer.map { String($0.uid) } ?? "unknown")."), session)
+                return
+            }
+            logger.log(.debug, "\(session.logName) connected (uid \(peer.uid) pid \(peer.pid))")
             connection.startReading()
         } catch {
-            logger.log("cannot accept a client: \(error)")
+            logger.log(.warning, "cannot accept a client: \(error)")
         }
-    }
-
-    /// Closes every connection and the pass-end hook. Side effects waiting on a dispatch are
-    /// told the daemon is shutting down.
-    func shutDown() {
-        for session in sessions.values { session.connection.close(reason: "daemon shutting down") }
-        // Side effects waiting for an answer hear now; their actions still commit.
-        for (requester, _) in awaitingDurability + durableAcks {
-            fail(requester, ProtocolError(.storageUnavailable, "The daemon is shutting down."))
-        }
-        awaitingDurability.removeAll()
-        durableAcks.removeAll()
-        writer.startNextJob()
-        passEnd.close()
     }
 
     // MARK: ConnectionDelegate
@@ -122,7 +121,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         case .frameTooLarge(let length, let maximum):
             reply = ProtocolError(.frameTooLarge, "A frame announced \(length) bytes; the limit is \(maximum).")
         }
-        logger.log("\(session.logName): \(reply.message) Closing.")
+        logger.log(.warning, "\(session.logName): \(reply.message) Closing.")
         closeWithError(reply, session)
     }
 
@@ -157,9 +156,9 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         for (subscription, key) in session.subscriptions {
             hub.unsubscribe(.init(connectionID: connection.id, subscription: subscription), from: key)
         }
-        if reason.hasPrefix("slow consumer") || reason.hasPrefix("read failed") || reason.hasPrefix("write failed") {
-            logger.log("\(session.logName) disconnected: \(reason)")
-        }
+        let abnormal = reason.hasPrefix("slow consumer") || reason.hasPrefix("read failed") || reason.hasPrefix("write failed")
+        logger.log(abnormal ? .warning : .debug, "\(session.logName) disconnected: \(reason)")
+        finishShutdownIfDone()
     }
 
     // MARK: Requests
@@ -209,7 +208,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     }
 
     private func refuseBeforeHello(_ session: Session<App.State>, because reason: String) {
-        logger.log("\(session.logName): handshake refused: \(reason)")
+        logger.log(.warning, "\(session.logName): handshake refused: \(reason)")
         closeWithError(ProtocolError(.handshakeRequired, "The first message must be hello (\(reason))."), session)
     }
 

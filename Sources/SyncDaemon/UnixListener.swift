@@ -1,10 +1,19 @@
 import CUV
 import Glibc
 
-/// The listening Unix socket. Owns its `uv_pipe_t`; `data` points back at the listener, which
-/// retains itself until the close callback frees the handle. Loop-confined: not `Sendable`.
+/// The listening Unix socket: bound here, or passed by systemd (socket activation). Owns its
+/// `uv_pipe_t`; `data` points back at the listener, which retains itself until the close
+/// callback frees the handle. Loop-confined: not `Sendable`.
 final class UnixListener {
-    /// The socket file this listener created.
+    /// Where the socket is.
+    enum Source {
+        /// Bind this path (mode 0600, via the umask); the file is removed at close.
+        case path(String)
+        /// Listen on this already bound socket (from systemd, which owns the file).
+        case descriptor(Int32)
+    }
+
+    /// What to call the socket in logs.
     let path: String
 
     private let pipe: UnsafeMutablePointer<uv_pipe_t>
@@ -13,13 +22,16 @@ final class UnixListener {
     private var boundInode: ino_t = 0
     private var isClosed = false
 
-    /// Binds `path` (mode 0600, via the umask) and listens. `onConnection` is called with the
-    /// server stream each time a client is waiting to be accepted.
+    /// Listens on `source`. `onConnection` is called with the server stream each time a
+    /// client is waiting to be accepted.
     init(
-        loop: UnsafeMutablePointer<uv_loop_t>, path: String, logger: Logger,
+        loop: UnsafeMutablePointer<uv_loop_t>, source: Source, logger: Logger,
         onConnection: @escaping (UnsafeMutablePointer<uv_stream_t>) -> Void
     ) throws(DaemonError) {
-        self.path = path
+        switch source {
+        case .path(let path): self.path = path
+        case .descriptor(let descriptor): path = "the socket passed by systemd (fd \(descriptor))"
+        }
         self.logger = logger
         self.onConnection = onConnection
         pipe = .allocate(capacity: 1)
@@ -30,7 +42,13 @@ final class UnixListener {
         }
         pipe.pointee.data = Unmanaged.passRetained(self).toOpaque()
         do {
-            try bindAndListen()
+            switch source {
+            case .path(let path):
+                try bind(path)
+            case .descriptor(let descriptor):
+                try DaemonError.check(uv_pipe_open(pipe, descriptor), "opening", path)
+            }
+            try DaemonError.check(uv_listen(cuv_pipe_as_stream(pipe), 128, Self.onListen), "listening on", path)
         } catch {
             close()
             throw error
@@ -48,14 +66,13 @@ final class UnixListener {
         uv_close(cuv_pipe_as_handle(pipe), Self.onClose)
     }
 
-    private func bindAndListen() throws(DaemonError) {
+    private func bind(_ path: String) throws(DaemonError) {
         let previousMask = umask(0o177)
         let bound = uv_pipe_bind(pipe, path)
         umask(previousMask)
         try DaemonError.check(bound, "binding", path)
         var status = stat()
         if lstat(path, &status) == 0 { boundInode = status.st_ino }
-        try DaemonError.check(uv_listen(cuv_pipe_as_stream(pipe), 128, Self.onListen), "listening on", path)
     }
 
     private static let onListen: uv_connection_cb = { server, status in
@@ -63,7 +80,7 @@ final class UnixListener {
         guard !listener.isClosed else { return }
         guard status == 0 else {
             // Typically EMFILE: the client waits in the backlog; say so, it is worth knowing.
-            listener.logger.log("accepting a client on \(listener.path) failed: \(String(cString: uv_err_name(status)))")
+            listener.logger.log(.warning, "accepting a client on \(listener.path) failed: \(String(cString: uv_err_name(status)))")
             return
         }
         listener.onConnection(server!)

@@ -30,4 +30,6 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case tooManySubscriptions = "too_many_subscriptions"
     /// The action could not be made durable (disk full, I/O error); it was not applied.
     case storageUnavailable = "storage_unavailable"
+    /// The connecting user is not allowed to use this daemon. The server closes.
+    case permissionDenied = "permission_denied"
 }

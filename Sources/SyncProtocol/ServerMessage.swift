@@ -18,6 +18,8 @@ public enum ServerMessage: Sendable {
     case pong(id: Int64)
     /// The answer to `history`: journaled actions, oldest first.
     case entries(id: Int64, entries: [HistoryEntry])
+    /// The daemon is closing this connection on purpose (it is stopping); nothing follows.
+    case bye(reason: String)
 
     /// The JSON payload of this message (keys sorted), ready to be framed.
     public func encoded() -> [UInt8] {
@@ -36,6 +38,8 @@ public enum ServerMessage: Sendable {
             return Self.encode(Pong(id: id))
         case .entries(let id, let entries):
             return Self.encode(Entries(id: id, entries: entries))
+        case .bye(let reason):
+            return Self.encode(Bye(reason: reason))
         case .update(let subscription, let version, let model):
             // Spliced by hand so the model bytes are reused as they are; key order matches
             // what the sorted-keys encoder writes for every other message.
@@ -72,6 +76,11 @@ public enum ServerMessage: Sendable {
     private struct Pong: Encodable {
         let type = "pong"
         let id: Int64
+    }
+
+    private struct Bye: Encodable {
+        let type = "bye"
+        let reason: String
     }
 
     private struct Entries: Encodable {
@@ -126,6 +135,8 @@ public struct ServerEnvelope: Decodable, Sendable {
     public let server: String?
     /// Journaled actions (`entries`).
     public let entries: [HistoryEntry]?
+    /// Why the daemon closes the connection (`bye`).
+    public let reason: String?
 }
 
 /// The model of an `update` message, decoded as `Model`; `nil` when the model is `null`.

@@ -38,11 +38,13 @@ import TestSupport
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
-    func aSignalClosesClientsRemovesTheSocketAndExitsZero(signal: Int32) throws {
+    func aSignalSaysByeToClientsRemovesTheSocketAndExitsZero(signal: Int32) throws {
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()
         daemon.process.send(signal)
         #expect(try daemon.process.waitForExit() == 0)
+        let bye = try client.receive()
+        #expect(bye.type == "bye" && bye["reason"] as? String == "the daemon is shutting down")
         #expect(try client.readsEndOfStream())
         #expect(access(daemon.socketPath, F_OK) != 0)
         #expect(daemon.process.standardError.contains("shutting down"))
@@ -91,6 +93,6 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let daemon = try ChildProcess(Binaries.path("todod"), ["--data-dir", directory + "/data"] + arguments, outputDirectory: directory)
         #expect(try daemon.waitForExit() != 0)
-        #expect(daemon.standardError.contains("todod: "))
+        #expect(daemon.standardError.contains("todod error: "))
     }
 }
