@@ -14,7 +14,7 @@ final class UnixSocket: Sendable {
     /// or `write` could still name it.
     let descriptor: Int32
     /// Serialises writers so frames from concurrent tasks never interleave.
-    private let writeLock = Locked(())
+    private let writeLock = PthreadMutex()
 
     /// Connects to `path`, or throws `.daemonUnreachable`.
     init(path: String) throws(SyncClientError) {
@@ -34,7 +34,7 @@ final class UnixSocket: Sendable {
 
     /// Writes all of `bytes` as one unit, even with concurrent writers.
     func write(_ bytes: [UInt8]) throws(SyncClientError) {
-        try writeLock.withLock { _ throws(SyncClientError) in try writeAll(bytes) }
+        try writeLock.run { () throws(SyncClientError) in try writeAll(bytes) }
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(SyncClientError) {
