@@ -13,7 +13,7 @@ enum CLIError: Error {
     init(_ error: SyncClientError) {
         switch error {
         case .daemonUnreachable(let path, let reason):
-            self = .unreachable("cannot reach todod at \(path) (\(reason)); is the daemon running? start it with: todod --socket \(path)")
+            self = .unreachable("cannot reach todod at \(path) (\(reason)); start it with `todod --socket \(path)`, or let todo start it (drop --no-autostart / TODO_NO_AUTOSTART)")
         case .connectionClosed, .unsupportedProtocol:
             self = .unreachable(error.description)
         case .server, .protocolViolation:

@@ -27,9 +27,20 @@ struct Command: Sendable {
 struct CommandContext: Sendable {
     /// The `--socket` option, if given.
     let socketOption: String?
+    /// Whether a missing daemon may be started (see `Autostart`).
+    let mayStartDaemon: Bool
 
-    /// Connects to the daemon, turning failures into exit-code errors.
+    /// Connects to the daemon, starting it first if nothing answers and that is allowed.
     func connect() async throws(CLIError) -> SyncClient {
+        do {
+            return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)")
+        } catch .daemonUnreachable(let path, _) where mayStartDaemon {
+            if let pid = try Autostart.ensureDaemon(at: path) {
+                Output.error("started todod (pid \(pid)) on \(path)")
+            }
+        } catch {
+            throw CLIError(error)
+        }
         do {
             return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)")
         } catch {

@@ -21,6 +21,7 @@ struct TodoCLI {
 
     private static func run(_ arguments: [String]) async throws(CLIError) {
         var socketOption: String?
+        var mayStartDaemon = !Autostart.isForbiddenByEnvironment
         var rest = arguments[...]
         while let first = rest.first, first.hasPrefix("-") {
             rest = rest.dropFirst()
@@ -33,6 +34,8 @@ struct TodoCLI {
                 let path = String(first.dropFirst("--socket=".count))
                 guard !path.isEmpty else { throw .usage("--socket needs a path") }
                 socketOption = path
+            case "--no-autostart":
+                mayStartDaemon = false
             case "--help", "-h":
                 Output.out(help)
                 return
@@ -50,7 +53,7 @@ struct TodoCLI {
             Output.out(command.help)
             return
         }
-        try await command.run(CommandContext(socketOption: socketOption), commandArguments)
+        try await command.run(CommandContext(socketOption: socketOption, mayStartDaemon: mayStartDaemon), commandArguments)
     }
 
     private static var help: String {
@@ -60,7 +63,7 @@ struct TodoCLI {
             return "  " + left + String(repeating: " ", count: width - left.count + 2) + command.summary
         }
         return """
-            usage: todo [--socket PATH] COMMAND [ARGUMENTS]
+            usage: todo [--socket PATH] [--no-autostart] COMMAND [ARGUMENTS]
 
             Commands:
             \(table.joined(separator: "\n"))
@@ -68,6 +71,8 @@ struct TodoCLI {
             Options (before the command):
               --socket PATH  the daemon's socket (default: $TODO_SOCKET, else
                              $XDG_RUNTIME_DIR/todo/todod.sock, else /tmp/todo-UID/todod.sock)
+              --no-autostart do not start todod when nothing answers (also TODO_NO_AUTOSTART=1);
+                             otherwise it is started, unless a systemd unit for it is active
               --help         this help; `todo COMMAND --help` for one command
               --version      the version
 

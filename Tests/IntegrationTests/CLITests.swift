@@ -124,7 +124,7 @@ import TestSupport
     @Test func anUnreachableDaemonExitsWithThreeAndSaysHowToStartIt() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let child = try ChildProcess(Binaries.path("todo"), ["--socket", directory + "/none.sock", "list"], outputDirectory: directory)
+        let child = try ChildProcess(Binaries.path("todo"), ["--socket", directory + "/none.sock", "--no-autostart", "list"], outputDirectory: directory)
         #expect(try child.waitForExit() == 3)
         #expect(child.standardError.contains("cannot reach todod at \(directory)/none.sock"))
         #expect(child.standardError.contains("todod"))

@@ -72,9 +72,10 @@ public final class DaemonHarness: @unchecked Sendable {
         return CommandResult(status: status, output: child.standardOutput, error: child.standardError)
     }
 
-    /// Starts `todo --socket SOCKET arguments` without waiting for it.
+    /// Starts `todo --socket SOCKET arguments` without waiting for it. It never starts a
+    /// daemon of its own (`TODO_NO_AUTOSTART=1`): the harness owns the daemon.
     public func startTodo(_ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess(Binaries.path("todo"), ["--socket", socketPath] + arguments, outputDirectory: directory)
+        try ChildProcess(Binaries.path("todo"), ["--socket", socketPath] + arguments, environment: ["TODO_NO_AUTOSTART": "1"], outputDirectory: directory)
     }
 
     /// Opens a raw protocol connection and completes the handshake.
