@@ -17,19 +17,22 @@ public final class DaemonHarness: @unchecked Sendable {
     /// The current daemon process.
     public private(set) var process: ChildProcess
     private let arguments: [String]
+    private let environment: [String: String]
 
-    /// Starts `todod --socket DIR/SOCKETNAME --data-dir DIR/data` plus `arguments`.
-    public init(arguments: [String] = [], socketName: String = "todod.sock") throws {
+    /// Starts `todod --socket DIR/SOCKETNAME --data-dir DIR/data` plus `arguments`, with
+    /// `environment` added to the test's.
+    public init(arguments: [String] = [], socketName: String = "todod.sock", environment: [String: String] = [:]) throws {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/" + socketName
         dataDirectory = directory + "/data"
         self.arguments = ["--socket", socketPath, "--data-dir", dataDirectory] + arguments
-        process = try Self.launch(self.arguments, socketPath: socketPath, directory: directory)
+        self.environment = environment
+        process = try Self.launch(self.arguments, environment: environment, socketPath: socketPath, directory: directory)
     }
 
     /// Starts the daemon again (after `stop()` or a kill) on the same socket and data.
     public func start() throws {
-        process = try Self.launch(arguments, socketPath: socketPath, directory: directory)
+        process = try Self.launch(arguments, environment: environment, socketPath: socketPath, directory: directory)
     }
 
     /// Kills the daemon with SIGKILL, as a crash would, and reaps it.
@@ -38,8 +41,8 @@ public final class DaemonHarness: @unchecked Sendable {
         _ = try process.waitForExit()
     }
 
-    private static func launch(_ arguments: [String], socketPath: String, directory: String) throws -> ChildProcess {
-        let process = try ChildProcess(Binaries.path("todod"), arguments, outputDirectory: directory)
+    private static func launch(_ arguments: [String], environment: [String: String], socketPath: String, directory: String) throws -> ChildProcess {
+        let process = try ChildProcess(Binaries.path("todod"), arguments, environment: environment, outputDirectory: directory)
         try eventually("todod did not start listening on \(socketPath); stderr:\n\(process.standardError)") {
             if !process.isRunning { throw TestFailure("todod exited at start; stderr:\n\(process.standardError)") }
             return isAnswering(socketPath) ? true : nil
@@ -99,6 +102,13 @@ public struct CommandResult: Sendable {
     public let output: String
     /// Standard error.
     public let error: String
+
+    /// A result with every field given.
+    public init(status: Int32, output: String, error: String) {
+        self.status = status
+        self.output = output
+        self.error = error
+    }
 }
 
 /// Where the built executables are: beside the test binary.

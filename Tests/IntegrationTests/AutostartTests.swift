@@ -1,0 +1,53 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+@Suite struct AutostartTests {
+    @Test func racingShellsStartExactlyOneDaemonAndEveryAddLands() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/run/todod.sock"
+        let environment = ["XDG_STATE_HOME": directory + "/state", "TODO_NO_AUTOSTART": ""]
+        let shells = try (1...6).map { n in
+            try ChildProcess(Binaries.path("todo"), ["--socket", socket, "add", "item \(n)"], environment: environment, outputDirectory: directory)
+        }
+        let statuses = try shells.map { try $0.waitForExit() }
+        let started = shells.flatMap { $0.standardError.split(separator: "\n") }.filter { $0.contains("started todod (pid ") }
+        let pid = try #require(started.first.flatMap { Int32($0.split(separator: "pid ")[1].prefix { $0.isNumber }) })
+        defer { stop(pid) }
+        #expect(statuses == Array(repeating: 0, count: 6))
+        #expect(started.count == 1, "\(started)")
+        #expect(try daemonPIDs(socket: socket) == [pid])
+
+        let list = try ChildProcess(Binaries.path("todo"), ["--socket", socket, "--no-autostart", "list"], outputDirectory: directory)
+        #expect(try list.waitForExit() == 0)
+        #expect(list.standardOutput.hasSuffix("6 open, 0 done\n"))
+        #expect(access(directory + "/state/todo/journal.sqlite3", F_OK) == 0, "the daemon used its default data directory")
+    }
+
+    @Test func noAutostartSaysHowToStartTheDaemon() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let child = try ChildProcess(Binaries.path("todo"), ["--socket", directory + "/todod.sock", "list"], environment: ["TODO_NO_AUTOSTART": "1"], outputDirectory: directory)
+        #expect(try child.waitForExit() == 3)
+        #expect(child.standardError.contains("start it with `todod --socket \(directory)/todod.sock`"))
+        #expect(access(directory + "/todod.sock", F_OK) != 0)
+    }
+
+    /// The pids of the todod processes serving `socket`.
+    private func daemonPIDs(socket: String) throws -> [Int32] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
+            guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) else { return false }
+            let words = command.split(separator: "\0")
+            return words.first?.hasSuffix("/todod") == true && words.contains(Substring(socket))
+        }
+    }
+
+    /// Stops a daemon this test did not spawn directly (todo did), by pid.
+    private func stop(_ pid: Int32) {
+        kill(pid, SIGTERM)
+        for _ in 0..<500 where kill(pid, 0) == 0 { usleep(10_000) }
+        kill(pid, SIGKILL)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Glibc
+import SyncProtocol
+import Testing
+import TestSupport
+
+/// The daemon as a systemd service: units, socket activation, the notify protocol, logging,
+/// signals and peer credentials. Everything runs here without systemd as PID 1; the booted
+/// systemd check is scripts/systemd-e2e.
+@Suite struct ServiceTests {
+    /// The units of `scope` with the paths filled in for the built binaries, in a new directory.
+    private func units(_ scope: String) throws -> String {
+        let directory = try makeTemporaryDirectory()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binaries = URL(fileURLWithPath: Binaries.path("todod")).deletingLastPathComponent().path
+        for unit in ["todod.socket", "todod.service"] {
+            let text = try String(contentsOf: root.appendingPathComponent("systemd/\(scope)/\(unit)"), encoding: .utf8)
+            try text.replacingOccurrences(of: "@BINDIR@", with: binaries).replacingOccurrences(of: "@DOCDIR@", with: root.path)
+                .write(toFile: "\(directory)/\(unit)", atomically: true, encoding: .utf8)
+        }
+        return directory
+    }
+
+    private func analyze(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> CommandResult {
+        let child = try ChildProcess("/usr/bin/systemd-analyze", arguments, environment: environment, outputDirectory: directory)
+        return CommandResult(status: try child.waitForExit(), output: child.standardOutput, error: child.standardError)
+    }
+
+    @Test(arguments: ["system", "user"])
+    func unitsPassVerification(scope: String) throws {
+        let directory = try units(scope)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let scopeFlag = scope == "user" ? ["--user"] : []
+        let result = try analyze(scopeFlag + ["verify", directory + "/todod.socket", directory + "/todod.service"], in: directory, environment: ["XDG_RUNTIME_DIR": directory + "/run"])
+        #expect(result.status == 0)
+        // verify only warns about unknown keys and bad values: any output is a failure.
+        #expect(result.error.isEmpty, "\(result.error)")
+    }
+
+    @Test func theSystemServiceIsExposedAtMost2() throws {
+        let directory = try units("system")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try analyze(["security", "--offline=yes", directory + "/todod.service"], in: directory)
+        let line = try #require(result.output.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let score = try #require(Double(line.split(separator: ":")[1].split(separator: " ")[0]))
+        #expect(score <= 2.0, "\(line)")
+    }
+
+    @Test func socketActivationServesTheFirstConnection() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/todod.sock"
+        let activator = try ChildProcess("/usr/bin/systemd-socket-activate", [
+            "-l", socket, "--fdname=todod", Binaries.path("todod"), "--data-dir", directory + "/data",
+        ], outputDirectory: directory)
+        defer { activator.send(SIGTERM); _ = try? activator.waitForExit() }
+        // Nothing runs todod yet: the first connection starts it, through the passed socket.
+        let client = try eventually("systemd-socket-activate is not listening") { try? WireClient(path: socket) }
+        try client.hello()
+        #expect(try client.dispatchAndWait("add", ["text": "activated"]).type == "ack")
+        #expect(activator.standardError.contains("listening on the socket passed by systemd (fd 3)"))
+    }
+
+    @Test(arguments: [false, true])
+    func notifiesReadyWatchdogAndStopping(abstract: Bool) throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notifications = try NotifyListener(abstract: abstract, directory: directory)
+        let socket = directory + "/todod.sock"
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", socket, "--data-dir", directory + "/data"], environment: [
+            "NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "200000",
+        ], outputDirectory: directory)
+        defer { daemon.send(SIGKILL) }
+
+        let ready = try notifications.next { $0.contains("READY=1") }
+        #expect(DaemonHarness.isAnswering(socket), "READY=1 came before the socket accepted")
+        #expect(ready.contains("STATUS=serving 0 clients at version 0"))
+        _ = try notifications.next { $0 == "WATCHDOG=1" }
+        _ = try notifications.next { $0 == "WATCHDOG=1" }
+
+        let client = try WireClient(path: socket)
+        try client.hello()
+        _ = try notifications.next { $0 == "STATUS=serving 1 client at version 0" }
+        daemon.send(SIGTERM)
+        _ = try notifications.next { $0.hasPrefix("STOPPING=1") }
+        #expect(try daemon.waitForExit() == 0)
+        #expect(try client.receive().type == "bye")
+    }
+
+    @Test func sigtermAnswersEveryAppliedActionBeforeBye() throws {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        let ids = try (0..<200).map { try client.dispatch("add", ["text": "item \($0)"]) }
+        daemon.process.send(SIGTERM)
+        var acked = 0
+        while true {
+            let message = try client.receive()
+            if message.type == "bye" { break }
+            if message.type == "ack" { acked += 1 }
+        }
+        #expect(try client.readsEndOfStream())
+        #expect(try daemon.process.waitForExit() == 0)
+        #expect(acked <= ids.count)
+        try daemon.start()
+        let version = try #require(try WireClient(path: daemon.socketPath).hello().version)
+        #expect(version == acked, "every applied action was acked before bye, and nothing else applied")
+    }
+
+    @Test func sighupDoesNotStopTheDaemon() throws {
+        let daemon = try DaemonHarness()
+        daemon.process.send(SIGHUP)
+        try eventually("SIGHUP was not logged") { daemon.process.standardError.contains("SIGHUP received") ? true : nil }
+        #expect(try daemon.todo("add", "still here").status == 0)
+    }
+
+    @Test func underTheJournalLinesCarryPrioritiesAndNoTimestamps() throws {
+        let daemon = try DaemonHarness(arguments: ["--log-level", "debug"], environment: ["JOURNAL_STREAM": "8:12345"])
+        _ = try daemon.todo("status")
+        try eventually("no debug line") { daemon.process.standardError.contains("<7>client 1 disconnected") ? true : nil }
+        let lines = daemon.process.standardError.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("<6>listening on ") })
+        #expect(lines.allSatisfy { $0.hasPrefix("<") })
+    }
+
+    @Test func theLogLevelFiltersLines() throws {
+        let daemon = try DaemonHarness(arguments: ["--log-level", "warning"])
+        _ = try daemon.todo("status")
+        #expect(try daemon.stop() == 0)
+        #expect(daemon.process.standardError.isEmpty, "\(daemon.process.standardError)")
+    }
+
+    @Test(arguments: [false, true])
+    func otherUsersAreRefusedUnlessAllowed(allowed: Bool) throws {
+        guard getuid() == 0 else { return }  // Needs root to connect as another user.
+        let daemon = try DaemonHarness(arguments: allowed ? ["--allow-uid", "65534"] : [])
+        chmod(daemon.directory, 0o755)
+        chmod(daemon.socketPath, 0o666)
+        let other = try ChildProcess("/usr/bin/setpriv", [
+            "--reuid=65534", "--regid=65534", "--clear-groups", Binaries.path("todo"), "--socket", daemon.socketPath, "--no-autostart", "status",
+        ], outputDirectory: "/tmp")
+        let status = try other.waitForExit()
+        if allowed {
+            #expect(status == 0, "\(other.standardError)")
+        } else {
+            #expect(status == 1, "refused by the daemon")
+            #expect(other.standardError.contains("This daemon does not serve user 65534"), "\(other.standardError)")
+            #expect(daemon.process.standardError.contains("refused uid 65534"))
+        }
+    }
+}
+
+/// A datagram socket standing in for systemd's notify socket.
+final class NotifyListener {
+    /// The value for `$NOTIFY_SOCKET`.
+    let address: String
+    private let descriptor: Int32
+
+    init(abstract: Bool, directory: String) throws {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        let name = abstract ? "todo-test-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" : directory + "/notify"
+        var bytes = Array(name.utf8)
+        if abstract { bytes.insert(0, at: 0) }
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
+        let bound = withUnsafePointer(to: &socketAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        guard bound == 0 else {
+            close(descriptor)
+            throw TestFailure("cannot bind the notify socket: \(String(cString: strerror(errno)))")
+        }
+        self.descriptor = descriptor
+        address = abstract ? "@" + name : name
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Waits for the next datagram satisfying `condition` (skipping others) and returns it.
+    func next(_ condition: (String) -> Bool) throws -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { throw TestFailure("no notification arrived") }
+            let message = String(decoding: buffer[..<count], as: UTF8.self)
+            if condition(message) { return message }
+        }
+    }
+}
