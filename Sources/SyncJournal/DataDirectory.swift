@@ -21,15 +21,24 @@ public final class DataDirectory {
     }
 
     /// Creates `path` (and missing parents, mode 0700) and takes its lock, or explains why not.
-    public init(path: String) throws(DataDirectoryError) {
-        self.path = path
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
+    ///
+    /// `path` is the directory with symbolic links resolved (systemd's `DynamicUser=` makes
+    /// `/var/lib/todo` a link to `/var/lib/private/todo`; the journal refuses to open a file
+    /// through links).
+    public init(path requested: String) throws(DataDirectoryError) {
+        var prefix = requested.hasPrefix("/") ? "" : "."
+        for component in requested.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
                 throw .cannotCreate(path: prefix, reason: String(cString: strerror(errno)))
             }
         }
+        guard let resolved = realpath(requested, nil) else {
+            throw .cannotCreate(path: requested, reason: String(cString: strerror(errno)))
+        }
+        let path = String(cString: resolved)
+        free(resolved)
+        self.path = path
         let lockPath = path + "/todod.lock"
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .cannotCreate(path: lockPath, reason: String(cString: strerror(errno))) }

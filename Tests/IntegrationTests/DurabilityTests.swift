@@ -151,3 +151,17 @@ enum CrashRound {
         return shared.value
     }
 }
+
+@Suite struct DataDirectoryTests {
+    @Test func aDataDirectoryReachedThroughASymbolicLinkWorks() throws {
+        // systemd's DynamicUser= makes /var/lib/todo a link to /var/lib/private/todo.
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/private/todo", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/todo", withDestinationPath: "private/todo")
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", directory + "/todod.sock", "--data-dir", directory + "/todo"], outputDirectory: directory)
+        defer { daemon.send(SIGKILL) }
+        try eventually("todod did not start: \(daemon.standardError)") { DaemonHarness.isAnswering(directory + "/todod.sock") ? true : nil }
+        #expect(daemon.standardError.contains("from \(directory)/private/todo/journal.sqlite3"))
+    }
+}
