@@ -123,6 +123,8 @@ public final class SyncClient: Sendable {
             case .success(let id):
                 do {
                     try write(try RequestEncoder.subscribe(id: id, viewModel: Model.wireName, params: params))
+                } catch SyncClientError.connectionClosed {
+                    // As in `request`: the reader ends the stream with the daemon's reason.
                 } catch {
                     _ = router.cancel(id)
                     continuation.finish(throwing: error)
@@ -186,6 +188,9 @@ public final class SyncClient: Sendable {
             case .success(let id):
                 do {
                     try socket.write(FrameEncoder.frame(try encode(id)))
+                } catch SyncClientError.connectionClosed {
+                    // The daemon closed the connection, maybe after saying why (permission_denied,
+                    // bye): the reader reads that, then the end, and fails this request with it.
                 } catch {
                     let failure = (error as? SyncClientError) ?? .protocolViolation("cannot encode the request: \(error)")
                     if case .reply(let waiting) = router.cancel(id) { waiting.resume(returning: .failure(failure)) }
