@@ -56,6 +56,8 @@ final class Connection {
     private var decoder: FrameDecoder
     private var outbound: OutboundQueue
     private var isReading = false
+    /// Set when no more requests will ever be read (end of input, shutdown), whatever the queue.
+    private var readingEnded = false
     /// Whether the delegate was already asked for a flush this loop pass.
     private var isFlushScheduled = false
     /// Set once the connection is to close as soon as its queue is written, and why.
@@ -175,15 +177,21 @@ final class Connection {
         delegate?.connectionNeedsFlush(self)
     }
 
-    /// Stops delivering frames (libuv stops reading the socket).
-    func stopReading() {
+    /// Stops delivering frames for good: backpressure will not resume reading.
+    func endReading() {
+        readingEnded = true
+        stopReading()
+    }
+
+    /// Stops delivering frames until the queue drains (libuv stops reading the socket).
+    private func stopReading() {
         guard isReading else { return }
         uv_read_stop(cuv_pipe_as_stream(pipe))
         isReading = false
     }
 
     private func resumeReadingIfDrained() {
-        if !isReading, closeWhenFlushed == nil, queuedByteCount <= limits.softQueueLimit / 2 {
+        if !isReading, !readingEnded, closeWhenFlushed == nil, queuedByteCount <= limits.softQueueLimit / 2 {
             startReading()
         }
     }
@@ -239,7 +247,7 @@ final class Connection {
         } else if nread == Int(UV_EOF.rawValue) {
             // The client may have only shut down its sending side: the delegate closes once
             // everything it asked for is answered.
-            connection.stopReading()
+            connection.endReading()
             connection.delegate?.connectionReachedEndOfInput(connection)
         } else if nread < 0 {
             connection.close(reason: "read failed: \(String(cString: uv_err_name(Int32(nread))))")

@@ -29,7 +29,7 @@ extension Server {
     func beginShutdown() {
         guard case .serving = shutdown else { return }
         shutdown = .finishingCommits
-        for session in sessions.values { session.connection.stopReading() }
+        for session in sessions.values { session.connection.endReading() }
         passEnd.start()
     }
 
@@ -37,10 +37,7 @@ extension Server {
     func continueShutdownIfIdle() {
         guard case .finishingCommits = shutdown, awaitingDurability.isEmpty, durableAcks.isEmpty, !writer.isBusy else { return }
         shutdown = .sayingBye
-        for session in sessions.values {
-            send(.bye(reason: "the daemon is shutting down"), to: session)
-            session.connection.closeAfterFlushing(reason: "daemon shutting down")
-        }
+        // The deadline first: saying bye can end the last connection, and with it the shutdown.
         do {
             shutdownDeadline = try .timer(loop: loop, after: Self.byeDeadlineMilliseconds) { [unowned self] in
                 for session in sessions.values { session.connection.close(reason: "did not read its bye in time") }
@@ -48,6 +45,10 @@ extension Server {
         } catch {
             logger.log(.warning, "no shutdown deadline (\(error)); closing every client now")
             for session in sessions.values { session.connection.close(reason: "daemon shutting down") }
+        }
+        for session in sessions.values {
+            send(.bye(reason: "the daemon is shutting down"), to: session)
+            session.connection.closeAfterFlushing(reason: "daemon shutting down")
         }
         finishShutdownIfDone()
     }

@@ -107,6 +107,23 @@ import TestSupport
         #expect(version == acked, "every applied action was acked before bye, and nothing else applied")
     }
 
+    @Test func sigtermStopsReadingEvenFromAClientThatKeepsSending() throws {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            do { while true { try client.dispatch("add", ["text": "more"]) } } catch {}
+        }
+        DispatchQueue.global().async(group: group) {
+            while (try? client.receive()) != nil {}
+        }
+        try eventually("nothing was applied") { (try? WireClient(path: daemon.socketPath).hello().version).flatMap { $0 > 100 ? true : nil } }
+        daemon.process.send(SIGTERM)
+        #expect(try daemon.process.waitForExit(timeout: 10) == 0, "the daemon kept serving a client that kept sending")
+        shutdown(client.descriptor, Int32(SHUT_RDWR))
+        #expect(group.wait(timeout: .now() + 30) == .success)
+    }
+
     @Test func sighupDoesNotStopTheDaemon() throws {
         let daemon = try DaemonHarness()
         daemon.process.send(SIGHUP)
