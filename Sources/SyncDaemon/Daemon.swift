@@ -46,6 +46,11 @@ public final class Daemon<App: SyncApp> {
         }
         let started = Self.monotonicMilliseconds()
         let recovered = try Recovery<App>.recover(from: journal, path: journalPath)
+        do {
+            try journal.prepareForWriting()
+        } catch {
+            throw .journal(error)
+        }
         logger.log(.info, "recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount) actions replayed) in \(Self.monotonicMilliseconds() - started) ms")
 
         let activated = try SystemdActivation.listeningDescriptor()

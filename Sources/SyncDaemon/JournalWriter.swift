@@ -1,4 +1,5 @@
 import CUV
+import Glibc
 import SyncJournal
 import SyncProtocol
 
@@ -50,6 +51,9 @@ final class JournalWriter<State: Codable & Sendable> {
         var commit: Result<Void, JournalError> = .success(())
         var reads: [Result<[JournalEntry], JournalError>] = []
     }
+
+    /// Most journal reads done in one job.
+    static var readsPerJob: Int { 8 }
 
     /// Called on the loop thread with each commit's outcome.
     var onOutcome: (Outcome) -> Void = { _ in }
@@ -107,12 +111,14 @@ final class JournalWriter<State: Codable & Sendable> {
     func startNextJob() {
         guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty else { return }
         let state = recorded.isEmpty ? nil : appliedState()
-        var next = Job(entries: recorded, snapshot: nil, endState: state, reads: pendingReads)
+        // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
+        let reads = Array(pendingReads.prefix(Self.readsPerJob))
+        var next = Job(entries: recorded, snapshot: nil, endState: state, reads: reads)
         if let last = recorded.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
             next.snapshot = encodeSnapshot(state, version: last.version)
         }
         recorded.removeAll(keepingCapacity: true)
-        pendingReads.removeAll()
+        pendingReads.removeFirst(reads.count)
         job = next
         work.pointee.data = Unmanaged.passRetained(self as AnyObject).toOpaque()
         let queued = uv_queue_work(loop, work, onPoolThread, afterPoolJob)
@@ -149,9 +155,7 @@ final class JournalWriter<State: Codable & Sendable> {
             do {
                 try journal.append(job.entries, snapshot: job.snapshot)
             } catch {
-                // A failed fsync may still have written the commit: believe the journal.
-                let written = (try? journal.lastVersion()) == job.entries.last?.version
-                results.commit = written ? .success(()) : .failure(error)
+                results.commit = .failure(error)
             }
         }
         results.reads = job.reads.map { read in Result { () throws(JournalError) in try journal.entries(after: read.after, limit: read.limit) } }
@@ -176,6 +180,11 @@ final class JournalWriter<State: Codable & Sendable> {
                 committedActionCount += finished.entries.count
                 if let snapshot = finished.snapshot { lastSnapshotVersion = snapshot.version }
                 if let state = finished.endState { onOutcome(.durable(version: last.version, state: state)) }
+            case .failure(.uncertain(let path, let reason)):
+                // The commit may be on disk or not, and the clients cannot be told either way
+                // truthfully. Stop; the restart's recovery reads what the disk really holds.
+                logger.log(.error, "flushing journal \(path) failed (\(reason)); stopping so that recovery decides what was committed")
+                exit(70)
             case .failure(let error):
                 recorded.removeAll()
                 logger.log(.error, "commit of versions \(finished.entries.first!.version)-\(last.version) failed: \(error)")

@@ -6,6 +6,10 @@
 /// implementations need no locking of their own. SQLite is the embedded default
 /// (`SQLiteJournal`); a server-backed journal implements the same protocol.
 public protocol Journal: AnyObject {
+    /// Makes the journal ready for `append`. Called once, after recovery read it successfully:
+    /// until then it is only read, so that a refused start leaves it exactly as it was.
+    func prepareForWriting() throws(JournalError)
+
     /// The newest version recorded, 0 for an empty journal.
     func lastVersion() throws(JournalError) -> UInt64
 
@@ -70,6 +74,9 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownSchema(path: String, found: String, supported: Int)
     /// A write or read failed (disk full, I/O error); nothing of the failed step was recorded.
     case storage(path: String, operation: String, reason: String)
+    /// Flushing to disk failed: the last step may or may not be on disk. Only a restart's
+    /// recovery can tell, so the daemon must not go on as if it knew.
+    case uncertain(path: String, reason: String)
 
     /// One line naming the file and the problem.
     public var description: String {
@@ -79,6 +86,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownSchema(let path, let found, let supported):
             return "journal \(path) has schema version \(found); this todod reads schema version \(supported) (a newer todod wrote it?)"
         case .storage(let path, let operation, let reason): return "\(operation) in journal \(path) failed: \(reason)"
+        case .uncertain(let path, let reason): return "flushing journal \(path) to disk failed (\(reason)); the last commit may or may not be on disk"
         }
     }
 }

@@ -19,6 +19,14 @@ final class SQLiteDatabase {
         }
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
+        // Until the journal is trusted (`allowCheckpointOnClose`), closing must not fold the
+        // WAL into the database file: a refused start leaves the files as they were.
+        csqlite_set_checkpoint_on_close(handle, 0)
+    }
+
+    /// Lets closing the connection checkpoint the WAL again (once the journal is trusted).
+    func allowCheckpointOnClose() {
+        csqlite_set_checkpoint_on_close(handle, 1)
     }
 
     deinit {
@@ -39,6 +47,10 @@ final class SQLiteDatabase {
         return Statement(database: self, handle: statement)
     }
 
+    /// SQLITE_IOERR_FSYNC and SQLITE_IOERR_DIR_FSYNC (macros Swift does not import).
+    private static let fsyncFailed = SQLITE_IOERR | (4 << 8)
+    private static let directoryFsyncFailed = SQLITE_IOERR | (5 << 8)
+
     /// Whether a transaction is open.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
@@ -50,6 +62,8 @@ final class SQLiteDatabase {
         switch code & 0xFF {
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             return .corrupt(path: path, reason: reason)
+        case SQLITE_IOERR where code == Self.fsyncFailed || code == Self.directoryFsyncFailed:
+            return .uncertain(path: path, reason: reason)
         default:
             return .storage(path: path, operation: operation, reason: reason)
         }
@@ -102,6 +116,15 @@ final class Statement {
 
     /// The integer in column `index` of the current row.
     func integer(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// The version number in column `index` of the current row; a negative one means the file
+    /// was tampered with.
+    func version(_ index: Int32) throws(JournalError) -> UInt64 {
+        guard let version = UInt64(exactly: integer(index)) else {
+            throw .corrupt(path: database.path, reason: "a negative version (\(integer(index)))")
+        }
+        return version
+    }
 
     /// Whether column `index` of the current row is NULL.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }

@@ -44,7 +44,6 @@ public final class SQLiteJournal: Journal {
         }
         database = try SQLiteDatabase(path: path, create: false)
         try Self.check(database)
-        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", operation: "configuring")
         insertAction = try database.prepare(
             "INSERT INTO actions(version, name, payload, accepted_at, peer_uid, peer_pid) VALUES (?, ?, ?, ?, ?, ?)", operation: "preparing")
         insertSnapshot = try database.prepare("INSERT OR REPLACE INTO snapshots(version, state, saved_at) VALUES (?, ?, ?)", operation: "preparing")
@@ -55,10 +54,15 @@ public final class SQLiteJournal: Journal {
         selectSnapshot = try database.prepare("SELECT version, state FROM snapshots ORDER BY version DESC LIMIT 1", operation: "preparing")
     }
 
+    public func prepareForWriting() throws(JournalError) {
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", operation: "configuring")
+        database.allowCheckpointOnClose()
+    }
+
     public func lastVersion() throws(JournalError) -> UInt64 {
         var version: UInt64 = 0
         try selectLastVersion.bind([], operation: "reading the last version")
-        try selectLastVersion.run(operation: "reading the last version") { row in version = UInt64(row.integer(0)) }
+        try selectLastVersion.run(operation: "reading the last version") { row throws(JournalError) in version = try row.version(0) }
         return version
     }
 
@@ -90,9 +94,9 @@ public final class SQLiteJournal: Journal {
     public func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] {
         var entries: [JournalEntry] = []
         try selectActions.bind([.integer(Int64(version)), .integer(Int64(limit))], operation: "reading actions")
-        try selectActions.run(operation: "reading actions") { row in
+        try selectActions.run(operation: "reading actions") { row throws(JournalError) in
             entries.append(JournalEntry(
-                version: UInt64(row.integer(0)), name: String(decoding: row.text(1), as: UTF8.self), payload: row.text(2),
+                version: try row.version(0), name: String(decoding: row.text(1), as: UTF8.self), payload: row.text(2),
                 acceptedAt: row.integer(3),
                 peerUID: row.isNull(4) ? nil : UInt32(truncatingIfNeeded: row.integer(4)),
                 peerPID: row.isNull(5) ? nil : Int32(truncatingIfNeeded: row.integer(5))))
@@ -103,8 +107,8 @@ public final class SQLiteJournal: Journal {
     public func latestSnapshot() throws(JournalError) -> Snapshot? {
         var snapshot: Snapshot?
         try selectSnapshot.bind([], operation: "reading the snapshot")
-        try selectSnapshot.run(operation: "reading the snapshot") { row in
-            snapshot = Snapshot(version: UInt64(row.integer(0)), state: row.text(1))
+        try selectSnapshot.run(operation: "reading the snapshot") { row throws(JournalError) in
+            snapshot = Snapshot(version: try row.version(0), state: row.text(1))
         }
         return snapshot
     }

@@ -79,4 +79,22 @@ import TestSupport
         try JournalFile.execute("DELETE FROM snapshots; DELETE FROM actions WHERE version = 150", on: JournalFile.path(daemon))
         #expect(try refusedStart(daemon).contains("version 150 is missing"))
     }
+
+    @Test func aRefusedStartAfterACrashLeavesTheJournalAndItsWALUntouched() throws {
+        let daemon = try DaemonHarness()
+        for text in ["a", "b", "c", "d", "e"] { #expect(try daemon.todo("add", text).status == 0) }
+        try daemon.crash()
+        let path = JournalFile.path(daemon)
+        try JournalFile.execute("INSERT INTO actions VALUES (6, 'fly', '{}', 0, NULL, NULL)", on: path, keepingWAL: true)
+        let wal = try JournalFile.contents(path + "-wal")
+        #expect(!wal.isEmpty, "the crash left a WAL")
+        #expect(try refusedStart(daemon).contains(#"the action "fly" at version 6 is unknown"#))
+        #expect(try JournalFile.contents(path + "-wal") == wal, "the WAL was changed or folded into the file")
+    }
+
+    @Test func aNegativeVersionIsRefusedNotACrash() throws {
+        let daemon = try stoppedDaemonWithData()
+        try JournalFile.execute("UPDATE snapshots SET version = -1", on: JournalFile.path(daemon))
+        #expect(try refusedStart(daemon).contains("a negative version (-1)"))
+    }
 }
