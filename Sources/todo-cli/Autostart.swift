@@ -19,7 +19,7 @@ enum Autostart {
     /// Makes sure a daemon answers at `path`, starting one if needed. Returns the pid of a
     /// daemon it started, `nil` if one was already answering.
     static func ensureDaemon(at path: String) throws(CLIError) -> pid_t? {
-        if let unit = activeSystemdUnit() {
+        if let unit = activeSystemdUnit(listeningOn: path) {
             throw .unreachable("\(unit) is active but nothing answers at \(path); see `systemctl status todod`")
         }
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -27,12 +27,33 @@ enum Autostart {
         if mkdir(directoryPath, 0o700) != 0 && errno != EEXIST {
             throw .unreachable("cannot create \(directoryPath) to start todod: \(String(cString: strerror(errno)))")
         }
-        let lock = open(directoryPath + "/autostart.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try checkOwnership(of: directoryPath)
+        // O_NOFOLLOW: a link planted here must not redirect what this user opens.
+        let lock = open(directoryPath + "/autostart.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0 else { throw .unreachable("cannot start todod: \(directoryPath)/autostart.lock: \(String(cString: strerror(errno)))") }
         defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        var waited = 0
+        while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < startTimeoutMilliseconds else {
+                throw .unreachable("another todo has been starting todod at \(path) for too long (\(directoryPath)/autostart.lock)")
+            }
+            usleep(10_000)
+            waited += 10
+        }
         if isAnswering(path) { return nil }
         return try start(at: path, log: directoryPath + "/todod.log")
+    }
+
+    /// The socket's directory must be this user's and closed to others (as the daemon checks
+    /// too): in a shared place such as /tmp, another user could otherwise prepare it.
+    private static func checkOwnership(of directory: String) throws(CLIError) {
+        var status = stat()
+        guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw .unreachable("cannot start todod: \(directory) is not a directory")
+        }
+        guard status.st_uid == getuid(), status.st_mode & 0o022 == 0 else {
+            throw .unreachable("not starting todod: \(directory) belongs to another user or others can write to it")
+        }
     }
 
     private static func start(at path: String, log: String) throws(CLIError) -> pid_t {
@@ -41,7 +62,7 @@ enum Autostart {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -87,30 +108,48 @@ enum Autostart {
         return "todod"
     }
 
-    /// The todod socket unit systemd runs for this user or the system, if systemd is the init
-    /// system and one is active.
-    private static func activeSystemdUnit() -> String? {
+    /// The active todod socket unit, of this user or of the system, that listens on `path`,
+    /// if systemd is the init system. A unit listening elsewhere does not stop an autostart.
+    private static func activeSystemdUnit(listeningOn path: String) -> String? {
         guard access("/run/systemd/system", F_OK) == 0 else { return nil }
-        for scope in [["--user"], []] where run("systemctl", scope + ["is-active", "--quiet", "todod.socket"]) == 0 {
-            return scope.isEmpty ? "todod.socket" : "todod.socket (--user)"
+        for scope in [["--user"], []] {
+            let listen = output(of: "systemctl", scope + ["show", "todod.socket", "--property=ActiveState,Listen"])
+            let active = listen.contains("ActiveState=active")
+            if active && listen.split(separator: "\n").contains(where: { $0.hasPrefix("Listen=\(path) ") }) {
+                return scope.isEmpty ? "todod.socket" : "todod.socket (--user)"
+            }
         }
         return nil
     }
 
-    /// Runs a command with no output and returns its exit status (-1 if it cannot run).
-    private static func run(_ command: String, _ arguments: [String]) -> Int32 {
+    /// What a command prints on standard output ("" if it cannot run).
+    private static func output(of command: String, _ arguments: [String]) -> String {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return "" }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([command] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, command, &actions, nil, argv, environ) == 0 else { return -1 }
+        let spawned = posix_spawnp(&pid, command, &actions, nil, argv, environ) == 0
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        guard spawned else { return "" }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(pipeEnds[0], &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func isAnswering(_ path: String) -> Bool {

@@ -35,6 +35,19 @@ import TestSupport
         #expect(access(directory + "/todod.sock", F_OK) != 0)
     }
 
+    @Test func aSocketDirectoryOthersCanWriteToIsNotTrusted() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        mkdir(directory + "/shared", 0o777)
+        chmod(directory + "/shared", 0o777)
+        let child = try ChildProcess(Binaries.path("todo"), ["--socket", directory + "/shared/todod.sock", "add", "x"],
+                                     environment: ["XDG_STATE_HOME": directory + "/state", "TODO_NO_AUTOSTART": ""], outputDirectory: directory)
+        #expect(try child.waitForExit() == 3)
+        #expect(child.standardError.contains("not starting todod: \(directory)/shared belongs to another user or others can write to it"))
+        #expect(access(directory + "/shared/autostart.lock", F_OK) != 0)
+        #expect(try daemonPIDs(socket: directory + "/shared/todod.sock").isEmpty)
+    }
+
     /// The pids of the todod processes serving `socket`.
     private func daemonPIDs(socket: String) throws -> [Int32] {
         try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
