@@ -51,7 +51,7 @@ public final class Daemon<App: SyncApp> {
         } catch {
             throw .journal(error)
         }
-        logger.log(.info, "recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount) actions replayed) in \(Self.monotonicMilliseconds() - started) ms")
+        logger.log(.info, "recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed) in \(Self.monotonicMilliseconds() - started) ms")
 
         let activated = try SystemdActivation.listeningDescriptor()
         if activated == nil, try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
@@ -110,7 +110,7 @@ public final class Daemon<App: SyncApp> {
         writer.finish(finalState: server.store.state, version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
-            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount) actions in \(writer.commitCount) commits (\(average.formatted1) per commit)")
+            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit)")
         } else {
             logger.log(.info, "stopped at version \(writer.durableVersion)")
         }
@@ -141,6 +141,11 @@ public final class Daemon<App: SyncApp> {
         uv_run(loop, UV_RUN_DEFAULT)
         uv_loop_close(loop)
     }
+}
+
+private extension Int {
+    /// `1 action`, `2 actions`.
+    func counting(_ noun: String) -> String { "\(self) \(noun)\(self == 1 ? "" : "s")" }
 }
 
 private extension Double {

@@ -75,7 +75,9 @@ enum Autostart {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard result == 0 else { throw .unreachable("cannot start \(executable): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw .unreachable("cannot start \(executable) (looked beside todo and on PATH): \(String(cString: strerror(result)))")
+        }
         var waited = 0
         while !isAnswering(path) {
             var status: Int32 = 0

@@ -107,10 +107,12 @@ enum CompletionScripts {
     }
 }
 
-private extension String {
+extension String {
     /// The text with single quotes replaced, for a single-quoted shell word.
-    var replacingQuotes: String { String(map { $0 == "'" ? "`" : $0 }) }
+    fileprivate var replacingQuotes: String { String(map { $0 == "'" ? "`" : $0 }) }
 
     /// The text, or `replacement` if it is empty.
     func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+
+
 }

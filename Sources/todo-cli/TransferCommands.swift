@@ -52,11 +52,24 @@ extension Command {
             Output.out("imported \(added) new item\(added == 1 ? "" : "s") (\(items.count - added) already present)\n")
         })
 
+    /// Where a decoding error is, in a few words.
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context):
+            return "no \"\(key.stringValue)\" at \(context.codingPath.map(\.stringValue).joined(separator: ".").ifEmpty("the top"))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "not valid JSON" : "\"\(path)\" has the wrong type or value"
+        default:
+            return String(describing: error)
+        }
+    }
+
     /// Items per `import` action: well under the daemon's default frame limit.
     static let importGroupSize = 200
 
     private static func readExport(_ path: String) throws(CLIError) -> [TodoItem] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = path == "-" ? dup(0) : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .usage("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
@@ -71,7 +84,7 @@ extension Command {
         do {
             return try WireJSON.decode(ExportViewModel.self, from: bytes).items
         } catch {
-            throw .usage("\(path) is not a file written by `todo export` (\(error))")
+            throw .usage("\(path) is not a file written by `todo export` (\(Self.describe(error)))")
         }
     }
 }
