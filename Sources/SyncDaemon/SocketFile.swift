@@ -26,19 +26,11 @@ enum SocketFile {
         var status = stat()
         guard lstat(path, &status) == 0 else { return .fresh }
         guard status.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: path) }
-        if isAnswering(path) { throw .alreadyRunning(path: path) }
+        if SocketPath.isAnswering(path) { throw .alreadyRunning(path: path) }
         guard unlink(path) == 0 || errno == ENOENT else {
             throw .system(operation: "removing stale socket", subject: path, errno: errno)
         }
         return .replacedStaleSocket
-    }
-
-    /// Whether something accepts connections on the socket at `path`.
-    static func isAnswering(_ path: String) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { Glibc.close(descriptor) }
-        return SocketPath.withAddress(of: path) { connect(descriptor, $0, $1) } == 0
     }
 
     private static func prepareDirectory(of path: String) throws(DaemonError) {

@@ -29,5 +29,13 @@ extension SocketPath {
             try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
     }
+
+    /// Whether something accepts connections on the Unix socket at `path`.
+    public static func isAnswering(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return withAddress(of: path) { connect(descriptor, $0, $1) } == 0
+    }
 }
 #endif

@@ -40,7 +40,7 @@ enum Autostart {
             usleep(10_000)
             waited += 10
         }
-        if isAnswering(path) { return nil }
+        if SocketPath.isAnswering(path) { return nil }
         return try start(at: path, log: directoryPath + "/todod.log")
     }
 
@@ -79,7 +79,7 @@ enum Autostart {
             throw .unreachable("cannot start \(executable) (looked beside todo and on PATH): \(String(cString: strerror(result)))")
         }
         var waited = 0
-        while !isAnswering(path) {
+        while !SocketPath.isAnswering(path) {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 throw .unreachable("todod exited as it started (status \(status >> 8)); see \(log)")
@@ -152,12 +152,5 @@ enum Autostart {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func isAnswering(_ path: String) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return SocketPath.withAddress(of: path) { connect(descriptor, $0, $1) } == 0
     }
 }

@@ -106,13 +106,3 @@ enum CompletionScripts {
         return lines.joined(separator: "\n") + "\n"
     }
 }
-
-extension String {
-    /// The text with single quotes replaced, for a single-quoted shell word.
-    fileprivate var replacingQuotes: String { String(map { $0 == "'" ? "`" : $0 }) }
-
-    /// The text, or `replacement` if it is empty.
-    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
-
-
-}
