@@ -1,13 +1,15 @@
 /// Builds the JSON payloads of client requests, for clients written in Swift.
 public enum RequestEncoder {
-    /// `hello {id, protocol, client}` for this build's protocol version.
-    public static func hello(id: Int64, client: String) throws -> [UInt8] {
-        try WireJSON.encode(Hello(id: id, protocol: WireProtocol.version, client: client))
+    /// `hello {id, protocol, client, clientId?}` for this build's protocol version. A
+    /// `clientID` asks for exactly-once dispatch: numbered dispatches from it apply once.
+    public static func hello(id: Int64, client: String, clientID: String? = nil) throws -> [UInt8] {
+        try WireJSON.encode(Hello(id: id, protocol: WireProtocol.version, client: client, clientId: clientID))
     }
 
-    /// `dispatch {id, action: {name, payload}}`.
-    public static func dispatch(id: Int64, actionName: String, payload: some Encodable) throws -> [UInt8] {
-        try WireJSON.encode(Dispatch(id: id, action: .init(name: actionName, payload: payload)))
+    /// `dispatch {id, action: {name, payload}, sequence?}`; `sequence` numbers the action
+    /// among those of the connection's client id.
+    public static func dispatch(id: Int64, actionName: String, payload: some Encodable, sequence: UInt64? = nil) throws -> [UInt8] {
+        try WireJSON.encode(Dispatch(id: id, action: .init(name: actionName, payload: payload), sequence: sequence))
     }
 
     /// `subscribe {id, viewModel, params}`.
@@ -35,6 +37,7 @@ public enum RequestEncoder {
         let id: Int64
         let `protocol`: Int
         let client: String
+        let clientId: String?
     }
 
     private struct Dispatch<Payload: Encodable>: Encodable {
@@ -45,6 +48,7 @@ public enum RequestEncoder {
         let type = "dispatch"
         let id: Int64
         let action: Action
+        let sequence: UInt64?
     }
 
     private struct Subscribe<Params: Encodable>: Encodable {
