@@ -1,9 +1,10 @@
 import SyncLock
 import SyncProtocol
 
-/// Routes what the reader thread receives to whoever waits for it: request replies to their
-/// continuations, updates to their subscription's sink. Thread-safe; the lock is never held
-/// while user code or I/O runs.
+/// Routes what the connection thread receives to whoever waits for it: request replies to
+/// their continuations, updates to their subscription's sink. It also remembers every request
+/// not yet answered, with its frame, so that a new connection can send them again.
+/// Thread-safe; the lock is never held while user code or I/O runs.
 final class ReplyRouter: Sendable {
     /// Who waits for the reply to a request id.
     enum Waiter: Sendable {
@@ -15,31 +16,50 @@ final class ReplyRouter: Sendable {
         case discard
     }
 
+    private struct Pending {
+        let waiter: Waiter
+        let frame: [UInt8]
+    }
+
     private struct Routes {
         var nextRequestID: Int64 = 1
-        var waiters: [Int64: Waiter] = [:]
+        var pending: [Int64: Pending] = [:]
+        /// Subscriptions on the current connection, by the daemon's subscription id.
         var sinks: [Int64: SubscriptionSink] = [:]
+        /// Subscriptions of a lost connection, to make again on the next one.
+        var resubscribing: [SubscriptionSink] = []
+        /// Where new requests are written; `nil` while there is no connection.
+        var socket: UnixSocket?
         var closedReason: SyncClientError?
         /// The last error not tied to a request: why the daemon is about to close, usually.
         var connectionError: SyncClientError?
+        /// How many connections have ended.
+        var generation = 0
     }
 
     private let routes = Locked(Routes())
 
-    /// Reserves a request id for `waiter`, or returns why the connection is closed.
-    func register(_ waiter: Waiter) -> Result<Int64, SyncClientError> {
-        routes.withLock { routes in
-            if let reason = routes.closedReason { return .failure(reason) }
+    /// Reserves a request id for `waiter` and encodes its frame with it. Returns the frame and
+    /// the socket to write it to: `nil` while disconnected, when `connectionDidStart` sends it.
+    func register(_ waiter: Waiter, encode: (Int64) throws -> [UInt8]) throws(SyncClientError) -> (id: Int64, frame: [UInt8], socket: UnixSocket?) {
+        try routes.withLock { routes throws(SyncClientError) in
+            if let reason = routes.closedReason { throw reason }
             let id = routes.nextRequestID
+            let frame: [UInt8]
+            do {
+                frame = FrameEncoder.frame(try encode(id))
+            } catch {
+                throw .protocolViolation("cannot encode the request: \(error)")
+            }
             routes.nextRequestID += 1
-            routes.waiters[id] = waiter
-            return .success(id)
+            routes.pending[id] = Pending(waiter: waiter, frame: frame)
+            return (id, frame, routes.socket)
         }
     }
 
     /// Forgets the waiter of request `id` (its request could not be written).
     func cancel(_ id: Int64) -> Waiter? {
-        routes.withLock { $0.waiters.removeValue(forKey: id) }
+        routes.withLock { $0.pending.removeValue(forKey: id)?.waiter }
     }
 
     /// Stops delivering updates of `subscription`.
@@ -70,7 +90,7 @@ final class ReplyRouter: Sendable {
             return
         }
         let waiter = routes.withLock { routes -> Waiter? in
-            let waiter = routes.waiters.removeValue(forKey: id)
+            let waiter = routes.pending.removeValue(forKey: id)?.waiter
             if case .subscription(let sink) = waiter, envelope.type == "subscribed", let subscription = envelope.subscription {
                 routes.sinks[subscription] = sink
             }
@@ -90,10 +110,52 @@ final class ReplyRouter: Sendable {
         }
     }
 
+    /// The connection ended and another will be made: new requests wait, unsubscribes are
+    /// moot, and subscriptions will be made again. Returns why it ended, as far as known, and
+    /// the generation of the next connection.
+    func connectionDidEnd(_ reason: SyncClientError) -> (reason: SyncClientError, generation: Int) {
+        let (sinks, reason) = routes.withLock { routes in
+            routes.socket = nil
+            routes.pending = routes.pending.filter { if case .discard = $0.value.waiter { false } else { true } }
+            let sinks = Array(routes.sinks.values)
+            routes.resubscribing.append(contentsOf: sinks)
+            routes.sinks.removeAll()
+            let reason = routes.connectionError ?? reason
+            routes.connectionError = nil
+            routes.generation += 1
+            return (sinks, (reason, routes.generation))
+        }
+        for sink in sinks { sink.connectionDidEnd() }
+        return reason
+    }
+
+    /// A new connection on `socket`, the `generation`th, completed its handshake. Returns the
+    /// frames to send on it first, oldest request first: every request still unanswered, then
+    /// a subscribe for each subscription of the lost connection. New requests go to `socket`
+    /// from now on, so the caller must hold the client's send lock until these frames are
+    /// written. Returns `nil` when the client closed or that connection already ended.
+    func connectionDidStart(_ socket: UnixSocket, generation: Int) -> [[UInt8]]? {
+        routes.withLock { routes in
+            guard routes.closedReason == nil, routes.generation == generation else { return nil }
+            var frames = routes.pending.sorted { $0.key < $1.key }.map(\.value.frame)
+            let sinks = routes.resubscribing.filter { !$0.isCancelled }
+            routes.resubscribing.removeAll()
+            for sink in sinks {
+                let id = routes.nextRequestID
+                guard let frame = try? FrameEncoder.frame(sink.encodeSubscribe(id)) else { continue }
+                routes.nextRequestID += 1
+                routes.pending[id] = Pending(waiter: .subscription(sink), frame: frame)
+                frames.append(frame)
+            }
+            routes.socket = socket
+            return frames
+        }
+    }
+
     /// Fails everything still waiting and refuses new requests, with `reason`, or with the
     /// daemon's last error not tied to a request when the connection simply ended.
     func close(_ reason: SyncClientError) {
-        let (waiters, sinks, reason) = routes.withLock { routes in
+        let (waiters, sinks, reason, socket) = routes.withLock { routes in
             if routes.closedReason == nil {
                 if case .connectionClosed = reason, let error = routes.connectionError {
                     routes.closedReason = error
@@ -103,11 +165,14 @@ final class ReplyRouter: Sendable {
             }
             let reason = routes.closedReason!
             defer {
-                routes.waiters.removeAll()
+                routes.pending.removeAll()
                 routes.sinks.removeAll()
+                routes.resubscribing.removeAll()
+                routes.socket = nil
             }
-            return (Array(routes.waiters.values), Array(routes.sinks.values), reason)
+            return (routes.pending.values.map(\.waiter), Array(routes.sinks.values) + routes.resubscribing, reason, routes.socket)
         }
+        socket?.shutDown()
         for waiter in waiters {
             switch waiter {
             case .reply(let continuation): continuation.resume(returning: .failure(reason))
@@ -117,56 +182,7 @@ final class ReplyRouter: Sendable {
         }
         for sink in sinks { sink.finish(throwing: reason) }
     }
-}
 
-/// The receiving end of one subscription: decodes updates into its stream and knows its
-/// subscription id once the daemon assigned it.
-final class SubscriptionSink: Sendable {
-    private struct Progress {
-        var subscription: Int64?
-        var cancelled = false
-    }
-
-    private let progress = Locked(Progress())
-    private let decodeAndYield: @Sendable (UInt64, [UInt8]) -> Void
-    private let finishStream: @Sendable (SyncClientError?) -> Void
-    private let unsubscribe: @Sendable (Int64) -> Void
-
-    /// A sink feeding a stream through `decodeAndYield` and `finish`, and sending `unsubscribe`
-    /// when the stream's consumer goes away.
-    init(
-        decodeAndYield: @escaping @Sendable (UInt64, [UInt8]) -> Void,
-        finish: @escaping @Sendable (SyncClientError?) -> Void,
-        unsubscribe: @escaping @Sendable (Int64) -> Void
-    ) {
-        self.decodeAndYield = decodeAndYield
-        finishStream = finish
-        self.unsubscribe = unsubscribe
-    }
-
-    func deliver(version: UInt64, payload: [UInt8]) {
-        decodeAndYield(version, payload)
-    }
-
-    func finish(throwing error: SyncClientError?) {
-        finishStream(error)
-    }
-
-    /// The daemon confirmed the subscription. If the consumer already left, unsubscribe now.
-    func didSubscribe(_ subscription: Int64) {
-        let cancelled = progress.withLock { progress in
-            progress.subscription = subscription
-            return progress.cancelled
-        }
-        if cancelled { unsubscribe(subscription) }
-    }
-
-    /// The consumer stopped iterating: unsubscribe, now or as soon as the id is known.
-    func consumerDidLeave() {
-        let subscription = progress.withLock { progress in
-            progress.cancelled = true
-            return progress.subscription
-        }
-        if let subscription { unsubscribe(subscription) }
-    }
+    /// Why the client is closed, or `nil` while it is open.
+    var closedReason: SyncClientError? { routes.withLock { $0.closedReason } }
 }

@@ -11,8 +11,13 @@ import SyncStore
 ///
 /// Safe to share between tasks. Every method throws `SyncClientError`. The connection closes
 /// with `close()` or when the client and every stream it returned are gone.
+///
+/// When the daemon goes away (restart, upgrade), the client reconnects as its
+/// `ReconnectPolicy` says: requests wait and are sent again, subscriptions resume by
+/// themselves, and `connectionStates()` tells fronts what is happening. Each client has an id
+/// and numbers its dispatches, so a dispatch sent again after a reconnect is applied once.
 public final class SyncClient: Sendable {
-    /// What the daemon said about itself in `welcome`.
+    /// What the daemon said about itself in its first `welcome`.
     public struct ServerInfo: Sendable, Equatable {
         /// `name/version` of the daemon.
         public let name: String
@@ -22,56 +27,69 @@ public final class SyncClient: Sendable {
         public let version: UInt64
     }
 
-    /// The socket this client is connected to.
+    /// The socket this client connects to.
     public let socketPath: String
-    /// The daemon's `welcome`.
+    /// The daemon's first `welcome`.
     public let server: ServerInfo
+    /// This client's id for exactly-once dispatch: random, kept across reconnects.
+    public let clientID: String
 
-    private let socket: UnixSocket
     private let router: ReplyRouter
+    private let sender: RequestSender
+    private let states: ConnectionStateBroadcaster
 
     /// Connects to the daemon and says hello.
     ///
     /// `socketPath` defaults to `$TODO_SOCKET`, else `$XDG_RUNTIME_DIR/todo/todod.sock`, else
     /// `/tmp/todo-UID/todod.sock`. `clientName` (`name/version`) appears in the daemon's logs.
-    public static func connect(socketPath: String? = nil, clientName: String) async throws(SyncClientError) -> SyncClient {
+    /// The first connection must succeed (else `.daemonUnreachable` and the like); `reconnect`
+    /// says what happens when a connection is lost later.
+    public static func connect(
+        socketPath: String? = nil, clientName: String, reconnect: ReconnectPolicy = .automatic
+    ) async throws(SyncClientError) -> SyncClient {
         let path = SocketPath.resolve(explicit: socketPath, environment: ProcessInfo.processInfo.environment, userID: getuid())
-        let socket = try UnixSocket(path: path)
+        let clientID = UUID().uuidString.lowercased()
         let router = ReplyRouter()
-        FrameReader.start(socket: socket, router: router)
-        let welcome: ServerEnvelope
-        do {
-            welcome = try await request(socket: socket, router: router) { id in
-                try RequestEncoder.hello(id: id, client: clientName)
-            }
-        } catch let error {
-            socket.shutDown()
-            throw error
+        let sender = RequestSender(router: router)
+        let states = ConnectionStateBroadcaster(initial: .reconnecting(attempt: 0, reason: "connecting"))
+        let thread = ConnectionThread(
+            configuration: .init(socketPath: path, clientName: clientName, clientID: clientID, policy: reconnect),
+            router: router, sender: sender, states: states)
+        let first = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
+            thread.start { continuation.resume(returning: $0) }
         }
-        guard welcome.type == "welcome", let name = welcome.server, let version = welcome.version else {
-            socket.shutDown()
-            throw .protocolViolation("expected welcome, got \(welcome.type)")
-        }
-        let info = ServerInfo(name: name, protocolVersion: welcome.protocol ?? WireProtocol.version, version: version)
-        return SyncClient(socketPath: path, server: info, socket: socket, router: router)
+        let welcome = try first.get()
+        let info = ServerInfo(name: welcome.server ?? "", protocolVersion: welcome.protocol ?? WireProtocol.version, version: welcome.version ?? 0)
+        return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender, states: states)
     }
 
-    private init(socketPath: String, server: ServerInfo, socket: UnixSocket, router: ReplyRouter) {
+    private init(socketPath: String, server: ServerInfo, clientID: String, router: ReplyRouter, sender: RequestSender, states: ConnectionStateBroadcaster) {
         self.socketPath = socketPath
         self.server = server
-        self.socket = socket
+        self.clientID = clientID
         self.router = router
+        self.sender = sender
+        self.states = states
     }
 
     deinit {
-        socket.shutDown()
+        close()
     }
+
+    /// The connection state now, then each change; the stream ends once the client is closed.
+    /// A consumer slower than the changes sees the newest ones.
+    public func connectionStates() -> AsyncStream<ConnectionState> {
+        states.stream()
+    }
+
+    /// The connection state now.
+    public var connectionState: ConnectionState { states.current }
 
     /// Dispatches `action` and returns the state version once the daemon applied it. Every
     /// update reflecting that version was delivered to this client's streams before it returns.
     public func dispatch<A: Action>(_ action: A) async throws(SyncClientError) -> UInt64 {
-        let reply = try await request { id in
-            try RequestEncoder.dispatch(id: id, actionName: A.wireName, payload: action)
+        let reply = try await request(numbered: true) { id, sequence in
+            try RequestEncoder.dispatch(id: id, actionName: A.wireName, payload: action, sequence: sequence)
         }
         guard reply.type == "ack", let version = reply.version else {
             throw .protocolViolation("expected ack, got \(reply.type)")
@@ -82,7 +100,7 @@ public final class SyncClient: Sendable {
     /// Up to `limit` journaled actions after version `after`, oldest first; without `after`,
     /// the latest `limit` actions.
     public func history(after: UInt64? = nil, limit: Int = 20) async throws(SyncClientError) -> [HistoryEntry] {
-        let reply = try await request { id in try RequestEncoder.history(id: id, after: after, limit: limit) }
+        let reply = try await request { id, _ in try RequestEncoder.history(id: id, after: after, limit: limit) }
         guard reply.type == "entries", let entries = reply.entries else {
             throw .protocolViolation("expected entries, got \(reply.type)")
         }
@@ -91,16 +109,18 @@ public final class SyncClient: Sendable {
 
     /// Round-trips a `ping`.
     public func ping() async throws(SyncClientError) {
-        let reply = try await request { id in try RequestEncoder.ping(id: id) }
+        let reply = try await request { id, _ in try RequestEncoder.ping(id: id) }
         guard reply.type == "pong" else { throw .protocolViolation("expected pong, got \(reply.type)") }
     }
 
     /// Subscribes to `Model` with `params`. The stream yields the current model at once, then
     /// each new model; a consumer slower than the updates sees the newest model, never a
-    /// backlog. Ending the iteration unsubscribes. The stream fails with `SyncClientError`.
+    /// backlog. After a reconnect it goes on with the current model. Ending the iteration
+    /// unsubscribes. The stream fails with `SyncClientError`.
     public func subscribe<Model: ViewModel>(_ type: Model.Type, params: Model.Params) -> AsyncThrowingStream<ViewModelUpdate<Model>, any Error> {
         AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let sink = SubscriptionSink(
+                encodeSubscribe: { id in try RequestEncoder.subscribe(id: id, viewModel: Model.wireName, params: params) },
                 decodeAndYield: { version, payload in
                     do {
                         let model = try WireJSON.decode(UpdateEnvelope<Model>.self, from: payload).model
@@ -111,24 +131,16 @@ public final class SyncClient: Sendable {
                 },
                 finish: { error in continuation.finish(throwing: error) },
                 unsubscribe: { [self] subscription in
-                    // Possibly on the reader thread, which must never block on a write (the
+                    // Possibly on the connection thread, which must never block on a write (the
                     // daemon may be waiting for it to read): stop the updates now, write later.
                     router.removeSink(subscription)
                     Task { sendUnsubscribe(subscription) }
                 })
             continuation.onTermination = { _ in sink.consumerDidLeave() }
-            switch router.register(.subscription(sink)) {
-            case .failure(let reason):
-                continuation.finish(throwing: reason)
-            case .success(let id):
-                do {
-                    try write(try RequestEncoder.subscribe(id: id, viewModel: Model.wireName, params: params))
-                } catch SyncClientError.connectionClosed {
-                    // As in `request`: the reader ends the stream with the daemon's reason.
-                } catch {
-                    _ = router.cancel(id)
-                    continuation.finish(throwing: error)
-                }
+            do {
+                try sender.send(.subscription(sink)) { id, _ in try sink.encodeSubscribe(id) }
+            } catch {
+                continuation.finish(throwing: error)
             }
         }
     }
@@ -145,10 +157,10 @@ public final class SyncClient: Sendable {
         throw .connectionClosed(reason: "the subscription ended before its first model")
     }
 
-    /// Closes the connection; pending requests and streams fail with `.connectionClosed`.
+    /// Closes the connection for good; pending requests and streams fail with `.connectionClosed`.
     public func close() {
+        states.publish(.closed(reason: "closed by the client"))
         router.close(.connectionClosed(reason: "closed by the client"))
-        socket.shutDown()
     }
 
     /// The `SyncClientError` an `error` reply stands for.
@@ -161,44 +173,21 @@ public final class SyncClient: Sendable {
     }
 
     private func sendUnsubscribe(_ subscription: Int64) {
-        guard case .success(let id) = router.register(.discard) else { return }
-        do {
-            try write(try RequestEncoder.unsubscribe(id: id, subscription: subscription))
-        } catch {
-            _ = router.cancel(id)
-        }
+        _ = try? sender.send(.discard) { id, _ in try RequestEncoder.unsubscribe(id: id, subscription: subscription) }
     }
 
-    private func request(_ encode: (Int64) throws -> [UInt8]) async throws(SyncClientError) -> ServerEnvelope {
-        try await Self.request(socket: socket, router: router, encode)
-    }
-
-    private func write(_ payload: [UInt8]) throws(SyncClientError) {
-        try socket.write(FrameEncoder.frame(payload))
-    }
-
-    /// Sends one request and waits for its reply; an `error` reply is thrown.
-    private static func request(
-        socket: UnixSocket, router: ReplyRouter, _ encode: (Int64) throws -> [UInt8]
-    ) async throws(SyncClientError) -> ServerEnvelope {
+    /// Sends one request and waits for its reply; an `error` reply is thrown. A `numbered`
+    /// request gets the client's next dispatch sequence number.
+    private func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]) async throws(SyncClientError) -> ServerEnvelope {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
-            switch router.register(.reply(continuation)) {
-            case .failure(let reason):
-                continuation.resume(returning: .failure(reason))
-            case .success(let id):
-                do {
-                    try socket.write(FrameEncoder.frame(try encode(id)))
-                } catch SyncClientError.connectionClosed {
-                    // The daemon closed the connection, maybe after saying why (permission_denied,
-                    // bye): the reader reads that, then the end, and fails this request with it.
-                } catch {
-                    let failure = (error as? SyncClientError) ?? .protocolViolation("cannot encode the request: \(error)")
-                    if case .reply(let waiting) = router.cancel(id) { waiting.resume(returning: .failure(failure)) }
-                }
+            do throws(SyncClientError) {
+                try sender.send(.reply(continuation), numbered: numbered, encode: encode)
+            } catch {
+                continuation.resume(returning: .failure(error))
             }
         }
         let reply = try result.get()
-        if reply.type == "error" { throw error(from: reply) }
+        if reply.type == "error" { throw Self.error(from: reply) }
         return reply
     }
 }

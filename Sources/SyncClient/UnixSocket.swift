@@ -56,8 +56,15 @@ final class UnixSocket: Sendable {
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return count }
+            if errno == EAGAIN || errno == EWOULDBLOCK { throw .connectionClosed(reason: "timed out waiting for data") }
             if errno != EINTR { throw .connectionClosed(reason: String(cString: strerror(errno))) }
         }
+    }
+
+    /// Makes `read` fail after `seconds` without data (0: wait forever).
+    func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Ends both directions; a blocked `read` returns 0.

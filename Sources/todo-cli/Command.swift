@@ -30,10 +30,14 @@ struct CommandContext: Sendable {
     /// Whether a missing daemon may be started (see `Autostart`).
     let mayStartDaemon: Bool
 
+    /// How long a one-shot command waits for a daemon that went away mid-command (a restart)
+    /// before it gives up.
+    static let oneShotPatience = ReconnectPolicy.giveUp(after: .seconds(10))
+
     /// Connects to the daemon, starting it first if nothing answers and that is allowed.
-    func connect() async throws(CLIError) -> SyncClient {
+    func connect(reconnect: ReconnectPolicy = oneShotPatience) async throws(CLIError) -> SyncClient {
         do {
-            return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)")
+            return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)", reconnect: reconnect)
         } catch .daemonUnreachable(let path, _) where mayStartDaemon {
             if let pid = try Autostart.ensureDaemon(at: path) {
                 Output.error("started todod (pid \(pid)) on \(path)")
@@ -42,15 +46,17 @@ struct CommandContext: Sendable {
             throw CLIError(error)
         }
         do {
-            return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)")
+            return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)", reconnect: reconnect)
         } catch {
             throw CLIError(error)
         }
     }
 
     /// Runs `body` against the daemon, turning client errors into exit-code errors.
-    func withClient<T>(_ body: (SyncClient) async throws(SyncClientError) -> T) async throws(CLIError) -> T {
-        let client = try await connect()
+    func withClient<T>(
+        reconnect: ReconnectPolicy = oneShotPatience, _ body: (SyncClient) async throws(SyncClientError) -> T
+    ) async throws(CLIError) -> T {
+        let client = try await connect(reconnect: reconnect)
         defer { client.close() }
         do {
             return try await body(client)

@@ -8,13 +8,16 @@ extension Command {
         name: "watch", arguments: "[--open|--done]", summary: "Print the list, and again on every change, until interrupted.",
         details: """
             On a terminal the screen is redrawn; otherwise each rendering is printed after a line
-            "--- version V ---". Stops with status 0 on SIGINT or SIGTERM, 3 if the daemon goes away.
+            "--- version V ---". If the daemon goes away (a restart), watch says so on stderr,
+            reconnects and goes on. Stops with status 0 on SIGINT or SIGTERM.
             """,
         run: { context, arguments throws(CLIError) in
             let (filter, _) = try Arguments.filter(arguments, command: "watch")
             stopCleanlyOnSignals()
             let redraw = isatty(1) == 1
-            try await context.withClient { client throws(SyncClientError) in
+            try await context.withClient(reconnect: .automatic) { client throws(SyncClientError) in
+                let reporter = Task { await reportConnectionChanges(client) }
+                defer { reporter.cancel() }
                 do {
                     for try await update in client.subscribe(ListViewModel.self, params: .init(filter: filter)) {
                         guard let model = update.model else { continue }
@@ -33,6 +36,23 @@ extension Command {
                 throw .connectionClosed(reason: "the daemon ended the subscription")
             }
         })
+
+    /// Tells stderr when the connection is lost and when it is back (not every attempt).
+    private static func reportConnectionChanges(_ client: SyncClient) async {
+        var wasConnected = true
+        for await state in client.connectionStates() {
+            switch state {
+            case .connected(let version):
+                if !wasConnected { Output.error("connected again at version \(version)") }
+                wasConnected = true
+            case .reconnecting(_, let reason):
+                if wasConnected { Output.error("lost the daemon (\(reason)); reconnecting…") }
+                wasConnected = false
+            case .closed:
+                return
+            }
+        }
+    }
 
     /// SIGINT and SIGTERM end `watch` with status 0: the output is complete at any moment.
     private static func stopCleanlyOnSignals() {

@@ -85,9 +85,9 @@ import TodoDomain
         _ = try await client.get(SummaryViewModel.self, params: NoParams())
     }
 
-    @Test func streamsFailWhenTheDaemonStops() async throws {
+    @Test func withoutReconnectStreamsAndRequestsFailWhenTheDaemonStops() async throws {
         let daemon = try DaemonHarness()
-        let client = try await connect(daemon)
+        let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
         var updates = client.subscribe(SummaryViewModel.self, params: NoParams()).makeAsyncIterator()
         _ = try await updates.next()
         try daemon.stop()
@@ -103,6 +103,8 @@ import TodoDomain
         } catch {
             guard case .connectionClosed = error else { throw error }
         }
+        guard case .closed(let reason) = client.connectionState else { throw TestFailure("still \(client.connectionState)") }
+        #expect(reason.contains("bye"))
     }
 }
 

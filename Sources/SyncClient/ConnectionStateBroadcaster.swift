@@ -1,0 +1,51 @@
+import SyncLock
+
+/// Keeps the current `ConnectionState` and hands every change to the streams watching it.
+final class ConnectionStateBroadcaster: Sendable {
+    private struct Watchers {
+        var current: ConnectionState
+        var continuations: [Int: AsyncStream<ConnectionState>.Continuation] = [:]
+        var nextKey = 0
+    }
+
+    private let watchers: Locked<Watchers>
+
+    init(initial: ConnectionState) {
+        watchers = Locked(Watchers(current: initial))
+    }
+
+    /// The state now.
+    var current: ConnectionState { watchers.withLock { $0.current } }
+
+    /// A stream that yields the state now, then each change; it ends after `.closed`.
+    func stream() -> AsyncStream<ConnectionState> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(16)) { continuation in
+            let (key, current) = watchers.withLock { watchers in
+                let key = watchers.nextKey
+                watchers.nextKey += 1
+                if case .closed = watchers.current {} else { watchers.continuations[key] = continuation }
+                return (key, watchers.current)
+            }
+            continuation.yield(current)
+            if case .closed = current { continuation.finish() }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.watchers.withLock { $0.continuations.removeValue(forKey: key) }
+            }
+        }
+    }
+
+    /// Records `state` and tells every watcher; nothing changes once closed.
+    func publish(_ state: ConnectionState) {
+        let continuations = watchers.withLock { watchers -> [AsyncStream<ConnectionState>.Continuation] in
+            if case .closed = watchers.current { return [] }
+            watchers.current = state
+            let continuations = Array(watchers.continuations.values)
+            if case .closed = state { watchers.continuations.removeAll() }
+            return continuations
+        }
+        for continuation in continuations {
+            continuation.yield(state)
+            if case .closed = state { continuation.finish() }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Glibc
+import SyncProtocol
+
+/// The one thread of a client: connects, says hello, reads frames and hands them to the
+/// router; when the connection is lost and the policy allows, waits, connects again, has the
+/// backlog resent and goes on reading.
+///
+/// ```
+///  connect+hello ──▶ read frames ──▶ connection lost ──▶ wait (backoff) ──▶ connect+hello ─┐
+///        │                ▲                 │ fatal, closed or given up                  │
+///        ▼ failed         └─────────────────┼──────────── resend backlog ◀───────────────┘
+///   connect() throws                        ▼
+///                                 fail everything, .closed
+/// ```
+final class ConnectionThread: Sendable {
+    /// Who to connect to and as whom.
+    struct Configuration: Sendable {
+        let socketPath: String
+        let clientName: String
+        let clientID: String
+        let policy: ReconnectPolicy
+    }
+
+    /// Largest frame accepted from the daemon: models can be large, and the daemon is trusted.
+    static let maximumFrameLength = 256 << 20
+    /// How long a new connection may take to answer `hello`.
+    static let handshakeTimeoutSeconds = 10
+
+    private let configuration: Configuration
+    private let router: ReplyRouter
+    private let sender: RequestSender
+    private let states: ConnectionStateBroadcaster
+
+    init(configuration: Configuration, router: ReplyRouter, sender: RequestSender, states: ConnectionStateBroadcaster) {
+        self.configuration = configuration
+        self.router = router
+        self.sender = sender
+        self.states = states
+    }
+
+    /// Starts the thread (detached: it ends when the client closes). `firstConnection` hears
+    /// the first handshake's outcome; after a failure there the thread ends.
+    func start(firstConnection: @escaping @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void) {
+        final class Context {
+            let thread: ConnectionThread
+            let firstConnection: @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void
+            init(_ thread: ConnectionThread, _ firstConnection: @escaping @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void) {
+                self.thread = thread
+                self.firstConnection = firstConnection
+            }
+        }
+        // Retained for the thread, released by it.
+        let context = Unmanaged.passRetained(Context(self, firstConnection)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { raw in
+            let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+            context.thread.run(firstConnection: context.firstConnection)
+            return nil
+        }, context)
+        if created == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Context>.fromOpaque(context).release()
+            firstConnection(.failure(.connectionClosed(reason: "cannot start the connection thread")))
+        }
+    }
+
+    private func run(firstConnection: @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void) {
+        var connection: (frames: FrameStream, welcome: ServerEnvelope)
+        do {
+            connection = try connectAndGreet()
+        } catch {
+            firstConnection(.failure(error))
+            return
+        }
+        sender.resend(on: connection.frames.socket, generation: 0)
+        states.publish(.connected(version: connection.welcome.version ?? 0))
+        firstConnection(.success(connection.welcome))
+        while true {
+            let lost = readUntilEnd(connection.frames)
+            connection.frames.socket.shutDown()
+            let (reason, generation) = router.connectionDidEnd(lost)
+            if router.closedReason != nil { return }
+            guard configuration.policy.reconnects, Self.isRecoverable(reason) else {
+                finish(reason)
+                return
+            }
+            guard let next = reconnect(after: reason) else { return }
+            connection = next
+            let socket = next.frames.socket
+            // Not on this thread: the backlog may be large, and this thread must go on reading
+            // replies meanwhile or the daemon would stop reading from the client.
+            Task.detached { [sender] in sender.resend(on: socket, generation: generation) }
+            states.publish(.connected(version: next.welcome.version ?? 0))
+        }
+    }
+
+    /// Ends the client for good: watchers hear `.closed`, then everything waiting fails.
+    private func finish(_ reason: SyncClientError) {
+        states.publish(.closed(reason: reason.description))
+        router.close(reason)
+    }
+
+    /// Connects again with backoff, or returns `nil` once closed, given up or refused for good.
+    private func reconnect(after reason: SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope)? {
+        let policy = configuration.policy
+        let started = ContinuousClock.now
+        var reason = reason
+        var attempt = 1
+        while true {
+            states.publish(.reconnecting(attempt: attempt, reason: reason.description))
+            if !sleep(policy.delay(beforeAttempt: attempt)) { return nil }
+            if let limit = policy.giveUpAfter, ContinuousClock.now - started > limit {
+                finish(.connectionClosed(reason: "gave up reconnecting after \(limit): \(reason)"))
+                return nil
+            }
+            do {
+                return try connectAndGreet()
+            } catch {
+                guard Self.isRecoverable(error) else {
+                    finish(error)
+                    return nil
+                }
+                reason = error
+                attempt += 1
+            }
+        }
+    }
+
+    /// Sleeps for `duration` in short slices; `false` when the client closed meanwhile.
+    private func sleep(_ duration: Duration) -> Bool {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            if router.closedReason != nil { return false }
+            usleep(UInt32(min(deadline - ContinuousClock.now, .milliseconds(20)) / .microseconds(1)))
+        }
+        return router.closedReason == nil
+    }
+
+    /// A lost connection is worth making again; a refusal (permission, protocol version) or a
+    /// daemon that said the client broke a rule is not.
+    private static func isRecoverable(_ error: SyncClientError) -> Bool {
+        switch error {
+        case .connectionClosed, .daemonUnreachable: return true
+        case .server, .unsupportedProtocol, .protocolViolation: return false
+        }
+    }
+
+    /// Connects and completes the handshake: `hello` with the client id, then `welcome`.
+    private func connectAndGreet() throws(SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope) {
+        let socket = try UnixSocket(path: configuration.socketPath)
+        do {
+            let hello = try RequestEncoder.hello(id: 0, client: configuration.clientName, clientID: configuration.clientID)
+            try socket.write(FrameEncoder.frame(hello))
+        } catch let error as SyncClientError {
+            throw error
+        } catch {
+            throw .protocolViolation("cannot encode hello: \(error)")
+        }
+        socket.setReceiveTimeout(seconds: Self.handshakeTimeoutSeconds)
+        let frames = FrameStream(socket: socket, maximumFrameLength: Self.maximumFrameLength)
+        let reply: ServerEnvelope
+        do throws(SyncClientError) {
+            reply = try frames.nextEnvelope().envelope
+        } catch .connectionClosed(let reason) {
+            throw .connectionClosed(reason: "no welcome from the daemon (\(reason))")
+        }
+        socket.setReceiveTimeout(seconds: 0)
+        if reply.type == "error" { throw SyncClient.error(from: reply) }
+        guard reply.type == "welcome", reply.server != nil, reply.version != nil else {
+            throw .protocolViolation("expected welcome, got \(reply.type)")
+        }
+        return (frames, reply)
+    }
+
+    /// Reads and routes frames until the connection ends; returns why it ended.
+    private func readUntilEnd(_ frames: FrameStream) -> SyncClientError {
+        do {
+            while true {
+                let (envelope, payload) = try frames.nextEnvelope()
+                try router.route(envelope, payload: payload)
+            }
+        } catch {
+            return error
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import SyncProtocol
+
+/// The frames arriving on one connection, read as needed.
+final class FrameStream {
+    /// The connection.
+    let socket: UnixSocket
+    private var decoder: FrameDecoder
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    init(socket: UnixSocket, maximumFrameLength: Int) {
+        self.socket = socket
+        decoder = FrameDecoder(maximumLength: maximumFrameLength)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// The next whole frame's payload.
+    func next() throws(SyncClientError) -> [UInt8] {
+        while true {
+            do {
+                if let payload = try decoder.next() { return payload }
+            } catch {
+                throw .protocolViolation("broken framing: \(error)")
+            }
+            let count = try socket.read(into: buffer)
+            guard count > 0 else { throw .connectionClosed(reason: "the daemon closed the connection") }
+            decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// The next frame's envelope, with the payload for typed decoding.
+    func nextEnvelope() throws(SyncClientError) -> (envelope: ServerEnvelope, payload: [UInt8]) {
+        let payload = try next()
+        do {
+            return (try WireJSON.decode(ServerEnvelope.self, from: payload), payload)
+        } catch {
+            throw .protocolViolation("a message that does not decode: \(error)")
+        }
+    }
+}
