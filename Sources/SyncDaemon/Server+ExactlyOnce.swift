@@ -29,7 +29,7 @@ extension Server {
         case .stale(let highest):
             send(.error(ProtocolError(
                 .staleSequence,
-                "Sequence \(sequence) of client id \"\(clientID)\" is at or below its highest applied one (\(highest)) and no longer remembered: it may or may not have been applied earlier, and it was not applied now.",
+                "Sequence \(sequence) of client id \"\(clientID)\" is at or below its highest applied one (\(highest)) and not among those remembered as applied: it may or may not have been applied earlier, and it was not applied now.",
                 requestID: requestID)), to: session)
             return nil
         }
