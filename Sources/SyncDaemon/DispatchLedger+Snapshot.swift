@@ -9,11 +9,30 @@ import SyncProtocol
 ///
 /// Clients are listed oldest last action first, so that decoding restores the eviction order.
 extension DispatchLedger {
-    /// The ledger as JSON.
-    func encoded() throws -> [UInt8] {
-        try WireJSON.encode(Encoded(clients: orderedClients.map { clientID, client in
-            EncodedClient(id: clientID, floor: client.floor, recent: client.recent.flatMap { [$0.sequence, $0.version] })
-        }))
+    /// The ledger as JSON, keys sorted as `WireJSON` writes them. Written by hand: snapshots are
+    /// encoded on the event loop, and at 10,000 client ids this takes about 5 ms (release build)
+    /// where `JSONEncoder` takes about 30.
+    func encoded() -> [UInt8] {
+        var bytes = Array(#"{"clients":["#.utf8)
+        bytes.reserveCapacity(clients.count * 80 + 16)
+        for (index, (clientID, client)) in orderedClients.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += #"{"floor":\#(client.floor),"id":"#.utf8
+            if ClientID.problem(with: clientID) == nil {
+                // The characters of a valid client id need no escaping.
+                bytes += #""\#(clientID)""#.utf8
+            } else {
+                // Only a journal edited by hand holds another one; the encoder escapes it.
+                bytes += (try? WireJSON.encode(clientID)) ?? Array(#""""#.utf8)
+            }
+            bytes += #","recent":["#.utf8
+            for (position, applied) in client.recent.enumerated() {
+                bytes += "\(position > 0 ? "," : "")\(applied.sequence),\(applied.version)".utf8
+            }
+            bytes += "]}".utf8
+        }
+        bytes += "]}".utf8
+        return bytes
     }
 
     /// The ledger `encoded()` wrote, with these limits. Throws if the bytes do not decode or
@@ -37,11 +56,11 @@ extension DispatchLedger {
         self.init(windowSize: windowSize, clientLimit: clientLimit, clients: list)
     }
 
-    private struct Encoded: Codable {
+    private struct Encoded: Decodable {
         var clients: [EncodedClient]
     }
 
-    private struct EncodedClient: Codable {
+    private struct EncodedClient: Decodable {
         var id: String
         var floor: UInt64
         var recent: [UInt64]

@@ -200,7 +200,7 @@ final class JournalWriter<State: Codable & Sendable> {
 
     private func encodeSnapshot(_ state: State, ledger: DispatchLedger, version: UInt64) -> Snapshot? {
         do {
-            return Snapshot(version: version, state: try WireJSON.encode(state), ledger: try ledger.encoded())
+            return Snapshot(version: version, state: try WireJSON.encode(state), ledger: ledger.encoded())
         } catch {
             logger.log(.error, "cannot encode a snapshot at version \(version): \(error)")
             return nil

@@ -92,7 +92,7 @@ import Testing
             let sequence = UInt64(version + 1)
             ledger.record(key(clientID, sequence), version: sequence, durableThrough: sequence)
         }
-        let bytes = try ledger.encoded()
+        let bytes = ledger.encoded()
         #expect(String(decoding: bytes, as: UTF8.self)
             == #"{"clients":[{"floor":0,"id":"y","recent":[2,2]},{"floor":0,"id":"z","recent":[4,4]},{"floor":1,"id":"x","recent":[3,3,5,5]}]}"#)
         var decoded = try DispatchLedger(decoding: bytes, windowSize: 2, clientLimit: 3)
@@ -102,6 +102,15 @@ import Testing
         let smaller = try DispatchLedger(decoding: bytes, windowSize: 1, clientLimit: 2)
         #expect(Set(smaller.clients.keys) == ["z", "x"])
         #expect(smaller.clients["x"] == DispatchLedger.Client(floor: 3, recent: [.init(sequence: 5, version: 5)]))
+    }
+
+    @Test func anIDOnlyAHandEditedJournalCouldHoldIsEscaped() throws {
+        var ledger = DispatchLedger()
+        ledger.record(key(#"a"b\"#, 1), version: 1, durableThrough: 1)
+        let bytes = ledger.encoded()
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"clients":[{"floor":0,"id":"a\"b\\","recent":[1,1]}]}"#)
+        #expect(try DispatchLedger(decoding: bytes, windowSize: 256, clientLimit: 10_000) == ledger)
+        #expect(try DispatchLedger(decoding: DispatchLedger().encoded(), windowSize: 256, clientLimit: 10_000) == DispatchLedger())
     }
 
     @Test(arguments: [
