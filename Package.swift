@@ -41,6 +41,7 @@ let package = Package(
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(name: "TestSupport", dependencies: ["SyncProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
+        .testTarget(name: "SyncDaemonTests", dependencies: ["SyncDaemon"]),
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore"]),
         .testTarget(
             name: "IntegrationTests",

@@ -45,13 +45,17 @@ public final class Daemon<App: SyncApp> {
             throw .journal(error)
         }
         let started = Self.monotonicMilliseconds()
-        let recovered = try Recovery<App>.recover(from: journal, path: journalPath)
+        let emptyLedger = DispatchLedger(windowSize: configuration.ledgerWindowSize, clientLimit: configuration.ledgerClientLimit)
+        let recovered = try Recovery<App>.recover(from: journal, path: journalPath, emptyLedger: emptyLedger)
         do {
             try journal.prepareForWriting()
         } catch {
             throw .journal(error)
         }
-        logger.log(.info, "recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed) in \(Self.monotonicMilliseconds() - started) ms")
+        if journal.openedSchemaVersion < SQLiteJournal.schemaVersion {
+            logger.log(.info, "migrated \(journalPath) from schema version \(journal.openedSchemaVersion) to \(SQLiteJournal.schemaVersion)")
+        }
+        logger.log(.info, "recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed, \(recovered.ledger.clientCount.counting("client id")) in the dispatch ledger) in \(Self.monotonicMilliseconds() - started) ms")
 
         let activated = try SystemdActivation.listeningDescriptor()
         if activated == nil, try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
@@ -61,7 +65,7 @@ public final class Daemon<App: SyncApp> {
         let writer = JournalWriter<App.State>(
             journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
             snapshotInterval: configuration.snapshotInterval, logger: logger)
-        let server = try Server<App>(loop: loop, store: recovered.store, writer: writer, configuration: configuration, logger: logger)
+        let server = try Server<App>(loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, logger: logger)
         var effects: SideEffectRunner<App.State>?
         var listener: UnixListener?
         var timers: [LoopHandle<uv_timer_t>] = []
@@ -107,7 +111,7 @@ public final class Daemon<App: SyncApp> {
         notifier?.send("READY=1\nSTATUS=\(status())")
         effects?.start()
         uv_run(loop, UV_RUN_DEFAULT)
-        writer.finish(finalState: server.store.state, version: server.store.version)
+        writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
             logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit)")

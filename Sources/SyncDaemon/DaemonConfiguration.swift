@@ -21,6 +21,12 @@ public struct DaemonConfiguration: Sendable {
     public var maximumSubscriptionsPerConnection = 256
     /// Who may connect.
     public var peerPolicy = PeerPolicy()
+    /// Applied numbered dispatches remembered per client id (beyond the ones still waiting for
+    /// their commit); an older resent one gets `stale_sequence`.
+    public var ledgerWindowSize = 256
+    /// Client ids whose numbered dispatches are remembered; past it, the one whose last applied
+    /// dispatch is the oldest is forgotten.
+    public var ledgerClientLimit = 10_000
 
     /// A configuration with default limits.
     public init(socketPath: String, dataDirectory: String, serverName: String) {

@@ -61,6 +61,9 @@ final class JournalWriter<State: Codable & Sendable> {
     /// action. Read at that moment only, so that no reference to the state is held while the
     /// next actions change it (which would make each of them copy it).
     var appliedState: () -> State = { preconditionFailure("JournalWriter.appliedState is not set") }
+    /// The dispatch ledger matching `appliedState`, read only when a snapshot is due; saved
+    /// beside the state so that recovery need not replay the whole journal to rebuild it.
+    var appliedLedger: () -> DispatchLedger = { preconditionFailure("JournalWriter.appliedLedger is not set") }
 
     private let journal: any Journal
     private let loop: UnsafeMutablePointer<uv_loop_t>
@@ -115,7 +118,7 @@ final class JournalWriter<State: Codable & Sendable> {
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
         var next = Job(entries: recorded, snapshot: nil, endState: state, reads: reads)
         if let last = recorded.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
-            next.snapshot = encodeSnapshot(state, version: last.version)
+            next.snapshot = encodeSnapshot(state, ledger: appliedLedger(), version: last.version)
         }
         recorded.removeAll(keepingCapacity: true)
         pendingReads.removeFirst(reads.count)
@@ -128,9 +131,9 @@ final class JournalWriter<State: Codable & Sendable> {
         }
     }
 
-    /// Commits what is still recorded and saves a snapshot of the final state, on the calling
-    /// thread. Only at shutdown, after the loop has stopped (so no job is running).
-    func finish(finalState: State, version: UInt64) {
+    /// Commits what is still recorded and saves a snapshot of the final state and ledger, on
+    /// the calling thread. Only at shutdown, after the loop has stopped (so no job is running).
+    func finish(finalState: State, ledger: DispatchLedger, version: UInt64) {
         precondition(job == nil, "finish() while a commit is running")
         do {
             if !recorded.isEmpty {
@@ -138,7 +141,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 durableVersion = recorded.last!.version
                 recorded.removeAll()
             }
-            if version > lastSnapshotVersion, version == durableVersion, let snapshot = encodeSnapshot(finalState, version: version) {
+            if version > lastSnapshotVersion, version == durableVersion, let snapshot = encodeSnapshot(finalState, ledger: ledger, version: version) {
                 try journal.append([], snapshot: snapshot)
                 lastSnapshotVersion = version
             }
@@ -195,9 +198,9 @@ final class JournalWriter<State: Codable & Sendable> {
         startNextJob()
     }
 
-    private func encodeSnapshot(_ state: State, version: UInt64) -> Snapshot? {
+    private func encodeSnapshot(_ state: State, ledger: DispatchLedger, version: UInt64) -> Snapshot? {
         do {
-            return Snapshot(version: version, state: try WireJSON.encode(state))
+            return Snapshot(version: version, state: try WireJSON.encode(state), ledger: ledger.encoded())
         } catch {
             logger.log(.error, "cannot encode a snapshot at version \(version): \(error)")
             return nil

@@ -2,14 +2,16 @@ import SyncJournal
 import SyncProtocol
 import SyncStore
 
-/// Rebuilds the store from a journal at start-up: the newest snapshot, then every action after
-/// it, checked as it is read. Anything that does not fit (a snapshot or action that no longer
+/// Rebuilds the store and the dispatch ledger from a journal at start-up: the newest snapshot
+/// (with the ledger saved beside it), then every action after it, checked as it is read. Anything that does not fit (a snapshot or action that no longer
 /// decodes, a gap in the versions, an action the app now rejects) stops the start with a message
 /// naming the journal and the version; the journal itself is never changed here.
 enum Recovery<App: SyncApp> {
     /// What recovery found.
     struct Result {
         let store: Store<App.State>
+        /// The numbered dispatches applied, as far as the ledger's limits keep them.
+        let ledger: DispatchLedger
         let snapshotVersion: UInt64
         let replayedCount: Int
     }
@@ -17,10 +19,12 @@ enum Recovery<App: SyncApp> {
     /// Actions read from the journal per query, to bound memory on long journals.
     static var chunkSize: Int { 10_000 }
 
-    /// Loads the newest snapshot and replays the actions after it.
-    static func recover(from journal: any Journal, path: String) throws(DaemonError) -> Result {
+    /// Loads the newest snapshot and replays the actions after it; `emptyLedger` gives the
+    /// ledger's limits.
+    static func recover(from journal: any Journal, path: String, emptyLedger: DispatchLedger) throws(DaemonError) -> Result {
         do {
             var store = Store(state: App.initialState)
+            var ledger = emptyLedger
             var snapshotVersion: UInt64 = 0
             if let snapshot = try journal.latestSnapshot() {
                 do {
@@ -28,16 +32,28 @@ enum Recovery<App: SyncApp> {
                 } catch {
                     throw DaemonError.recovery(path: path, reason: "the snapshot at version \(snapshot.version) does not decode: \(error.shortDescription)")
                 }
+                if let encoded = snapshot.ledger {
+                    do {
+                        ledger = try DispatchLedger(decoding: encoded, windowSize: emptyLedger.windowSize, clientLimit: emptyLedger.clientLimit)
+                    } catch {
+                        throw DaemonError.recovery(path: path, reason: "the dispatch ledger of the snapshot at version \(snapshot.version) does not decode: \(error.shortDescription)")
+                    }
+                }
                 snapshotVersion = snapshot.version
             }
             var replayed = 0
             while true {
                 let entries = try journal.entries(after: store.version, limit: chunkSize)
-                for entry in entries { try replay(entry, into: &store, path: path) }
+                for entry in entries {
+                    try replay(entry, into: &store, path: path)
+                    if let clientID = entry.clientID, let sequence = entry.clientSequence {
+                        ledger.record(.init(clientID: clientID, sequence: sequence), version: entry.version, durableThrough: entry.version)
+                    }
+                }
                 replayed += entries.count
                 if entries.count < chunkSize { break }
             }
-            return Result(store: store, snapshotVersion: snapshotVersion, replayedCount: replayed)
+            return Result(store: store, ledger: ledger, snapshotVersion: snapshotVersion, replayedCount: replayed)
         } catch let error as JournalError {
             throw .journal(error)
         } catch let error as DaemonError {

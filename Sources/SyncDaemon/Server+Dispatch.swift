@@ -4,8 +4,9 @@ import SyncStore
 
 /// Dispatch, durability and the end of a loop pass: how an action becomes an ack and updates.
 extension Server {
-    /// Decodes the payload of a client's dispatch as `A` and applies it.
-    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], requester: Requester) {
+    /// Decodes the payload of a client's dispatch as `A` and applies it; `numbered` is its
+    /// client id and sequence, if it has them and they are new.
+    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], requester: Requester, numbered: DispatchLedger.Key?) {
         let action: A
         do {
             action = try WireJSON.decode(DispatchEnvelope<A>.self, from: payload).payload
@@ -13,12 +14,13 @@ extension Server {
             fail(requester, ProtocolError(.invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))."))
             return
         }
-        apply(action, requester: requester)
+        apply(action, requester: requester, numbered: numbered)
     }
 
-    /// Accepts and applies `action` and records it for the next commit; the requester hears
-    /// back once it is durable.
-    func apply<A: Action<App.State>>(_ action: A, requester: Requester) {
+    /// Accepts and applies `action` and records it for the next commit (and, if `numbered`,
+    /// in the ledger); the requester hears back once it is durable. A rejected action is not
+    /// recorded anywhere: resent, it is judged again.
+    func apply<A: Action<App.State>>(_ action: A, requester: Requester, numbered: DispatchLedger.Key? = nil) {
         var action = action
         let context = AcceptanceContext.now()
         action.accept(context, state: store.state)
@@ -35,9 +37,11 @@ extension Server {
             fail(requester, ProtocolError(.rejected, String(describing: error)))
             return
         }
+        if let numbered { ledger.record(numbered, version: store.version, durableThrough: writer.durableVersion) }
         let peer = peerCredentials(of: requester)
         writer.record(JournalEntry(
-            version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid))
+            version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid,
+            clientID: numbered?.clientID, clientSequence: numbered?.sequence))
         awaitingDurability.append((requester, store.version))
         if case .client(let connectionID, _) = requester { sessions[connectionID]?.awaitedReplies += 1 }
         passEnd.start()
@@ -49,16 +53,18 @@ extension Server {
     }
 
     /// A commit ended: durable actions get their acks at the end of this pass; after a failure
-    /// the store goes back to the last durable state and every pending dispatch fails.
+    /// the store and the ledger go back to the last durable state and every pending dispatch
+    /// (and every duplicate waiting for one) fails.
     func journalDidFinish(_ outcome: JournalWriter<App.State>.Outcome) {
         switch outcome {
         case .durable(let version, let state):
             durableState = state
-            let done = awaitingDurability.prefix { $0.version <= version }
-            durableAcks.append(contentsOf: done)
-            awaitingDurability.removeFirst(done.count)
+            // Mostly in version order, but a duplicate waits behind later dispatches.
+            durableAcks.append(contentsOf: awaitingDurability.filter { $0.version <= version })
+            awaitingDurability.removeAll { $0.version <= version }
         case .failed(let durableVersion, let reason):
             store = Store(state: durableState, version: durableVersion)
+            ledger.forget(after: durableVersion)
             let error = ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason)).")
             for (requester, _) in awaitingDurability {
                 fail(requester, error)

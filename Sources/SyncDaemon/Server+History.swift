@@ -28,6 +28,8 @@ extension HistoryEntry {
     /// The wire form of a journal entry.
     init(_ entry: JournalEntry) {
         let payload = (try? WireJSON.decode(JSONValue.self, from: entry.payload)) ?? .string(String(decoding: entry.payload, as: UTF8.self))
-        self.init(version: entry.version, name: entry.name, payload: payload, acceptedAt: entry.acceptedAt, uid: entry.peerUID, pid: entry.peerPID)
+        self.init(
+            version: entry.version, name: entry.name, payload: payload, acceptedAt: entry.acceptedAt, uid: entry.peerUID, pid: entry.peerPID,
+            clientID: entry.clientID, sequence: entry.clientSequence)
     }
 }

@@ -30,6 +30,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var store: Store<App.State>
     /// The newest state known to be on disk.
     var durableState: App.State
+    /// The numbered dispatches applied, durable or pending (see `Server+ExactlyOnce.swift`).
+    var ledger: DispatchLedger
     let writer: JournalWriter<App.State>
     let hub = ViewHub<App.State>()
     var sessions: [Int: Session<App.State>] = [:]
@@ -37,7 +39,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     let loop: UnsafeMutablePointer<uv_loop_t>
     var passEnd: LoopHandle<uv_prepare_t>!
     var connectionsToFlush: [Connection] = []
-    /// Dispatches applied but not yet durable, in version order.
+    /// Dispatches applied but not yet durable, and duplicates of them, in arrival order.
     var awaitingDurability: [(requester: Requester, version: UInt64)] = []
     /// Dispatches durable and not yet answered; answered at the end of the pass.
     var durableAcks: [(requester: Requester, version: UInt64)] = []
@@ -49,10 +51,15 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var publishedState: App.State
     var publishedVersion: UInt64
 
-    /// A server for `store` (everything in it durable) on `loop`, committing through `writer`.
-    init(loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, writer: JournalWriter<App.State>, configuration: DaemonConfiguration, logger: Logger) throws(DaemonError) {
+    /// A server for `store` and `ledger` (everything in them durable) on `loop`, committing
+    /// through `writer`.
+    init(
+        loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, ledger: DispatchLedger, writer: JournalWriter<App.State>,
+        configuration: DaemonConfiguration, logger: Logger
+    ) throws(DaemonError) {
         self.loop = loop
         self.store = store
+        self.ledger = ledger
         self.writer = writer
         durableState = store.state
         self.configuration = configuration
@@ -63,6 +70,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
         writer.onOutcome = { [unowned self] outcome in self.journalDidFinish(outcome) }
         writer.appliedState = { [unowned self] in self.store.state }
+        writer.appliedLedger = { [unowned self] in self.ledger }
     }
 
     /// Number of connected clients.
@@ -164,8 +172,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     // MARK: Requests
 
     private func handle(_ request: ClientRequest, payload: [UInt8], from session: Session<App.State>) {
-        if case .hello(let id, let protocolVersion, let client) = request {
-            greet(session, id: id, protocolVersion: protocolVersion, client: client)
+        if case .hello(let id, let protocolVersion, let client, let clientID) = request {
+            greet(session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID)
             return
         }
         guard session.isGreeted else {
@@ -175,12 +183,18 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         switch request {
         case .hello:
             break
-        case .dispatch(let id, let name):
+        case .dispatch(let id, let name, let sequence):
+            var numbered: DispatchLedger.Key?
+            if let sequence {
+                // A duplicate or a stale sequence is answered here, whatever the action.
+                guard let key = admitNumberedDispatch(sequence: sequence, from: session, requestID: id) else { return }
+                numbered = key
+            }
             guard let type = App.actionType(named: name) else {
                 send(.error(ProtocolError(.unknownAction, "No action is named \"\(name)\".", requestID: id)), to: session)
                 return
             }
-            dispatch(type, payload: payload, requester: .client(connectionID: session.connection.id, requestID: id))
+            dispatch(type, payload: payload, requester: .client(connectionID: session.connection.id, requestID: id), numbered: numbered)
         case .subscribe(let id, let viewModel):
             subscribe(session, requestID: id, viewModel: viewModel, payload: payload)
         case .unsubscribe(let id, let subscription):
@@ -192,7 +206,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         }
     }
 
-    private func greet(_ session: Session<App.State>, id: Int64, protocolVersion: Int, client: String) {
+    private func greet(_ session: Session<App.State>, id: Int64, protocolVersion: Int, client: String, clientID: String?) {
         guard !session.isGreeted else {
             send(.error(ProtocolError(.invalidMessage, "This connection already said hello.", requestID: id)), to: session)
             return
@@ -203,8 +217,20 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             session.connection.closeAfterFlushing()
             return
         }
+        if let clientID, let problem = ClientID.problem(with: clientID) {
+            // Like a refused protocol: the client asked for something this connection cannot
+            // give, so it gets the reason and the connection closes rather than going on without.
+            logger.log(.warning, "\(session.logName): hello refused: the client id is invalid (\(problem))")
+            send(.error(ProtocolError(.invalidMessage, "The \"clientId\" is not a valid client id: \(problem) (1 to \(ClientID.maximumLength) of A-Z a-z 0-9 . _ -).", requestID: id)), to: session)
+            session.connection.closeAfterFlushing()
+            return
+        }
         session.clientName = client.isEmpty ? "unnamed" : client
-        send(.welcome(id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion), to: session)
+        session.clientID = clientID
+        let lastSequence = clientID.map { ledger.lastSequence(of: $0, durableThrough: publishedVersion) }
+        send(.welcome(
+            id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion,
+            clientID: clientID, lastSequence: lastSequence), to: session)
     }
 
     private func refuseBeforeHello(_ session: Session<App.State>, because reason: String) {

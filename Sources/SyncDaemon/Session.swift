@@ -4,6 +4,8 @@ final class Session<State> {
     let connection: Connection
     /// The `client` string from `hello`, once greeted.
     var clientName: String?
+    /// The client id from `hello`, if it gave one: its numbered dispatches apply at most once.
+    var clientID: String?
     /// This connection's subscriptions by id, and the pair each one follows.
     var subscriptions: [Int64: ViewHub<State>.Key] = [:]
     /// The id the next subscription gets (ids are per connection and never reused on it).

@@ -6,8 +6,9 @@
 /// implementations need no locking of their own. SQLite is the embedded default
 /// (`SQLiteJournal`); a server-backed journal implements the same protocol.
 public protocol Journal: AnyObject {
-    /// Makes the journal ready for `append`. Called once, after recovery read it successfully:
-    /// until then it is only read, so that a refused start leaves it exactly as it was.
+    /// Makes the journal ready for `append`, migrating it to the current schema if it is older.
+    /// Called once, after recovery read it successfully: until then it is only read, so that a
+    /// refused start leaves it exactly as it was.
     func prepareForWriting() throws(JournalError)
 
     /// The newest version recorded, 0 for an empty journal.
@@ -38,15 +39,25 @@ public struct JournalEntry: Equatable, Sendable {
     public var peerUID: UInt32?
     /// The process id of the client that sent it; `nil` for the daemon's own side effects.
     public var peerPID: Int32?
+    /// The client id of the connection that sent it, when its hello gave one and the dispatch
+    /// was numbered; with `clientSequence`, what the daemon's dispatch ledger is rebuilt from.
+    public var clientID: String?
+    /// The sequence the client numbered the dispatch with; set exactly when `clientID` is.
+    public var clientSequence: UInt64?
 
     /// An entry with every field given.
-    public init(version: UInt64, name: String, payload: [UInt8], acceptedAt: Int64, peerUID: UInt32?, peerPID: Int32?) {
+    public init(
+        version: UInt64, name: String, payload: [UInt8], acceptedAt: Int64, peerUID: UInt32?, peerPID: Int32?,
+        clientID: String? = nil, clientSequence: UInt64? = nil
+    ) {
         self.version = version
         self.name = name
         self.payload = payload
         self.acceptedAt = acceptedAt
         self.peerUID = peerUID
         self.peerPID = peerPID
+        self.clientID = clientID
+        self.clientSequence = clientSequence
     }
 }
 
@@ -56,11 +67,15 @@ public struct Snapshot: Equatable, Sendable {
     public var version: UInt64
     /// The state, encoded as JSON.
     public var state: [UInt8]
+    /// The daemon's dispatch ledger at the same version, encoded as JSON; `nil` in snapshots
+    /// written before the journal kept one (schema 1).
+    public var ledger: [UInt8]?
 
-    /// A snapshot of `state` at `version`.
-    public init(version: UInt64, state: [UInt8]) {
+    /// A snapshot of `state`, and of `ledger` if given, at `version`.
+    public init(version: UInt64, state: [UInt8], ledger: [UInt8]? = nil) {
         self.version = version
         self.state = state
+        self.ledger = ledger
     }
 }
 
@@ -70,7 +85,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The file is damaged: SQLite reports corruption, or the contents break the journal's rules.
     case corrupt(path: String, reason: String)
-    /// The file was written by a schema this build does not know.
+    /// The file was written by a schema this build does not know; `supported` is the newest one
+    /// it reads (it reads every older one too).
     case unknownSchema(path: String, found: String, supported: Int)
     /// A write or read failed (disk full, I/O error); nothing of the failed step was recorded.
     case storage(path: String, operation: String, reason: String)
@@ -84,7 +100,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): return "cannot open journal \(path): \(reason)"
         case .corrupt(let path, let reason): return "journal \(path) is damaged: \(reason)"
         case .unknownSchema(let path, let found, let supported):
-            return "journal \(path) has schema version \(found); this todod reads schema version \(supported) (a newer todod wrote it?)"
+            return "journal \(path) has schema version \(found); this todod reads schema versions 1 to \(supported) (a newer todod wrote it?)"
         case .storage(let path, let operation, let reason): return "\(operation) in journal \(path) failed: \(reason)"
         case .uncertain(let path, let reason): return "flushing journal \(path) to disk failed (\(reason)); the last commit may or may not be on disk"
         }

@@ -120,10 +120,16 @@ final class Statement {
     /// The version number in column `index` of the current row; a negative one means the file
     /// was tampered with.
     func version(_ index: Int32) throws(JournalError) -> UInt64 {
-        guard let version = UInt64(exactly: integer(index)) else {
-            throw .corrupt(path: database.path, reason: "a negative version (\(integer(index)))")
+        try unsigned(index, "version")
+    }
+
+    /// The count or number (`what`: "version", "client sequence") in column `index` of the
+    /// current row; a negative one means the file was tampered with.
+    func unsigned(_ index: Int32, _ what: String) throws(JournalError) -> UInt64 {
+        guard let number = UInt64(exactly: integer(index)) else {
+            throw .corrupt(path: database.path, reason: "a negative \(what) (\(integer(index)))")
         }
-        return version
+        return number
     }
 
     /// Whether column `index` of the current row is NULL.

@@ -9,10 +9,12 @@ import Foundation
 /// Payloads and params are not decoded here: their types belong to the app. The server decodes
 /// them in a second step with `DispatchEnvelope` and `SubscribeEnvelope`, once it knows the type.
 public enum ClientRequest: Equatable, Sendable {
-    /// `hello {id, protocol, client}`: must come first.
-    case hello(id: Int64, protocolVersion: Int, client: String)
-    /// `dispatch {id, action: {name, payload}}`.
-    case dispatch(id: Int64, actionName: String)
+    /// `hello {id, protocol, client, clientId?}`: must come first. `clientID` is passed on as
+    /// sent; the server checks it against `ClientID`'s rules, so that a bad one gets its own
+    /// error rather than the one for an undecodable hello.
+    case hello(id: Int64, protocolVersion: Int, client: String, clientID: String?)
+    /// `dispatch {id, action: {name, payload}, sequence?}`; a sequence is at least 1.
+    case dispatch(id: Int64, actionName: String, sequence: UInt64?)
     /// `subscribe {id, viewModel, params}`.
     case subscribe(id: Int64, viewModel: String)
     /// `unsubscribe {id, subscription}`.
@@ -29,7 +31,7 @@ public enum ClientRequest: Equatable, Sendable {
     /// The request id the reply must echo.
     public var id: Int64 {
         switch self {
-        case .hello(let id, _, _), .dispatch(let id, _), .subscribe(let id, _),
+        case .hello(let id, _, _, _), .dispatch(let id, _, _), .subscribe(let id, _),
             .unsubscribe(let id, _), .ping(let id), .history(let id, _, _):
             return id
         }
@@ -79,7 +81,9 @@ private struct ClientEnvelope: Decodable {
     private(set) var id: Int64?
     private(set) var `protocol`: Int?
     private(set) var client: String?
+    private(set) var clientId: String?
     private(set) var action: ActionName?
+    private(set) var sequence: Int64?
     private(set) var viewModel: String?
     private(set) var subscription: Int64?
     private(set) var after: Int64?
@@ -88,7 +92,7 @@ private struct ClientEnvelope: Decodable {
     private(set) var badField: String?
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, `protocol`, client, action, viewModel, subscription, after, limit
+        case type, id, `protocol`, client, clientId, action, sequence, viewModel, subscription, after, limit
     }
 
     static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history"]
@@ -109,8 +113,10 @@ private struct ClientEnvelope: Decodable {
         case "hello":
             `protocol` = field(.protocol) { try container.decodeInteger(.protocol).map(Int.init) }
             client = field(.client) { try container.decodeIfPresent(String.self, forKey: .client) }
+            clientId = field(.clientId) { try container.decodeIfPresent(String.self, forKey: .clientId) }
         case "dispatch":
             action = field(.action) { try container.decodeIfPresent(ActionName.self, forKey: .action) }
+            sequence = field(.sequence) { try container.decodeInteger(.sequence) }
         case "subscribe":
             viewModel = field(.viewModel) { try container.decodeIfPresent(String.self, forKey: .viewModel) }
         case "unsubscribe":
@@ -144,9 +150,12 @@ private struct ClientEnvelope: Decodable {
         }
         switch type {
         case "hello":
-            return .hello(id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "")
+            return .hello(id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "", clientID: clientId)
         case "dispatch":
-            return .dispatch(id: id, actionName: try require(action, "action").name)
+            guard sequence.map({ $0 >= 1 }) ?? true else {
+                throw ProtocolError(.invalidMessage, "\"sequence\" must be an integer of at least 1.", requestID: id)
+            }
+            return .dispatch(id: id, actionName: try require(action, "action").name, sequence: sequence.map(UInt64.init))
         case "subscribe":
             return .subscribe(id: id, viewModel: try require(viewModel, "viewModel"))
         case "unsubscribe":

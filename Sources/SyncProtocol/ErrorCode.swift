@@ -30,6 +30,10 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case tooManySubscriptions = "too_many_subscriptions"
     /// The action could not be made durable (disk full, I/O error); it was not applied.
     case storageUnavailable = "storage_unavailable"
+    /// A resent numbered dispatch whose sequence is at or below the client id's highest applied
+    /// one but no longer remembered (or never applied): it may or may not have been applied, and
+    /// it is not applied now.
+    case staleSequence = "stale_sequence"
     /// The connecting user is not allowed to use this daemon. The server closes.
     case permissionDenied = "permission_denied"
 }

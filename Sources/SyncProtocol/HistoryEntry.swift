@@ -12,14 +12,25 @@ public struct HistoryEntry: Codable, Equatable, Sendable {
     public var uid: UInt32?
     /// The process id of the client that sent it; absent for the daemon's own side effects.
     public var pid: Int32?
+    /// The client id of the connection that sent it, if its hello gave one (wire name `clientId`).
+    public var clientID: String?
+    /// The sequence the client numbered it with, if it did.
+    public var sequence: UInt64?
+
+    private enum CodingKeys: String, CodingKey {
+        case version, name, payload, acceptedAt, uid, pid, sequence
+        case clientID = "clientId"
+    }
 
     /// An entry with every field given.
-    public init(version: UInt64, name: String, payload: JSONValue, acceptedAt: Int64, uid: UInt32?, pid: Int32?) {
+    public init(version: UInt64, name: String, payload: JSONValue, acceptedAt: Int64, uid: UInt32?, pid: Int32?, clientID: String? = nil, sequence: UInt64? = nil) {
         self.version = version
         self.name = name
         self.payload = payload
         self.acceptedAt = acceptedAt
         self.uid = uid
         self.pid = pid
+        self.clientID = clientID
+        self.sequence = sequence
     }
 }

@@ -1,7 +1,8 @@
 /// A message from the server to a client, as the daemon writes it.
 public enum ServerMessage: Sendable {
-    /// The answer to `hello`.
-    case welcome(id: Int64, protocolVersion: Int, server: String, version: UInt64)
+    /// The answer to `hello`. `clientID` echoes the hello's client id, if it gave one, and
+    /// `lastSequence` is then the highest sequence of that id applied durably (0 for none).
+    case welcome(id: Int64, protocolVersion: Int, server: String, version: UInt64, clientID: String? = nil, lastSequence: UInt64? = nil)
     /// The action of request `id` was applied; the state is now at `version` (or later).
     case ack(id: Int64, version: UInt64)
     /// A request failed, or the connection broke a rule. `supported` lists the protocol
@@ -24,8 +25,8 @@ public enum ServerMessage: Sendable {
     /// The JSON payload of this message (keys sorted), ready to be framed.
     public func encoded() -> [UInt8] {
         switch self {
-        case .welcome(let id, let protocolVersion, let server, let version):
-            return Self.encode(Welcome(id: id, protocol: protocolVersion, server: server, version: version))
+        case .welcome(let id, let protocolVersion, let server, let version, let clientID, let lastSequence):
+            return Self.encode(Welcome(id: id, protocol: protocolVersion, server: server, version: version, clientId: clientID, lastSequence: lastSequence))
         case .ack(let id, let version):
             return Self.encode(Ack(id: id, version: version))
         case .error(let error, let supported):
@@ -65,6 +66,8 @@ public enum ServerMessage: Sendable {
         let `protocol`: Int
         let server: String
         let version: UInt64
+        let clientId: String?
+        let lastSequence: UInt64?
     }
 
     private struct Ack: Encodable {
@@ -137,6 +140,16 @@ public struct ServerEnvelope: Decodable, Sendable {
     public let entries: [HistoryEntry]?
     /// Why the daemon closes the connection (`bye`).
     public let reason: String?
+    /// The client id the hello gave, echoed (`welcome`, wire name `clientId`).
+    public let clientID: String?
+    /// The highest sequence of that client id the daemon applied durably, 0 for none
+    /// (`welcome` when the hello gave a client id).
+    public let lastSequence: UInt64?
+
+    private enum CodingKeys: String, CodingKey {
+        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason, lastSequence
+        case clientID = "clientId"
+    }
 }
 
 /// The model of an `update` message, decoded as `Model`; `nil` when the model is `null`.

@@ -85,11 +85,31 @@ import TestSupport
         for text in ["a", "b", "c", "d", "e"] { #expect(try daemon.todo("add", text).status == 0) }
         try daemon.crash()
         let path = JournalFile.path(daemon)
-        try JournalFile.execute("INSERT INTO actions VALUES (6, 'fly', '{}', 0, NULL, NULL)", on: path, keepingWAL: true)
+        try JournalFile.execute("INSERT INTO actions(version, name, payload, accepted_at) VALUES (6, 'fly', '{}', 0)", on: path, keepingWAL: true)
         let wal = try JournalFile.contents(path + "-wal")
         #expect(!wal.isEmpty, "the crash left a WAL")
         #expect(try refusedStart(daemon).contains(#"the action "fly" at version 6 is unknown"#))
         #expect(try JournalFile.contents(path + "-wal") == wal, "the WAL was changed or folded into the file")
+    }
+
+    @Test func aSnapshotLedgerThatDoesNotDecodeIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        try JournalFile.execute(#"UPDATE snapshots SET ledger = '{"clients":[{"floor":0,"id":"a","recent":[2,9,1,10]}]}'"#, on: JournalFile.path(daemon))
+        let message = try refusedStart(daemon)
+        #expect(message.contains("the dispatch ledger of the snapshot at version 300 does not decode"))
+        #expect(message.contains(#"client id "a" has sequences or versions that do not increase"#))
+    }
+
+    @Test func aClientIDWithoutASequenceIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        try JournalFile.execute("DELETE FROM snapshots; UPDATE actions SET client_id = 'x' WHERE version = 7", on: JournalFile.path(daemon))
+        #expect(try refusedStart(daemon).contains("the action at version 7 has a client id or a client sequence, not both"))
+    }
+
+    @Test func aNegativeClientSequenceIsRefused() throws {
+        let daemon = try stoppedDaemonWithData()
+        try JournalFile.execute("DELETE FROM snapshots; UPDATE actions SET client_id = 'x', client_sequence = -4 WHERE version = 7", on: JournalFile.path(daemon))
+        #expect(try refusedStart(daemon).contains("a negative client sequence (-4)"))
     }
 
     @Test func aNegativeVersionIsRefusedNotACrash() throws {

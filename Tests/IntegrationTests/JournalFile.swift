@@ -8,11 +8,11 @@ enum JournalFile {
     /// The journal of `daemon`.
     static func path(_ daemon: DaemonHarness) -> String { daemon.dataDirectory + "/journal.sqlite3" }
 
-    /// Runs `sql` on the database at `path`. With `keepingWAL`, closing does not fold the WAL
-    /// into the file (as after a crash).
-    static func execute(_ sql: String, on path: String, keepingWAL: Bool = false) throws {
+    /// Runs `sql` on the database at `path` (with `creating`, a new file). With `keepingWAL`,
+    /// closing does not fold the WAL into the file (as after a crash).
+    static func execute(_ sql: String, on path: String, keepingWAL: Bool = false, creating: Bool = false) throws {
         var database: OpaquePointer?
-        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
+        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0), nil) == SQLITE_OK else {
             throw TestFailure("cannot open \(path)")
         }
         if keepingWAL { csqlite_set_checkpoint_on_close(database, 0) }
@@ -22,6 +22,51 @@ enum JournalFile {
             defer { sqlite3_free(message) }
             throw TestFailure("\(sql) failed: \(message.map { String(cString: $0) } ?? "?")")
         }
+    }
+
+    /// The first column of every row `sql` returns from the database at `path`, as text.
+    static func query(_ sql: String, on path: String) throws -> [String] {
+        var database: OpaquePointer?
+        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw TestFailure("cannot open \(path)") }
+        defer { sqlite3_close(database) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK else { throw TestFailure("cannot prepare \(sql)") }
+        defer { sqlite3_finalize(statement) }
+        var rows: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "NULL")
+        }
+        return rows
+    }
+
+    /// The tables of schema 1, exactly as todod created them before schema 2.
+    static let schema1 = """
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta(key, value) VALUES ('schema_version', '1');
+        CREATE TABLE actions(version INTEGER PRIMARY KEY, name TEXT NOT NULL, payload TEXT NOT NULL,
+                             accepted_at INTEGER NOT NULL, peer_uid INTEGER, peer_pid INTEGER);
+        CREATE TABLE snapshots(version INTEGER PRIMARY KEY, state TEXT NOT NULL, saved_at INTEGER NOT NULL);
+        """
+
+    /// Replaces the stopped daemon's journal with a schema 1 journal holding the same actions
+    /// and snapshot (which schema 1 holds without client ids and ledger).
+    static func rewriteAsSchema1(_ daemon: DaemonHarness) throws {
+        let path = path(daemon)
+        let original = daemon.directory + "/schema2.sqlite3"
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.moveItem(atPath: path + suffix, toPath: original + suffix)
+        }
+        try execute("""
+            PRAGMA journal_mode=DELETE;
+            BEGIN;
+            \(schema1)
+            COMMIT;
+            ATTACH '\(original)' AS original;
+            INSERT INTO actions SELECT version, name, payload, accepted_at, peer_uid, peer_pid FROM original.actions;
+            INSERT INTO snapshots SELECT version, state, saved_at FROM original.snapshots;
+            DETACH original;
+            PRAGMA journal_mode=WAL;
+            """, on: path, creating: true)
     }
 
     /// The bytes of the file.

@@ -16,8 +16,8 @@ import Testing
     }
 
     @Test func decodesEveryRequestAndIgnoresUnknownFields() throws {
-        #expect(try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","extra":[1,2]}"#) == .hello(id: 1, protocolVersion: 1, client: "x/1"))
-        #expect(try decode(#"{"type":"dispatch","id":2,"action":{"name":"add","payload":{"text":"a"}}}"#) == .dispatch(id: 2, actionName: "add"))
+        #expect(try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","extra":[1,2]}"#) == .hello(id: 1, protocolVersion: 1, client: "x/1", clientID: nil))
+        #expect(try decode(#"{"type":"dispatch","id":2,"action":{"name":"add","payload":{"text":"a"}}}"#) == .dispatch(id: 2, actionName: "add", sequence: nil))
         #expect(try decode(#"{"type":"subscribe","id":3,"viewModel":"list","params":{}}"#) == .subscribe(id: 3, viewModel: "list"))
         #expect(try decode(#"{"type":"unsubscribe","id":4,"subscription":7}"#) == .unsubscribe(id: 4, subscription: 7))
         #expect(try decode(#"{"id":5,"type":"ping"}"#) == .ping(id: 5))

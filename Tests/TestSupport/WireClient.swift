@@ -41,11 +41,13 @@ public final class WireClient: @unchecked Sendable {
         return nextID
     }
 
-    /// Sends `hello` and checks the `welcome`.
+    /// Sends `hello` (with `clientId` if `clientID` is given) and checks the `welcome`.
     @discardableResult
-    public func hello(name: String = "test/1", protocolVersion: Int = 1) throws -> Message {
+    public func hello(name: String = "test/1", protocolVersion: Int = 1, clientID: String? = nil) throws -> Message {
         let id = makeID()
-        try send(["type": "hello", "id": id, "protocol": protocolVersion, "client": name])
+        var hello: [String: Any] = ["type": "hello", "id": id, "protocol": protocolVersion, "client": name]
+        if let clientID { hello["clientId"] = clientID }
+        try send(hello)
         let reply = try receive()
         guard reply["type"] as? String == "welcome", reply["id"] as? Int == id else { throw TestFailure("expected welcome, got \(reply)") }
         return reply
@@ -58,8 +60,17 @@ public final class WireClient: @unchecked Sendable {
 
     /// Sends `payload` as one frame.
     public func sendPayload(_ payload: Data) throws {
+        try sendRaw(Self.frame(payload))
+    }
+
+    /// Sends `objects` as consecutive frames in one write, so that the daemon reads them together.
+    public func sendTogether(_ objects: [[String: Any]]) throws {
+        try sendRaw(objects.reduce(into: Data()) { $0 += Self.frame(try JSONSerialization.data(withJSONObject: $1, options: [.sortedKeys])) })
+    }
+
+    private static func frame(_ payload: Data) -> Data {
         var length = UInt32(payload.count).bigEndian
-        try sendRaw(Data(bytes: &length, count: 4) + payload)
+        return Data(bytes: &length, count: 4) + payload
     }
 
     /// Sends bytes as they are.
@@ -72,12 +83,19 @@ public final class WireClient: @unchecked Sendable {
         }
     }
 
-    /// Dispatches an action and returns the request id used.
+    /// Dispatches an action (numbered with `sequence`, if given) and returns the request id used.
     @discardableResult
-    public func dispatch(_ name: String, _ payload: [String: Any]) throws -> Int {
+    public func dispatch(_ name: String, _ payload: [String: Any], sequence: Int? = nil) throws -> Int {
         let id = makeID()
-        try send(["type": "dispatch", "id": id, "action": ["name": name, "payload": payload]])
+        try send(Self.dispatchMessage(id: id, name, payload, sequence: sequence))
         return id
+    }
+
+    /// The `dispatch` message for request `id`.
+    public static func dispatchMessage(id: Int, _ name: String, _ payload: [String: Any], sequence: Int? = nil) -> [String: Any] {
+        var message: [String: Any] = ["type": "dispatch", "id": id, "action": ["name": name, "payload": payload]]
+        if let sequence { message["sequence"] = sequence }
+        return message
     }
 
     /// Subscribes and returns the request id used.
