@@ -48,7 +48,7 @@ public final class SyncClient: Sendable {
         socketPath: String? = nil, clientName: String, reconnect: ReconnectPolicy = .automatic
     ) async throws(SyncClientError) -> SyncClient {
         let path = SocketPath.resolve(explicit: socketPath, environment: ProcessInfo.processInfo.environment, userID: getuid())
-        let clientID = UUID().uuidString.lowercased()
+        let clientID = ClientID.random().value
         let router = ReplyRouter()
         let sender = RequestSender(router: router)
         let states = ConnectionStateBroadcaster(initial: .reconnecting(attempt: 0, reason: "connecting"))

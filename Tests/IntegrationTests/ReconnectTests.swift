@@ -73,7 +73,7 @@ import TodoDomain
     /// restarted under them, twice. Some actions were committed but their acks never left:
     /// sent again, they must not be applied twice. Every dispatch returns a distinct version,
     /// and the list holds each text exactly once.
-    @Test(.disabled("the daemon does not deduplicate yet")) func dispatchesAcrossCrashesAreAppliedExactlyOnce() async throws {
+    @Test func dispatchesAcrossCrashesAreAppliedExactlyOnce() async throws {
         let daemon = try DaemonHarness()
         let clients = try await (0..<3).asyncMap { _ in try await connect(daemon) }
         defer { for client in clients { client.close() } }
