@@ -150,7 +150,7 @@ final class ConnectionThread: Sendable {
     private func connectAndGreet() throws(SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope) {
         let socket = try UnixSocket(path: configuration.socketPath)
         do {
-            let hello = try RequestEncoder.hello(id: 0, client: configuration.clientName, clientID: configuration.clientID)
+            let hello = try RequestEncoder.hello(id: 0, client: configuration.clientName, clientID: configuration.clientID, features: ["patch"])
             try socket.write(FrameEncoder.frame(hello))
         } catch let error as SyncClientError {
             throw error

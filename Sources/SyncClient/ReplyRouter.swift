@@ -73,7 +73,7 @@ final class ReplyRouter: Sendable {
             guard let subscription = envelope.subscription, let version = envelope.version else {
                 throw .protocolViolation("an update without subscription or version")
             }
-            routes.withLock { $0.sinks[subscription] }?.deliver(version: version, payload: payload)
+            routes.withLock { $0.sinks[subscription] }?.deliver(version: version, base: envelope.base, payload: payload)
             return
         }
         guard let id = envelope.id else {

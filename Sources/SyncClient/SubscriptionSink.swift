@@ -1,7 +1,9 @@
 import SyncLock
+import SyncProtocol
 
-/// The receiving end of one subscription: decodes updates into its stream, knows its
-/// subscription id on the current connection, and can subscribe again on a new one.
+/// The receiving end of one subscription: decodes updates into its stream (applying patches to
+/// the last model), knows its subscription id on the current connection, and can subscribe
+/// again on a new one.
 final class SubscriptionSink: Sendable {
     private struct Progress {
         /// The daemon's id for this subscription on the current connection.
@@ -10,39 +12,72 @@ final class SubscriptionSink: Sendable {
         /// The newest version delivered: a resubscription's first model is skipped when the
         /// state did not change while the client was away.
         var deliveredVersion: UInt64?
+        /// The last model received, as JSON, and its version: what the next patch applies to.
+        var document: (version: UInt64, value: JSONValue)?
     }
 
     private let progress = Locked(Progress())
     private let decodeAndYield: @Sendable (UInt64, [UInt8]) -> Void
     private let finishStream: @Sendable (SyncClientError?) -> Void
     private let unsubscribe: @Sendable (Int64) -> Void
+    private let resubscribe: @Sendable (SubscriptionSink, Int64) -> Void
     /// The `subscribe` request for a given request id.
     let encodeSubscribe: @Sendable (Int64) throws -> [UInt8]
 
-    /// A sink feeding a stream through `decodeAndYield` and `finish`, subscribing with
-    /// `encodeSubscribe`, and sending `unsubscribe` when the stream's consumer goes away.
+    /// A sink feeding a stream through `decodeAndYield` (the version and an `update` payload
+    /// holding the whole model) and `finish`, subscribing with `encodeSubscribe`, sending
+    /// `unsubscribe` when the stream's consumer goes away, and calling `resubscribe` with the
+    /// old subscription id when a patch does not fit the model it holds.
     init(
         encodeSubscribe: @escaping @Sendable (Int64) throws -> [UInt8],
         decodeAndYield: @escaping @Sendable (UInt64, [UInt8]) -> Void,
         finish: @escaping @Sendable (SyncClientError?) -> Void,
-        unsubscribe: @escaping @Sendable (Int64) -> Void
+        unsubscribe: @escaping @Sendable (Int64) -> Void,
+        resubscribe: @escaping @Sendable (SubscriptionSink, Int64) -> Void
     ) {
         self.encodeSubscribe = encodeSubscribe
         self.decodeAndYield = decodeAndYield
         finishStream = finish
         self.unsubscribe = unsubscribe
+        self.resubscribe = resubscribe
     }
 
     /// Whether the consumer left, so the subscription need not be made again.
     var isCancelled: Bool { progress.withLock { $0.cancelled } }
 
-    func deliver(version: UInt64, payload: [UInt8]) {
-        let isNew = progress.withLock { progress in
-            guard progress.deliveredVersion != version else { return false }
+    /// Delivers an `update` of `version`: the whole model, or with `base` a patch to the
+    /// model of that version. A patch on another base than the model held, or one that does not
+    /// apply, makes the sink subscribe again (the daemon then sends the whole model).
+    func deliver(version: UInt64, base: UInt64?, payload: [UInt8]) {
+        var payload = payload
+        let outcome = progress.withLock { progress -> (deliver: Bool, resubscribeFrom: Int64?) in
+            do {
+                if let base {
+                    guard let document = progress.document, document.version == base else {
+                        throw SyncClientError.protocolViolation("a patch on version \(base), not on the model held")
+                    }
+                    let value = try WireJSON.decode(PatchEnvelope.self, from: payload).patch.apply(to: document.value)
+                    progress.document = (version, value)
+                    payload = try WireJSON.encode(WholeModel(model: value))
+                } else {
+                    progress.document = (version, try WireJSON.decode(WholeModel.self, from: payload).model)
+                }
+            } catch {
+                progress.document = nil
+                defer { progress.subscription = nil }
+                return (false, progress.subscription)
+            }
+            guard progress.deliveredVersion != version else { return (false, nil) }
             progress.deliveredVersion = version
-            return true
+            return (true, nil)
         }
-        if isNew { decodeAndYield(version, payload) }
+        if let subscription = outcome.resubscribeFrom { resubscribe(self, subscription) }
+        if outcome.deliver { decodeAndYield(version, payload) }
+    }
+
+    /// An update's whole model as JSON.
+    private struct WholeModel: Codable {
+        let model: JSONValue
     }
 
     func finish(throwing error: SyncClientError?) {

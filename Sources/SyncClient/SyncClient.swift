@@ -135,6 +135,17 @@ public final class SyncClient: Sendable {
                     // daemon may be waiting for it to read): stop the updates now, write later.
                     router.removeSink(subscription)
                     Task { sendUnsubscribe(subscription) }
+                },
+                resubscribe: { [self] sink, subscription in
+                    router.removeSink(subscription)
+                    Task {
+                        sendUnsubscribe(subscription)
+                        do throws(SyncClientError) {
+                            try sender.send(.subscription(sink)) { id, _ in try sink.encodeSubscribe(id) }
+                        } catch {
+                            sink.finish(throwing: error)
+                        }
+                    }
                 })
             continuation.onTermination = { _ in sink.consumerDidLeave() }
             do {

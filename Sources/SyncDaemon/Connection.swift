@@ -112,10 +112,11 @@ final class Connection {
         didEnqueue()
     }
 
-    /// Queues a framed update for `subscription` (coalesced with older ones past the soft limit).
-    func enqueueUpdate(_ frame: [UInt8], subscription: Int64) {
+    /// Queues a framed update for `subscription` (coalesced with older ones past the soft limit,
+    /// as the frame `wholeModel` gives when `frame` is a patch).
+    func enqueueUpdate(_ frame: [UInt8], subscription: Int64, wholeModel: () -> [UInt8]) {
         guard !isClosed, closeWhenFlushed == nil else { return }
-        outbound.appendUpdate(frame, subscription: subscription)
+        outbound.appendUpdate(frame, subscription: subscription, wholeModel: wholeModel)
         didEnqueue()
     }
 

@@ -3,7 +3,8 @@
 /// Below `coalescingThreshold` pending bytes every frame is kept, in order. Above it, a new
 /// `update` for a subscription that already has one pending replaces that one in place: a view
 /// model is a snapshot, so only the newest matters, and keeping the older slot preserves the
-/// promise that an update reflecting version V is written before the ack carrying V.
+/// promise that an update reflecting version V is written before the ack carrying V. A patch
+/// only applies after the update it replaces, so the replacement is then the whole model.
 struct OutboundQueue {
     /// Pending bytes past which updates for the same subscription are coalesced.
     let coalescingThreshold: Int
@@ -31,11 +32,14 @@ struct OutboundQueue {
         pendingReplyByteCount += frame.count
     }
 
-    /// Queues a framed update for `subscription`, replacing a pending one when over the threshold.
-    mutating func appendUpdate(_ frame: [UInt8], subscription: Int64) {
+    /// Queues a framed update for `subscription`, replacing a pending one when over the
+    /// threshold; `wholeModel` gives the frame carrying the whole model for that case, when
+    /// `frame` holds a patch.
+    mutating func appendUpdate(_ frame: [UInt8], subscription: Int64, wholeModel: () -> [UInt8]) {
         if pendingByteCount > coalescingThreshold, let slot = pendingUpdateSlots[subscription] {
-            pendingByteCount += frame.count - frames[slot].count
-            frames[slot] = frame
+            let replacement = wholeModel()
+            pendingByteCount += replacement.count - frames[slot].count
+            frames[slot] = replacement
             return
         }
         pendingUpdateSlots[subscription] = frames.count

@@ -117,10 +117,15 @@ extension Server {
         publishedState = durableState
         publishedVersion = version
         mirror.publish(state: publishedState, version: version)
-        hub.publish(publishedState) { subscriber, model in
+        hub.publish(publishedState, version: version) { subscriber, change in
             guard let session = sessions[subscriber.connectionID] else { return }
-            let frame = FrameEncoder.frame(ServerMessage.update(subscription: subscriber.subscription, version: version, model: model).encoded())
-            session.connection.enqueueUpdate(frame, subscription: subscriber.subscription)
+            let wholeModel = { FrameEncoder.frame(ServerMessage.update(subscription: subscriber.subscription, version: version, model: change.model).encoded()) }
+            guard let patch = change.patch else {
+                session.connection.enqueueUpdate(wholeModel(), subscription: subscriber.subscription, wholeModel: wholeModel)
+                return
+            }
+            let frame = FrameEncoder.frame(ServerMessage.patch(subscription: subscriber.subscription, version: version, base: change.base, patch: patch).encoded())
+            session.connection.enqueueUpdate(frame, subscription: subscriber.subscription, wholeModel: wholeModel)
         }
     }
 }

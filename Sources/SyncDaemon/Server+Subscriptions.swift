@@ -24,10 +24,11 @@ extension Server {
         session.nextSubscriptionID += 1
         session.subscriptions[subscription] = source.key
         let subscriber = ViewHub<App.State>.Subscriber(connectionID: session.connection.id, subscription: subscription)
-        let model = hub.subscribe(subscriber, to: source.key, makeSource: source.make, state: publishedState)
+        let model = hub.subscribe(
+            subscriber, to: source.key, takesPatches: session.takesPatches, makeSource: source.make, state: publishedState, version: publishedVersion)
         send(.subscribed(id: requestID, subscription: subscription), to: session)
-        let update = ServerMessage.update(subscription: subscription, version: publishedVersion, model: model)
-        session.connection.enqueueUpdate(FrameEncoder.frame(update.encoded()), subscription: subscription)
+        let frame = FrameEncoder.frame(ServerMessage.update(subscription: subscription, version: publishedVersion, model: model).encoded())
+        session.connection.enqueueUpdate(frame, subscription: subscription) { frame }
     }
 
     /// Handles `unsubscribe`.

@@ -172,8 +172,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     // MARK: Requests
 
     private func handle(_ request: ClientRequest, payload: [UInt8], from session: Session<App.State>) {
-        if case .hello(let id, let protocolVersion, let client, let clientID) = request {
-            greet(session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID)
+        if case .hello(let id, let protocolVersion, let client, let clientID, let features) = request {
+            greet(session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID, features: features)
             return
         }
         guard session.isGreeted else {
@@ -206,7 +206,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         }
     }
 
-    private func greet(_ session: Session<App.State>, id: Int64, protocolVersion: Int, client: String, clientID: String?) {
+    private func greet(_ session: Session<App.State>, id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String]) {
         guard !session.isGreeted else {
             send(.error(ProtocolError(.invalidMessage, "This connection already said hello.", requestID: id)), to: session)
             return
@@ -227,10 +227,14 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         }
         session.clientName = client.isEmpty ? "unnamed" : client
         session.clientID = clientID
+        // Features not known here are left out of the answer, not refused: the client learns
+        // what it got and does without the rest.
+        let granted = features.isEmpty ? nil : Array(Set(features).intersection(WireProtocol.features)).sorted()
+        session.takesPatches = granted?.contains("patch") ?? false
         let lastSequence = clientID.map { ledger.lastSequence(of: $0, durableThrough: publishedVersion) }
         send(.welcome(
             id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion,
-            clientID: clientID, lastSequence: lastSequence), to: session)
+            clientID: clientID, lastSequence: lastSequence, features: granted), to: session)
     }
 
     private func refuseBeforeHello(_ session: Session<App.State>, because reason: String) {

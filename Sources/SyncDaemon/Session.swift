@@ -6,6 +6,8 @@ final class Session<State> {
     var clientName: String?
     /// The client id from `hello`, if it gave one: its numbered dispatches apply at most once.
     var clientID: String?
+    /// Whether the client asked for `patch` updates in `hello`.
+    var takesPatches = false
     /// This connection's subscriptions by id, and the pair each one follows.
     var subscriptions: [Int64: ViewHub<State>.Key] = [:]
     /// The id the next subscription gets (ids are per connection and never reused on it).

@@ -4,10 +4,12 @@ import SyncStore
 /// The live view models: each distinct (view model, params) pair that has subscribers, its
 /// latest encoded model, and who receives it.
 ///
-/// On each new version every pair is computed once; if its encoded model changed, the same bytes
-/// go to all of its subscribers. Every subscriber of a pair has last received the pair's current
-/// model (new subscribers get it at once), so "changed for the pair" is "changed for each of
-/// them". A pair with no subscribers left is dropped. Loop-confined: not `Sendable`.
+/// On each new version every pair is computed once; if its model changed, the same encoded
+/// model, and the same encoded patch from the previous model, serve all of its subscribers.
+/// Every subscriber of a pair has last received the pair's current model (new subscribers get
+/// it at once), so "changed for the pair" is "changed for each of them", and the one patch
+/// applies to what each of them holds. A pair with no subscribers left is dropped.
+/// Loop-confined: not `Sendable`.
 final class ViewHub<State> {
     /// Identifies one distinct (view model, params) pair.
     struct Key: Hashable {
@@ -21,11 +23,31 @@ final class ViewHub<State> {
         let subscription: Int64
     }
 
+    /// What a subscriber is told about a changed model.
+    struct Change {
+        /// The new model, encoded.
+        let model: [UInt8]
+        /// The encoded patch from the model of `base` to the new one, when the subscriber takes
+        /// patches and one was computed.
+        let patch: [UInt8]?
+        /// The version of the model this subscriber held until now.
+        let base: UInt64
+    }
+
+    /// How one subscriber takes its updates.
+    private struct Delivery {
+        /// The version of the last model sent to it.
+        var version: UInt64
+        /// Whether it asked for patches.
+        let takesPatches: Bool
+    }
+
     /// A pair's model, kept encoded so unchanged models cost one comparison.
-    final class Entry {
+    private final class Entry {
         let source: any ViewSource<State>
         var model: [UInt8]
-        var subscribers: Set<Subscriber> = []
+        var subscribers: [Subscriber: Delivery] = [:]
+        var patchTakers = 0
 
         init(source: any ViewSource<State>, model: [UInt8]) {
             self.source = source
@@ -38,9 +60,11 @@ final class ViewHub<State> {
     /// How many distinct pairs have subscribers.
     var count: Int { entries.count }
 
-    /// Adds `subscriber` to the pair `key`, computing the pair at `state` if it is new.
-    /// Returns the pair's current encoded model.
-    func subscribe(_ subscriber: Subscriber, to key: Key, makeSource: () -> any ViewSource<State>, state: State) -> [UInt8] {
+    /// Adds `subscriber` to the pair `key`, computing the pair at `state` if it is new, and
+    /// records that it receives the model as of `version`. Returns the pair's current model.
+    func subscribe(
+        _ subscriber: Subscriber, to key: Key, takesPatches: Bool, makeSource: () -> any ViewSource<State>, state: State, version: UInt64
+    ) -> [UInt8] {
         let entry: Entry
         if let existing = entries[key] {
             entry = existing
@@ -49,59 +73,30 @@ final class ViewHub<State> {
             entry = Entry(source: source, model: source.render(state))
             entries[key] = entry
         }
-        entry.subscribers.insert(subscriber)
+        if entry.subscribers.updateValue(Delivery(version: version, takesPatches: takesPatches), forKey: subscriber) == nil, takesPatches {
+            entry.patchTakers += 1
+        }
         return entry.model
     }
 
     /// Removes `subscriber` from the pair `key`; drops the pair when nobody is left.
     func unsubscribe(_ subscriber: Subscriber, from key: Key) {
-        guard let entry = entries[key] else { return }
-        entry.subscribers.remove(subscriber)
+        guard let entry = entries[key], let delivery = entry.subscribers.removeValue(forKey: subscriber) else { return }
+        if delivery.takesPatches { entry.patchTakers -= 1 }
         if entry.subscribers.isEmpty { entries[key] = nil }
     }
 
-    /// Recomputes every pair at `state` and calls `deliver` for each subscriber of each pair
-    /// whose model changed, with the new encoded model.
-    func publish(_ state: State, deliver: (Subscriber, [UInt8]) -> Void) {
+    /// Recomputes every pair at `state` (version `version`) and calls `deliver` for each
+    /// subscriber of each pair whose model changed. A patch is computed only for pairs that
+    /// have a subscriber taking patches.
+    func publish(_ state: State, version: UInt64, deliver: (Subscriber, Change) -> Void) {
         for entry in entries.values {
-            let model = entry.source.render(state)
-            guard model != entry.model else { continue }
-            entry.model = model
-            for subscriber in entry.subscribers { deliver(subscriber, model) }
+            guard let change = entry.source.renderChange(state, withPatch: entry.patchTakers > 0) else { continue }
+            entry.model = change.model
+            for (subscriber, delivery) in entry.subscribers {
+                deliver(subscriber, Change(model: change.model, patch: delivery.takesPatches ? change.patch : nil, base: delivery.version))
+                entry.subscribers[subscriber]?.version = version
+            }
         }
-    }
-}
-
-/// Computes one view model with fixed params and encodes it. Lets the hub hold pairs of any
-/// view model type behind one existential.
-protocol ViewSource<State>: AnyObject {
-    associatedtype State
-    /// The encoded model at `state` (`null` when there is none).
-    func render(_ state: State) -> [UInt8]
-}
-
-/// The `ViewSource` of view model `Model` with `params`. Remembers the last model so that a
-/// state change that leaves it equal costs no encoding.
-final class TypedViewSource<Model: ViewModel>: ViewSource {
-    private let params: Model.Params
-    private var lastModel: Model??
-    private var lastEncoded: [UInt8] = []
-    private let encoder = WireJSON.makeEncoder()
-
-    /// A source of `Model` for `params`.
-    init(params: Model.Params) {
-        self.params = params
-    }
-
-    func render(_ state: Model.State) -> [UInt8] {
-        let model = Model(state: state, params: params)
-        if let lastModel, lastModel == model { return lastEncoded }
-        lastModel = .some(model)
-        do {
-            lastEncoded = Array(try encoder.encode(model))
-        } catch {
-            preconditionFailure("view model \(Model.wireName) failed to encode: \(error)")
-        }
-        return lastEncoded
     }
 }

@@ -9,10 +9,11 @@ import Foundation
 /// Payloads and params are not decoded here: their types belong to the app. The server decodes
 /// them in a second step with `DispatchEnvelope` and `SubscribeEnvelope`, once it knows the type.
 public enum ClientRequest: Equatable, Sendable {
-    /// `hello {id, protocol, client, clientId?}`: must come first. `clientID` is passed on as
-    /// sent; the server checks it against `ClientID`'s rules, so that a bad one gets its own
-    /// error rather than the one for an undecodable hello.
-    case hello(id: Int64, protocolVersion: Int, client: String, clientID: String?)
+    /// `hello {id, protocol, client, clientId?, features?}`: must come first. `clientID` is
+    /// passed on as sent; the server checks it against `ClientID`'s rules, so that a bad one
+    /// gets its own error rather than the one for an undecodable hello. `features` names
+    /// optional behaviours the client can handle (see `WireProtocol.features`).
+    case hello(id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String] = [])
     /// `dispatch {id, action: {name, payload}, sequence?}`; a sequence is at least 1.
     case dispatch(id: Int64, actionName: String, sequence: UInt64?)
     /// `subscribe {id, viewModel, params}`.
@@ -31,7 +32,7 @@ public enum ClientRequest: Equatable, Sendable {
     /// The request id the reply must echo.
     public var id: Int64 {
         switch self {
-        case .hello(let id, _, _, _), .dispatch(let id, _, _), .subscribe(let id, _),
+        case .hello(let id, _, _, _, _), .dispatch(let id, _, _), .subscribe(let id, _),
             .unsubscribe(let id, _), .ping(let id), .history(let id, _, _):
             return id
         }
@@ -82,6 +83,7 @@ private struct ClientEnvelope: Decodable {
     private(set) var `protocol`: Int?
     private(set) var client: String?
     private(set) var clientId: String?
+    private(set) var features: [String]?
     private(set) var action: ActionName?
     private(set) var sequence: Int64?
     private(set) var viewModel: String?
@@ -92,7 +94,7 @@ private struct ClientEnvelope: Decodable {
     private(set) var badField: String?
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, `protocol`, client, clientId, action, sequence, viewModel, subscription, after, limit
+        case type, id, `protocol`, client, clientId, features, action, sequence, viewModel, subscription, after, limit
     }
 
     static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history"]
@@ -114,6 +116,7 @@ private struct ClientEnvelope: Decodable {
             `protocol` = field(.protocol) { try container.decodeInteger(.protocol).map(Int.init) }
             client = field(.client) { try container.decodeIfPresent(String.self, forKey: .client) }
             clientId = field(.clientId) { try container.decodeIfPresent(String.self, forKey: .clientId) }
+            features = field(.features) { try container.decodeIfPresent([String].self, forKey: .features) }
         case "dispatch":
             action = field(.action) { try container.decodeIfPresent(ActionName.self, forKey: .action) }
             sequence = field(.sequence) { try container.decodeInteger(.sequence) }
@@ -150,7 +153,7 @@ private struct ClientEnvelope: Decodable {
         }
         switch type {
         case "hello":
-            return .hello(id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "", clientID: clientId)
+            return .hello(id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "", clientID: clientId, features: features ?? [])
         case "dispatch":
             guard sequence.map({ $0 >= 1 }) ?? true else {
                 throw ProtocolError(.invalidMessage, "\"sequence\" must be an integer of at least 1.", requestID: id)

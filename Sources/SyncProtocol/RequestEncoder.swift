@@ -1,9 +1,10 @@
 /// Builds the JSON payloads of client requests, for clients written in Swift.
 public enum RequestEncoder {
-    /// `hello {id, protocol, client, clientId?}` for this build's protocol version. A
-    /// `clientID` asks for exactly-once dispatch: numbered dispatches from it apply once.
-    public static func hello(id: Int64, client: String, clientID: String? = nil) throws -> [UInt8] {
-        try WireJSON.encode(Hello(id: id, protocol: WireProtocol.version, client: client, clientId: clientID))
+    /// `hello {id, protocol, client, clientId?, features?}` for this build's protocol version.
+    /// A `clientID` asks for exactly-once dispatch: numbered dispatches from it apply once.
+    /// `features` asks for optional behaviours such as `patch` updates.
+    public static func hello(id: Int64, client: String, clientID: String? = nil, features: [String] = []) throws -> [UInt8] {
+        try WireJSON.encode(Hello(id: id, protocol: WireProtocol.version, client: client, clientId: clientID, features: features.isEmpty ? nil : features))
     }
 
     /// `dispatch {id, action: {name, payload}, sequence?}`; `sequence` numbers the action
@@ -38,6 +39,7 @@ public enum RequestEncoder {
         let `protocol`: Int
         let client: String
         let clientId: String?
+        let features: [String]?
     }
 
     private struct Dispatch<Payload: Encodable>: Encodable {

@@ -2,7 +2,11 @@
 public enum ServerMessage: Sendable {
     /// The answer to `hello`. `clientID` echoes the hello's client id, if it gave one, and
     /// `lastSequence` is then the highest sequence of that id applied durably (0 for none).
-    case welcome(id: Int64, protocolVersion: Int, server: String, version: UInt64, clientID: String? = nil, lastSequence: UInt64? = nil)
+    /// `features` lists the optional features of the hello that are granted (absent when the
+    /// hello asked for none).
+    case welcome(
+        id: Int64, protocolVersion: Int, server: String, version: UInt64, clientID: String? = nil, lastSequence: UInt64? = nil,
+        features: [String]? = nil)
     /// The action of request `id` was applied; the state is now at `version` (or later).
     case ack(id: Int64, version: UInt64)
     /// A request failed, or the connection broke a rule. `supported` lists the protocol
@@ -13,6 +17,10 @@ public enum ServerMessage: Sendable {
     /// A new model for a subscription. `model` is the model's encoded JSON (`null` for none):
     /// the daemon encodes each model once and splices the same bytes into every update.
     case update(subscription: Int64, version: UInt64, model: [UInt8])
+    /// A new model for a subscription as the change from the model of the last update the
+    /// client received for it (at version `base`): `patch` is an encoded RFC 6902 JSON Patch,
+    /// computed once per view and version and spliced into every such update.
+    case patch(subscription: Int64, version: UInt64, base: UInt64, patch: [UInt8])
     /// The answer to `unsubscribe`.
     case unsubscribed(id: Int64, subscription: Int64)
     /// The answer to `ping`.
@@ -25,8 +33,9 @@ public enum ServerMessage: Sendable {
     /// The JSON payload of this message (keys sorted), ready to be framed.
     public func encoded() -> [UInt8] {
         switch self {
-        case .welcome(let id, let protocolVersion, let server, let version, let clientID, let lastSequence):
-            return Self.encode(Welcome(id: id, protocol: protocolVersion, server: server, version: version, clientId: clientID, lastSequence: lastSequence))
+        case .welcome(let id, let protocolVersion, let server, let version, let clientID, let lastSequence, let features):
+            return Self.encode(Welcome(
+                id: id, protocol: protocolVersion, server: server, version: version, clientId: clientID, lastSequence: lastSequence, features: features))
         case .ack(let id, let version):
             return Self.encode(Ack(id: id, version: version))
         case .error(let error, let supported):
@@ -49,6 +58,12 @@ public enum ServerMessage: Sendable {
             bytes.append(contentsOf: model)
             bytes.append(contentsOf: #","subscription":\#(subscription),"type":"update","version":\#(version)}"#.utf8)
             return bytes
+        case .patch(let subscription, let version, let base, let patch):
+            var bytes = Array(#"{"base":\#(base),"patch":"#.utf8)
+            bytes.reserveCapacity(patch.count + 100)
+            bytes.append(contentsOf: patch)
+            bytes.append(contentsOf: #","subscription":\#(subscription),"type":"update","version":\#(version)}"#.utf8)
+            return bytes
         }
     }
 
@@ -68,6 +83,7 @@ public enum ServerMessage: Sendable {
         let version: UInt64
         let clientId: String?
         let lastSequence: UInt64?
+        let features: [String]?
     }
 
     private struct Ack: Encodable {
@@ -145,11 +161,21 @@ public struct ServerEnvelope: Decodable, Sendable {
     /// The highest sequence of that client id the daemon applied durably, 0 for none
     /// (`welcome` when the hello gave a client id).
     public let lastSequence: UInt64?
+    /// The optional features granted (`welcome`).
+    public let features: [String]?
+    /// The version of the model a patch applies to (`update` carrying a `patch`).
+    public let base: UInt64?
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason, lastSequence
+        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason, lastSequence, features, base
         case clientID = "clientId"
     }
+}
+
+/// The patch of an `update` message that carries one.
+public struct PatchEnvelope: Decodable {
+    /// The decoded patch.
+    public let patch: JSONPatch
 }
 
 /// The model of an `update` message, decoded as `Model`; `nil` when the model is `null`.

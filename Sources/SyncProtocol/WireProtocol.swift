@@ -11,4 +11,7 @@ public enum WireProtocol {
     public static let defaultMaximumFrameLength = 1 << 20
     /// Length of the big-endian length prefix of every frame.
     public static let headerLength = 4
+    /// Optional features a client may ask for in `hello` (`features`); `welcome` lists those
+    /// granted. `patch`: updates after the first carry an RFC 6902 patch instead of the model.
+    public static let features: Set<String> = ["patch"]
 }

@@ -41,12 +41,14 @@ public final class WireClient: @unchecked Sendable {
         return nextID
     }
 
-    /// Sends `hello` (with `clientId` if `clientID` is given) and checks the `welcome`.
+    /// Sends `hello` (with `clientId` if `clientID` is given, `features` if any) and checks
+    /// the `welcome`.
     @discardableResult
-    public func hello(name: String = "test/1", protocolVersion: Int = 1, clientID: String? = nil) throws -> Message {
+    public func hello(name: String = "test/1", protocolVersion: Int = 1, clientID: String? = nil, features: [String] = []) throws -> Message {
         let id = makeID()
         var hello: [String: Any] = ["type": "hello", "id": id, "protocol": protocolVersion, "client": name]
         if let clientID { hello["clientId"] = clientID }
+        if !features.isEmpty { hello["features"] = features }
         try send(hello)
         let reply = try receive()
         guard reply["type"] as? String == "welcome", reply["id"] as? Int == id else { throw TestFailure("expected welcome, got \(reply)") }

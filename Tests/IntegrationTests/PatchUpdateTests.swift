@@ -1,0 +1,155 @@
+import Foundation
+import SyncProtocol
+import Testing
+import TestSupport
+
+/// Clients that ask for `patch` in `hello` get RFC 6902 patches after the first model; applied
+/// in order, they always give the models other clients receive whole.
+@Suite struct PatchUpdateTests {
+    /// Follows one subscription from its updates, patched or whole, as JSON.
+    fileprivate struct ModelFollower {
+        let subscription: Int
+        var version: UInt64 = 0
+        var model: JSONValue = .null
+        var patchesApplied = 0
+        var wholeModels = 0
+        var largestPatchFrame = 0
+
+        /// Takes one `update` frame payload of this subscription.
+        mutating func take(_ payload: Data) throws {
+            let envelope = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
+            guard envelope.type == "update", envelope.subscription == Int64(subscription), let next = envelope.version else {
+                throw TestFailure("not an update of \(subscription): \(String(decoding: payload, as: UTF8.self))")
+            }
+            if let base = envelope.base {
+                guard base == version else { throw TestFailure("a patch on \(base), but the model held is of \(version)") }
+                model = try WireJSON.decode(PatchEnvelope.self, from: Array(payload)).patch.apply(to: model)
+                patchesApplied += 1
+                largestPatchFrame = max(largestPatchFrame, payload.count)
+            } else {
+                model = try WireJSON.decode(UpdateEnvelope<JSONValue>.self, from: Array(payload)).model ?? .null
+                wholeModels += 1
+            }
+            version = next
+        }
+    }
+
+    private func follow(_ client: WireClient, _ viewModel: String, _ params: [String: Any] = [:]) throws -> ModelFollower {
+        let id = try client.subscribe(viewModel, params)
+        let reply = try client.receive()
+        guard reply.type == "subscribed", reply.id == id, let subscription = reply["subscription"] as? Int else {
+            throw TestFailure("expected subscribed, got \(reply)")
+        }
+        var follower = ModelFollower(subscription: subscription)
+        try follower.take(try client.receivePayload())
+        return follower
+    }
+
+    @Test func helloGrantsTheFeaturesThisDaemonHasAndIgnoresOthers() throws {
+        let daemon = try DaemonHarness()
+        let client = try WireClient(path: daemon.socketPath)
+        let welcome = try client.hello(features: ["zip", "patch"])
+        #expect(welcome["features"] as? [String] == ["patch"])
+        let plain = try daemon.greetedClient()
+        #expect(try plain.request(["type": "ping", "id": 5]).type == "pong")
+        let none = try WireClient(path: daemon.socketPath)
+        #expect(try none.hello(features: ["zip"])["features"] as? [String] == [])
+
+        let wrong = try WireClient(path: daemon.socketPath)
+        try wrong.send(["type": "hello", "id": 1, "protocol": 1, "client": "t", "features": "patch"])
+        let refusal = try wrong.receive()
+        #expect(refusal.type == "error")
+        #expect(try wrong.readsEndOfStream())
+    }
+
+    /// 300 random changes to a list of a few hundred items: after each, the model rebuilt from
+    /// patches equals the whole model a plain client receives, for the list and the summary.
+    @Test(arguments: [1, 2] as [UInt64]) func patchesAppliedInOrderGiveTheWholeModels(seed: UInt64) throws {
+        let daemon = try DaemonHarness()
+        let writer = try daemon.greetedClient()
+        for number in 1...200 { _ = try writer.dispatchAndWait("add", ["text": "item \(number)"]) }
+        let patched = try WireClient(path: daemon.socketPath)
+        try patched.hello(features: ["patch"])
+        let plain = try daemon.greetedClient()
+        var patchedModels = [try follow(patched, "list"), try follow(patched, "summary")]
+        var plainModels = [try follow(plain, "list"), try follow(plain, "summary")]
+
+        var random = SplitMix(seed: seed)
+        for step in 0..<300 {
+            let target = Int.random(in: 1...(200 + step), using: &random)
+            let (name, payload): (String, [String: Any]) = switch Int.random(in: 0..<6, using: &random) {
+            case 0: ("add", ["text": "new \(step)"])
+            case 1: ("complete", ["number": target])
+            case 2: ("reopen", ["number": target])
+            case 3: ("edit", ["number": target, "text": "edited \(step)"])
+            case 4: ("remove", ["number": target])
+            default: ("undo", [:])
+            }
+            _ = try writer.dispatchAndWait(name, payload)
+            try patched.catchUp(&patchedModels)
+            try plain.catchUp(&plainModels)
+            try #require(patchedModels.map(\.model) == plainModels.map(\.model), "after step \(step): \(name) \(payload)")
+        }
+        #expect(patchedModels[0].patchesApplied > 100)
+        // One change in a list of ~200 rows travels as a few hundred bytes, not the whole list.
+        #expect(patchedModels[0].largestPatchFrame < 512)
+    }
+
+    /// A patch-taking subscriber that stops reading falls behind; past the coalescing threshold
+    /// its pending patch is replaced by the whole model, so when it reads again the updates
+    /// still apply in order.
+    @Test func aSubscriberThatFallsBehindStillConverges() throws {
+        let daemon = try DaemonHarness()
+        let idle = try WireClient(path: daemon.socketPath)
+        try idle.hello(features: ["patch"])
+        let list = try follow(idle, "list")
+        let writer = try daemon.greetedClient()
+        // 15 imports of 200 items of ~1000 characters: each patch is ~200 KB, far past what
+        // the daemon queues for a client before it coalesces.
+        let text = String(repeating: "p", count: 990)
+        for group in 0..<15 {
+            let items: [[String: Any]] = (0..<200).map { n in
+                let number = group * 200 + n + 1
+                return ["id": "item-\(number)", "number": number, "text": "\(number) \(text)", "completed": false, "createdAt": number]
+            }
+            #expect(try writer.dispatchAndWait("import", ["items": items]).type == "ack")
+        }
+        var followers = [list]
+        try idle.catchUp(&followers)
+        #expect(followers[0].version == 15)
+        #expect(followers[0].wholeModels > 1, "no pending patch was replaced by a whole model")
+        let fresh = try daemon.greetedClient()
+        #expect(followers[0].model == (try follow(fresh, "list")).model)
+        #expect(try daemon.stop() == 0)
+    }
+}
+
+extension WireClient {
+    /// Pings, and hands every update that arrives before the pong to its follower: afterwards
+    /// each follower holds what the daemon last sent for it.
+    fileprivate func catchUp(_ followers: inout [PatchUpdateTests.ModelFollower]) throws {
+        let id = try ping()
+        while true {
+            let payload = try receivePayload()
+            let envelope = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
+            if envelope.type == "pong", envelope.id == Int64(id) { return }
+            guard envelope.type == "update", let index = followers.firstIndex(where: { Int64($0.subscription) == envelope.subscription }) else {
+                throw TestFailure("expected updates then pong, got \(String(decoding: payload, as: UTF8.self))")
+            }
+            try followers[index].take(payload)
+        }
+    }
+}
+
+/// A deterministic generator (SplitMix64), so a failing seed can be replayed.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
