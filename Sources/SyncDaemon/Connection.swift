@@ -28,7 +28,7 @@ protocol ConnectionDelegate: AnyObject {
 ///  close(reason) ──▶ delegate.connectionLost ──▶ uv_close ──▶ close callback frees memory
 /// ```
 final class Connection {
-    /// Bytes read per `read(2)`; the buffer is allocated once and reused.
+    /// Bytes read per `read(2)`, into the loop's one `ReadBuffer`.
     static let readChunkSize = 64 * 1024
 
     /// Limits on a client's output.
@@ -50,7 +50,8 @@ final class Connection {
     private let limits: Limits
     private let pipe: UnsafeMutablePointer<uv_pipe_t>
     private let writeRequest: UnsafeMutablePointer<uv_write_t>
-    private let readBuffer: UnsafeMutableRawBufferPointer
+    /// Shared with the loop's other connections; see `ReadBuffer`.
+    private let readBuffer: ReadBuffer
     /// The bytes of the write in flight; they must live until its callback.
     private var inFlight: UnsafeMutableRawBufferPointer?
     private var decoder: FrameDecoder
@@ -65,17 +66,19 @@ final class Connection {
     private(set) var isClosed = false
 
     /// Initialises the pipe handle on `loop` and accepts the pending client of `server`.
-    init(id: Int, loop: UnsafeMutablePointer<uv_loop_t>, acceptingFrom server: UnsafeMutablePointer<uv_stream_t>, limits: Limits) throws(DaemonError) {
+    init(
+        id: Int, loop: UnsafeMutablePointer<uv_loop_t>, acceptingFrom server: UnsafeMutablePointer<uv_stream_t>, limits: Limits, readBuffer: ReadBuffer
+    ) throws(DaemonError) {
         self.id = id
         self.limits = limits
+        self.readBuffer = readBuffer
         decoder = FrameDecoder(maximumLength: limits.maximumFrameLength)
         outbound = OutboundQueue(coalescingThreshold: limits.softQueueLimit)
         pipe = .allocate(capacity: 1)
         writeRequest = .allocate(capacity: 1)
-        readBuffer = .allocate(byteCount: Self.readChunkSize, alignment: 16)
         let initialised = uv_pipe_init(loop, pipe, 0)
         guard initialised == 0 else {
-            Self.free(pipe: pipe, writeRequest: writeRequest, readBuffer: readBuffer)
+            Self.free(pipe: pipe, writeRequest: writeRequest)
             throw .libuv(operation: "uv_pipe_init", subject: "client connection", code: initialised)
         }
         // From here on the handle exists and must go through uv_close; the retained reference
@@ -203,7 +206,7 @@ final class Connection {
     }
 
     private func didRead(_ count: Int) {
-        decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
+        decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer.bytes[..<count]))
         while !isClosed, closeWhenFlushed == nil {
             do {
                 guard let payload = try decoder.next() else { return }
@@ -225,10 +228,9 @@ final class Connection {
         flush()
     }
 
-    private static func free(pipe: UnsafeMutablePointer<uv_pipe_t>, writeRequest: UnsafeMutablePointer<uv_write_t>, readBuffer: UnsafeMutableRawBufferPointer) {
+    private static func free(pipe: UnsafeMutablePointer<uv_pipe_t>, writeRequest: UnsafeMutablePointer<uv_write_t>) {
         pipe.deallocate()
         writeRequest.deallocate()
-        readBuffer.deallocate()
     }
 
     private static func owner(_ data: UnsafeMutableRawPointer?) -> Connection {
@@ -237,8 +239,8 @@ final class Connection {
 
     private static let onAllocate: uv_alloc_cb = { handle, _, buffer in
         let connection = owner(handle!.pointee.data)
-        buffer!.pointee = uv_buf_init(
-            connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(connection.readBuffer.count))
+        let bytes = connection.readBuffer.bytes
+        buffer!.pointee = uv_buf_init(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
     }
 
     private static let onRead: uv_read_cb = { stream, nread, _ in
@@ -264,7 +266,7 @@ final class Connection {
         let unmanaged = Unmanaged<Connection>.fromOpaque(handle!.pointee.data!)
         let connection = unmanaged.takeUnretainedValue()
         connection.releaseInFlight()
-        free(pipe: connection.pipe, writeRequest: connection.writeRequest, readBuffer: connection.readBuffer)
+        free(pipe: connection.pipe, writeRequest: connection.writeRequest)
         unmanaged.release()
     }
 }

@@ -34,6 +34,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var ledger: DispatchLedger
     let writer: JournalWriter<App.State>
     let hub = ViewHub<App.State>()
+    /// What every connection reads into.
+    private let readBuffer = ReadBuffer(byteCount: Connection.readChunkSize)
     var sessions: [Int: Session<App.State>] = [:]
     private var nextConnectionID = 1
     let loop: UnsafeMutablePointer<uv_loop_t>
@@ -84,7 +86,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             softQueueLimit: configuration.softQueueLimit,
             hardQueueLimit: configuration.hardQueueLimit)
         do {
-            let connection = try Connection(id: nextConnectionID, loop: loop, acceptingFrom: listener, limits: limits)
+            let connection = try Connection(id: nextConnectionID, loop: loop, acceptingFrom: listener, limits: limits, readBuffer: readBuffer)
             nextConnectionID += 1
             connection.delegate = self
             let session = Session<App.State>(connection: connection)

@@ -23,6 +23,23 @@ public struct AcceptanceContext: Sendable, Equatable {
     /// A context for now, with a random identifier.
     public static func now() -> AcceptanceContext {
         let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        return AcceptanceContext(identifier: UUID(), millisecondsSinceEpoch: milliseconds)
+        return AcceptanceContext(identifier: randomUUID(), millisecondsSinceEpoch: milliseconds)
+    }
+
+    /// A version 4 UUID from the system generator (`getrandom`): Foundation's `UUID()` opens and
+    /// reads /dev/urandom each time, three system calls on every accepted action.
+    private static func randomUUID() -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        var bytes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
+                     UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            raw.storeBytes(of: high, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)
+            raw[6] = (raw[6] & 0x0F) | 0x40
+            raw[8] = (raw[8] & 0x3F) | 0x80
+        }
+        return UUID(uuid: bytes)
     }
 }
