@@ -119,7 +119,7 @@ extension Server {
         mirror.publish(state: publishedState, version: version)
         hub.publish(publishedState, version: version) { subscriber, change in
             guard let session = sessions[subscriber.connectionID] else { return }
-            let wholeModel = { FrameEncoder.frame(ServerMessage.update(subscription: subscriber.subscription, version: version, model: change.model).encoded()) }
+            let wholeModel = { FrameEncoder.frame(ServerMessage.update(subscription: subscriber.subscription, version: version, model: change.model.bytes).encoded()) }
             guard let patch = change.patch else {
                 session.connection.enqueueUpdate(wholeModel(), subscription: subscriber.subscription, wholeModel: wholeModel)
                 return

@@ -5,46 +5,45 @@ import SyncStore
 /// view model type behind one existential.
 protocol ViewSource<State>: AnyObject {
     associatedtype State
-    /// The encoded model at `state` (`null` when there is none).
-    func render(_ state: State) -> [UInt8]
-    /// The encoded model at `state` and, if asked, the encoded JSON Patch from the last model
+    /// The model at `state` (`null` when there is none).
+    func render(_ state: State) -> EncodedModel
+    /// The model at `state` and, if asked, the encoded JSON Patch from the last model
     /// rendered; `nil` when the model did not change.
-    func renderChange(_ state: State, withPatch: Bool) -> (model: [UInt8], patch: [UInt8]?)?
+    func renderChange(_ state: State, withPatch: Bool) -> (model: EncodedModel, patch: [UInt8]?)?
 }
 
 /// The `ViewSource` of view model `Model` with `params`. Remembers the last model so that a
-/// state change that leaves it equal costs no encoding.
+/// state change that leaves it equal costs no encoding. A `DiffableViewModel` lists its own
+/// changes, which become the patch; other models are compared in their encoded form.
 final class TypedViewSource<Model: ViewModel>: ViewSource {
     private let params: Model.Params
     private var lastModel: Model??
-    private var lastEncoded: [UInt8] = []
+    private var lastEncoded = EncodedModel(bytes: [])
     /// `lastEncoded` as a JSON value, kept once a patch needed it.
     private var lastDocument: JSONValue?
-    private let encoder = WireJSON.makeEncoder()
 
     /// A source of `Model` for `params`.
     init(params: Model.Params) {
         self.params = params
     }
 
-    func render(_ state: Model.State) -> [UInt8] {
+    func render(_ state: Model.State) -> EncodedModel {
         _ = renderChange(state, withPatch: false)
         return lastEncoded
     }
 
-    func renderChange(_ state: Model.State, withPatch: Bool) -> (model: [UInt8], patch: [UInt8]?)? {
+    func renderChange(_ state: Model.State, withPatch: Bool) -> (model: EncodedModel, patch: [UInt8]?)? {
         let model = Model(state: state, params: params)
-        if let lastModel, lastModel == model { return nil }
-        let previous = withPatch && lastModel != nil ? (lastDocument ?? document(lastEncoded)) : nil
-        lastModel = .some(model)
-        do {
-            lastEncoded = Array(try encoder.encode(model))
-        } catch {
-            preconditionFailure("view model \(Model.wireName) failed to encode: \(error)")
+        if withPatch, case .some(.some(let old)) = lastModel, let model, let changes = Self.changes(from: old, to: model) {
+            guard !changes.isEmpty else { return nil }
+            remember(model)
+            return (lastEncoded, Self.encode(changes))
         }
-        lastDocument = nil
+        if let lastModel, lastModel == model { return nil }
+        let previous = withPatch && lastModel != nil ? (lastDocument ?? Self.document(lastEncoded.bytes)) : nil
+        remember(model)
         guard let previous else { return (lastEncoded, nil) }
-        let current = document(lastEncoded)
+        let current = Self.document(lastEncoded.bytes)
         lastDocument = current
         do {
             return (lastEncoded, try WireJSON.encode(JSONPatch(from: previous, to: current)))
@@ -53,8 +52,58 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
         }
     }
 
-    /// An encoded model read back as a JSON value (the patch is computed on the wire form).
-    private func document(_ encoded: [UInt8]) -> JSONValue {
+    private func remember(_ model: Model?) {
+        lastModel = .some(model)
+        lastDocument = nil
+        lastEncoded = EncodedModel { Self.encodeWhole(model) }
+    }
+
+    /// The model's own list of changes, when it can make one.
+    private static func changes(from old: Model, to new: Model) -> [ModelChange]? {
+        guard let new = new as? any DiffableViewModel else { return nil }
+        return changes(of: new, from: old)
+    }
+
+    private static func changes<Diffable: DiffableViewModel>(of new: Diffable, from old: Model) -> [ModelChange]? {
+        (old as? Diffable).map { new.changes(from: $0) }
+    }
+
+    /// `changes` as an RFC 6902 patch, each value encoded on its own.
+    private static func encode(_ changes: [ModelChange]) -> [UInt8] {
+        var patch: [JSONPatch.Operation] = []
+        patch.reserveCapacity(changes.count)
+        for change in changes {
+            switch change {
+            case .add(let path, let value): patch.append(.init(op: "add", path: JSONPatch.pointer(path), value: document(encodeValue(value))))
+            case .remove(let path): patch.append(.init(op: "remove", path: JSONPatch.pointer(path)))
+            case .replace(let path, let value): patch.append(.init(op: "replace", path: JSONPatch.pointer(path), value: document(encodeValue(value))))
+            }
+        }
+        do {
+            return try WireJSON.encode(JSONPatch(operations: patch))
+        } catch {
+            preconditionFailure("a patch of \(Model.wireName) failed to encode: \(error)")
+        }
+    }
+
+    private static func encodeValue(_ value: any Encodable) -> [UInt8] {
+        do {
+            return try WireJSON.encode(value)
+        } catch {
+            preconditionFailure("a change of \(Model.wireName) failed to encode: \(error)")
+        }
+    }
+
+    private static func encodeWhole(_ model: Model?) -> [UInt8] {
+        do {
+            return try WireJSON.encode(model)
+        } catch {
+            preconditionFailure("view model \(Model.wireName) failed to encode: \(error)")
+        }
+    }
+
+    /// An encoded model read back as a JSON value (the generic patch is computed on the wire form).
+    private static func document(_ encoded: [UInt8]) -> JSONValue {
         do {
             return try WireJSON.decode(JSONValue.self, from: encoded)
         } catch {

@@ -25,8 +25,8 @@ final class ViewHub<State> {
 
     /// What a subscriber is told about a changed model.
     struct Change {
-        /// The new model, encoded.
-        let model: [UInt8]
+        /// The new model.
+        let model: EncodedModel
         /// The encoded patch from the model of `base` to the new one, when the subscriber takes
         /// patches and one was computed.
         let patch: [UInt8]?
@@ -42,14 +42,14 @@ final class ViewHub<State> {
         let takesPatches: Bool
     }
 
-    /// A pair's model, kept encoded so unchanged models cost one comparison.
+    /// A pair's model and who follows it.
     private final class Entry {
         let source: any ViewSource<State>
-        var model: [UInt8]
+        var model: EncodedModel
         var subscribers: [Subscriber: Delivery] = [:]
         var patchTakers = 0
 
-        init(source: any ViewSource<State>, model: [UInt8]) {
+        init(source: any ViewSource<State>, model: EncodedModel) {
             self.source = source
             self.model = model
         }
@@ -76,7 +76,7 @@ final class ViewHub<State> {
         if entry.subscribers.updateValue(Delivery(version: version, takesPatches: takesPatches), forKey: subscriber) == nil, takesPatches {
             entry.patchTakers += 1
         }
-        return entry.model
+        return entry.model.bytes
     }
 
     /// Removes `subscriber` from the pair `key`; drops the pair when nobody is left.

@@ -42,6 +42,11 @@ public struct JSONPatch: Codable, Equatable, Sendable {
     /// The operations, applied in order.
     public var operations: [Operation]
 
+    /// The JSON Pointer of `tokens` (member names and array indices, unescaped).
+    public static func pointer(_ tokens: [String]) -> String {
+        tokens.map { "/" + JSONPointer.escape($0) }.joined()
+    }
+
     /// A patch of `operations`.
     public init(operations: [Operation]) {
         self.operations = operations

@@ -69,6 +69,17 @@ public struct ListViewModel: ViewModel {
     }
 }
 
+extension ListViewModel: DiffableViewModel {
+    /// Row changes where rows changed, and the counts when they did: a toggle in a long list
+    /// is a replaced row and two counts.
+    public func changes(from old: ListViewModel) -> [ModelChange] {
+        var changes = ModelChange.arrayChanges(from: old.items, to: items, at: ["items"])
+        if doneCount != old.doneCount { changes.append(.replace(path: ["doneCount"], value: doneCount)) }
+        if openCount != old.openCount { changes.append(.replace(path: ["openCount"], value: openCount)) }
+        return changes
+    }
+}
+
 /// `item {number}`: one item, or no model (`null`) when it does not exist.
 public struct ItemViewModel: ViewModel {
     public static let wireName = "item"
