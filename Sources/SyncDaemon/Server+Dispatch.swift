@@ -119,12 +119,12 @@ extension Server {
         mirror.publish(state: publishedState, version: version)
         hub.publish(publishedState, version: version) { subscriber, change in
             guard let session = sessions[subscriber.connectionID] else { return }
-            let wholeModel = { FrameEncoder.frame(ServerMessage.update(subscription: subscriber.subscription, version: version, model: change.model.bytes).encoded()) }
+            let wholeModel = { ServerMessage.update(subscription: subscriber.subscription, version: version, model: change.model.bytes).framed() }
             guard let patch = change.patch else {
                 session.connection.enqueueUpdate(wholeModel(), subscription: subscriber.subscription, wholeModel: wholeModel)
                 return
             }
-            let frame = FrameEncoder.frame(ServerMessage.patch(subscription: subscriber.subscription, version: version, base: change.base, patch: patch).encoded())
+            let frame = ServerMessage.patch(subscription: subscriber.subscription, version: version, base: change.base, patch: patch).framed()
             session.connection.enqueueUpdate(frame, subscription: subscriber.subscription, wholeModel: wholeModel)
         }
     }

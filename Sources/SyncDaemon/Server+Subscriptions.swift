@@ -27,7 +27,7 @@ extension Server {
         let model = hub.subscribe(
             subscriber, to: source.key, takesPatches: session.takesPatches, makeSource: source.make, state: publishedState, version: publishedVersion)
         send(.subscribed(id: requestID, subscription: subscription), to: session)
-        let frame = FrameEncoder.frame(ServerMessage.update(subscription: subscription, version: publishedVersion, model: model).encoded())
+        let frame = ServerMessage.update(subscription: subscription, version: publishedVersion, model: model).framed()
         session.connection.enqueueUpdate(frame, subscription: subscription) { frame }
     }
 

@@ -113,11 +113,17 @@ public enum FrameEncoder {
 
     /// Appends the frame carrying `payload` to `bytes`.
     public static func appendFrame(_ payload: some Collection<UInt8>, to bytes: inout [UInt8]) {
-        let length = UInt32(payload.count)
+        appendHeader(length: payload.count, to: &bytes)
+        bytes.append(contentsOf: payload)
+    }
+
+    /// Appends the length prefix of a frame whose payload has `length` bytes.
+    public static func appendHeader(length: Int, to bytes: inout [UInt8]) {
+        precondition(length <= Int(UInt32.max), "payload does not fit a frame")
+        let length = UInt32(length)
         bytes.append(UInt8(truncatingIfNeeded: length >> 24))
         bytes.append(UInt8(truncatingIfNeeded: length >> 16))
         bytes.append(UInt8(truncatingIfNeeded: length >> 8))
         bytes.append(UInt8(truncatingIfNeeded: length))
-        bytes.append(contentsOf: payload)
     }
 }

@@ -50,21 +50,40 @@ public enum ServerMessage: Sendable {
             return Self.encode(Entries(id: id, entries: entries))
         case .bye(let reason):
             return Self.encode(Bye(reason: reason))
-        case .update(let subscription, let version, let model):
-            // Spliced by hand so the model bytes are reused as they are; key order matches
-            // what the sorted-keys encoder writes for every other message.
-            var bytes = Array(#"{"model":"#.utf8)
-            bytes.reserveCapacity(model.count + 80)
-            bytes.append(contentsOf: model)
-            bytes.append(contentsOf: #","subscription":\#(subscription),"type":"update","version":\#(version)}"#.utf8)
-            return bytes
-        case .patch(let subscription, let version, let base, let patch):
-            var bytes = Array(#"{"base":\#(base),"patch":"#.utf8)
-            bytes.reserveCapacity(patch.count + 100)
-            bytes.append(contentsOf: patch)
-            bytes.append(contentsOf: #","subscription":\#(subscription),"type":"update","version":\#(version)}"#.utf8)
-            return bytes
+        case .update, .patch:
+            return spliced(framed: false)
         }
+    }
+
+    /// The frame carrying this message. Updates are spliced straight into the frame, so a
+    /// model is copied once per subscriber.
+    public func framed() -> [UInt8] {
+        switch self {
+        case .update, .patch: return spliced(framed: true)
+        default: return FrameEncoder.frame(encoded())
+        }
+    }
+
+    /// An update's payload, or its frame, built by hand so the model or patch bytes are reused
+    /// as they are; key order matches what the sorted-keys encoder writes for other messages.
+    private func spliced(framed: Bool) -> [UInt8] {
+        let (head, body, tail): (String, [UInt8], String)
+        switch self {
+        case .update(let subscription, let version, let model):
+            (head, body, tail) = (#"{"model":"#, model, #","subscription":\#(subscription),"type":"update","version":\#(version)}"#)
+        case .patch(let subscription, let version, let base, let patch):
+            (head, body, tail) = (#"{"base":\#(base),"patch":"#, patch, #","subscription":\#(subscription),"type":"update","version":\#(version)}"#)
+        default:
+            preconditionFailure("only updates are spliced")
+        }
+        let length = head.utf8.count + body.count + tail.utf8.count
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length + WireProtocol.headerLength)
+        if framed { FrameEncoder.appendHeader(length: length, to: &bytes) }
+        bytes.append(contentsOf: head.utf8)
+        bytes.append(contentsOf: body)
+        bytes.append(contentsOf: tail.utf8)
+        return bytes
     }
 
     private static func encode(_ value: some Encodable) -> [UInt8] {

@@ -80,6 +80,20 @@ import Testing
         #expect(json(.pong(id: 5)) == #"{"id":5,"type":"pong"}"#)
         #expect(json(.update(subscription: 2, version: 9, model: Array(#"{"a":[1]}"#.utf8))) == #"{"model":{"a":[1]},"subscription":2,"type":"update","version":9}"#)
         #expect(json(.update(subscription: 2, version: 9, model: Array("null".utf8))) == #"{"model":null,"subscription":2,"type":"update","version":9}"#)
+        #expect(json(.patch(subscription: 2, version: 9, base: 7, patch: Array(#"[{"op":"remove","path":"/a"}]"#.utf8)))
+            == #"{"base":7,"patch":[{"op":"remove","path":"/a"}],"subscription":2,"type":"update","version":9}"#)
+        #expect(json(.welcome(id: 1, protocolVersion: 1, server: "s", version: 0, features: ["patch"])) == #"{"features":["patch"],"id":1,"protocol":1,"server":"s","type":"welcome","version":0}"#)
+    }
+
+    @Test func framedIsTheFrameOfTheEncodedMessage() {
+        let messages: [ServerMessage] = [
+            .update(subscription: 2, version: 9, model: Array(#"{"a":[1]}"#.utf8)),
+            .patch(subscription: 3, version: 10, base: 9, patch: Array("[]".utf8)),
+            .ack(id: 4, version: 10),
+        ]
+        for message in messages {
+            #expect(message.framed() == FrameEncoder.frame(message.encoded()))
+        }
     }
 
     @Test func encodesErrorsWithANullIDWhenNotTiedToARequest() {
