@@ -41,7 +41,9 @@ final class JournalWriter<State: Codable & Sendable> {
     /// One unit of work for the thread pool.
     private struct Job {
         var entries: [JournalEntry]
-        var snapshot: Snapshot?
+        /// What a snapshot due with this commit saves; encoded on the pool thread, so that a
+        /// large state does not stall the loop.
+        var snapshot: (state: State, ledger: DispatchLedger, version: UInt64)?
         var endState: State?
         var reads: [Read]
     }
@@ -49,6 +51,8 @@ final class JournalWriter<State: Codable & Sendable> {
     /// What the pool thread found.
     private struct JobResults {
         var commit: Result<Void, JournalError> = .success(())
+        /// Why the snapshot due could not be encoded (the commit went ahead without it).
+        var snapshotFailure: String?
         var reads: [Result<[JournalEntry], JournalError>] = []
     }
 
@@ -118,7 +122,7 @@ final class JournalWriter<State: Codable & Sendable> {
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
         var next = Job(entries: recorded, snapshot: nil, endState: state, reads: reads)
         if let last = recorded.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
-            next.snapshot = encodeSnapshot(state, ledger: appliedLedger(), version: last.version)
+            next.snapshot = (state, appliedLedger(), last.version)
         }
         recorded.removeAll(keepingCapacity: true)
         pendingReads.removeFirst(reads.count)
@@ -141,9 +145,14 @@ final class JournalWriter<State: Codable & Sendable> {
                 durableVersion = recorded.last!.version
                 recorded.removeAll()
             }
-            if version > lastSnapshotVersion, version == durableVersion, let snapshot = encodeSnapshot(finalState, ledger: ledger, version: version) {
-                try journal.append([], snapshot: snapshot)
-                lastSnapshotVersion = version
+            if version > lastSnapshotVersion, version == durableVersion {
+                switch Self.encodeSnapshot(finalState, ledger: ledger, version: version) {
+                case .success(let snapshot):
+                    try journal.append([], snapshot: snapshot)
+                    lastSnapshotVersion = version
+                case .failure(let reason):
+                    logger.log(.error, reason.description)
+                }
             }
         } catch {
             logger.log(.error, "final commit failed: \(error)")
@@ -155,8 +164,15 @@ final class JournalWriter<State: Codable & Sendable> {
         guard let job else { return }
         var results = JobResults()
         if !job.entries.isEmpty {
+            var snapshot: Snapshot?
+            if let due = job.snapshot {
+                switch Self.encodeSnapshot(due.state, ledger: due.ledger, version: due.version) {
+                case .success(let encoded): snapshot = encoded
+                case .failure(let reason): results.snapshotFailure = reason.description
+                }
+            }
             do {
-                try journal.append(job.entries, snapshot: job.snapshot)
+                try journal.append(job.entries, snapshot: snapshot)
             } catch {
                 results.commit = .failure(error)
             }
@@ -181,7 +197,11 @@ final class JournalWriter<State: Codable & Sendable> {
                 durableVersion = last.version
                 commitCount += 1
                 committedActionCount += finished.entries.count
-                if let snapshot = finished.snapshot { lastSnapshotVersion = snapshot.version }
+                if let reason = results.snapshotFailure {
+                    logger.log(.error, reason)
+                } else if let snapshot = finished.snapshot {
+                    lastSnapshotVersion = snapshot.version
+                }
                 if let state = finished.endState { onOutcome(.durable(version: last.version, state: state)) }
             case .failure(.uncertain(let path, let reason)):
                 // The commit may be on disk or not, and the clients cannot be told either way
@@ -198,12 +218,13 @@ final class JournalWriter<State: Codable & Sendable> {
         startNextJob()
     }
 
-    private func encodeSnapshot(_ state: State, ledger: DispatchLedger, version: UInt64) -> Snapshot? {
+    /// The snapshot of `state` and `ledger` at `version`, or why it cannot be made. Pure: runs
+    /// on the pool thread too.
+    private static func encodeSnapshot(_ state: State, ledger: DispatchLedger, version: UInt64) -> Result<Snapshot, SnapshotFailure> {
         do {
-            return Snapshot(version: version, state: try WireJSON.encode(state), ledger: ledger.encoded())
+            return .success(Snapshot(version: version, state: try WireJSON.encode(state), ledger: ledger.encoded()))
         } catch {
-            logger.log(.error, "cannot encode a snapshot at version \(version): \(error)")
-            return nil
+            return .failure(SnapshotFailure(description: "cannot encode a snapshot at version \(version): \(error)"))
         }
     }
 }
@@ -223,4 +244,9 @@ private let onPoolThread: uv_work_cb = { work in
 
 private let afterPoolJob: uv_after_work_cb = { work, status in
     (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeRetainedValue() as! any ThreadPoolJob).jobFinished(status: status)
+}
+
+/// Why a snapshot could not be encoded.
+private struct SnapshotFailure: Error, CustomStringConvertible {
+    let description: String
 }
