@@ -28,7 +28,10 @@ extension FanOutFigure {
                         guard case .array(let parts?) = value, parts.count == 3, case .bulk(let payload?) = parts[2] else {
                             throw BenchError.unexpectedReply(from: "redis-server", reply: "\(value)")
                         }
-                        if payload.starts(with: stopPrefix) { break }
+                        if payload.starts(with: stopPrefix) {
+                            arrivals.append(Arrival(key: UInt64(count), at: at))
+                            break
+                        }
                         arrivals.append(Arrival(key: sequenceNumber(payload), at: at))
                     }
                 } catch {
@@ -74,7 +77,7 @@ extension FanOutFigure {
         }
         sockets.removeAll()
         try redis.stop()
-        return FanOutSample(sentAt: sentAt.withLock { $0 }, arrivals: results.withLock { $0 }, warmUp: count / 10) { Int($0) }
+        return FanOutSample(sentAt: sentAt.withLock { $0 }, keys: (0..<count).map { UInt64($0) }, arrivals: results.withLock { $0 }, warmUp: count / 10)
     }
 
     /// Message `index`: its sequence number in 10 digits, then padding to 128 bytes.

@@ -34,8 +34,8 @@ extension FanOutFigure {
                         ready.withLock { $0 += 1 }
                         continue
                     }
-                    if update.model?.items.first?.text == stopText { break }
                     arrivals.append(Arrival(key: update.version, at: at))
+                    if update.model?.items.first?.text == stopText { break }
                 }
                 return arrivals
             })
@@ -94,9 +94,7 @@ extension FanOutFigure {
         clients.forEach { $0.close() }
         try daemon.stop()
 
-        let byVersion = versions.withLock { versions in
-            Dictionary(uniqueKeysWithValues: versions.prefix(count).enumerated().map { ($0.element, $0.offset) })
-        }
-        return FanOutSample(sentAt: sentAt.withLock { $0 }, arrivals: arrivals, warmUp: count / 10) { byVersion[$0] }
+        let keys = versions.withLock { Array($0.prefix(count)) }
+        return FanOutSample(sentAt: sentAt.withLock { $0 }, keys: keys, arrivals: arrivals, warmUp: count / 10)
     }
 }

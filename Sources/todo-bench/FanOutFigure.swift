@@ -33,9 +33,9 @@ enum FanOutFigure {
         }
         if let redis { record(redis, as: "redis\(options.redisSubscribers)", in: &report) }
         report.notes = [
-            "todod: a list holding one item whose model is 128 bytes of JSON; a raw connection on its own thread writes one dispatch per ms (complete, reopen, ... of that item; \(count) in all) without waiting for acks; each subscriber is a SyncClient connection subscribed to list, and the time is taken in the task iterating its update stream (after the client's reader thread decoded the model). Receipts are matched to dispatches by version. The first 10% are not measured.",
+            "todod: a list holding one item whose model is 128 bytes of JSON; a raw connection on its own thread writes one dispatch per ms (complete, reopen, ... of that item; \(count) in all) without waiting for acks; each subscriber is a SyncClient connection subscribed to list, and the time is taken in the task iterating its update stream (after the client's reader thread decoded the model). The latency of a dispatch at a subscriber ends at the first model it receives whose version is at least the dispatch's (a later model also shows the change), so every dispatch counts for every subscriber. The first 10% are not measured.",
             "Redis: \(options.redisSubscribers) RESP connections each SUBSCRIBEd and read by a thread of its own (as SyncClient reads on a thread per connection); a connection on its own thread PUBLISHes one 128-byte message per ms whose first 10 bytes are its sequence number. PUBLISH is not written to the append-only file; every todod update follows an fsync.",
-            "deliveredFraction < 1 means subscribers skipped models: todod sends a slow subscriber only the newest one.",
+            "ReceivedFraction < 1: subscribers were sent fewer models than dispatches, because todod sends a subscriber that has not read its previous update only the newest model; their latencies still count, up to the model that included the change.",
         ]
         return report
     }
@@ -44,8 +44,9 @@ enum FanOutFigure {
         report.details["\(name)P90Ms"] = sample.latency.p90
         report.details["\(name)MaxMs"] = sample.latency.max
         report.details["\(name)MeanMs"] = sample.latency.mean
-        report.details["\(name)Receipts"] = Double(sample.latency.count)
-        report.details["\(name)DeliveredFraction"] = sample.deliveredFraction
+        report.details["\(name)Latencies"] = Double(sample.latency.count)
+        report.details["\(name)ReceivedFraction"] = sample.receivedFraction
+        report.details["\(name)Unseen"] = Double(sample.unseen)
         report.details["\(name)AchievedPerSecond"] = sample.achievedRate
     }
 
