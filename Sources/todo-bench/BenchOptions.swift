@@ -15,6 +15,9 @@ struct BenchOptions: Codable {
     /// Keep the temporary directory (journals, daemon logs) after the run.
     var keepTemporary = false
 
+    /// Figures 1 and 2: the count is split into this many rounds, todod's and Redis's in turn,
+    /// so that both meet the same moments of the machine's other load (the disk's above all).
+    var rounds = 5
     /// Figure 1: dispatches one at a time, in all (and Redis SETs).
     var serialCount = 5_000
     /// Figure 2: dispatches in all, over `pipelinedClients` connections of `pipelineDepth`.
@@ -25,6 +28,8 @@ struct BenchOptions: Codable {
     var pipelineDepth = 16
     /// Figure 3: seconds of one dispatch per millisecond.
     var fanOutSeconds = 5.0
+    /// Figure 3: milliseconds between two dispatches (1: one per ms; more for a profiler).
+    var fanOutPeriodMs = 1
     /// Figure 3: the todod subscriber counts.
     var fanOutSubscribers = [100, 1000]
     /// Figure 3: the Redis subscriber count.
@@ -57,6 +62,7 @@ struct BenchOptions: Codable {
     /// Tiny sizes for the test suite: every code path, a few seconds, numbers meaningless.
     static var smoke: BenchOptions {
         var options = BenchOptions()
+        options.rounds = 2
         options.serialCount = 100
         options.pipelinedCount = 400
         options.pipelinedClients = 5
@@ -76,8 +82,8 @@ struct BenchOptions: Codable {
 
     static let usage = """
         usage: todo-bench [--smoke] [--only N,N...] [--json PATH] [--redis | --no-redis]
-                          [--serial-count N] [--pipelined-count N] [--pipelined-clients N] [--pipeline-depth N]
-                          [--fanout-seconds S] [--fanout-subscribers N,N...] [--redis-subscribers N]
+                          [--rounds N] [--serial-count N] [--pipelined-count N] [--pipelined-clients N] [--pipeline-depth N]
+                          [--fanout-seconds S] [--fanout-period-ms N] [--fanout-subscribers N,N...] [--redis-subscribers N]
                           [--idle-connections N] [--growth-sizes N,N...] [--growth-toggles N]
                           [--cold-actions N] [--cold-tail N] [--cold-runs N] [--process-runs N]
                           [--bin-dir DIR] [--daemon-prefix 'CMD ARGS'] [--ready-timeout S] [--keep-temp]
@@ -138,11 +144,13 @@ struct BenchOptions: Codable {
             case "--daemon-prefix": options.daemonPrefix = try value(word).split(separator: " ").map(String.init)
             case "--ready-timeout": options.readyTimeout = try seconds(word)
             case "--keep-temp": options.keepTemporary = true
+            case "--rounds": options.rounds = try positive(word)
             case "--serial-count": options.serialCount = try positive(word)
             case "--pipelined-count": options.pipelinedCount = try positive(word)
             case "--pipelined-clients": options.pipelinedClients = try positive(word)
             case "--pipeline-depth": options.pipelineDepth = try positive(word)
             case "--fanout-seconds": options.fanOutSeconds = try seconds(word)
+            case "--fanout-period-ms": options.fanOutPeriodMs = try positive(word)
             case "--fanout-subscribers": options.fanOutSubscribers = try list(word)
             case "--redis-subscribers": options.redisSubscribers = try positive(word)
             case "--idle-connections": options.idleConnections = try positive(word)

@@ -5,7 +5,7 @@ extension FanOutFigure {
     static let channel = "bench"
 
     /// One Redis pub/sub run with `subscribers` subscribers and `count` messages of 128 bytes.
-    static func measureRedis(_ context: BenchContext, subscribers: Int, count: Int) async throws -> FanOutSample {
+    static func measureRedis(_ context: BenchContext, subscribers: Int, count: Int, periodNanoseconds: UInt64) async throws -> FanOutSample {
         let redis = try RedisServer(context, directory: try context.directory("figure3-redis"))
         let results = Locked([[Arrival]](repeating: [], count: subscribers))
         let failure = Locked<String?>(nil)

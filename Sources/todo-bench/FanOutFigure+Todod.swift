@@ -8,7 +8,7 @@ extension FanOutFigure {
     static let stopText = "stop"
 
     /// One todod fan-out run with `subscribers` SyncClient subscribers and `count` toggles.
-    static func measureTodod(_ context: BenchContext, subscribers: Int, count: Int) async throws -> FanOutSample {
+    static func measureTodod(_ context: BenchContext, subscribers: Int, count: Int, periodNanoseconds: UInt64) async throws -> FanOutSample {
         let daemon = try TodoDaemon(context, directory: try context.directory("figure3-todod-\(subscribers)"))
         let setup = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "todo-bench/3")
         _ = try await setup.dispatch(AddItem(text: itemText()))

@@ -6,22 +6,20 @@ import TodoDomain
 /// having the new model decoded. Against Redis pub/sub: 100 subscribers, one 128-byte PUBLISH
 /// per millisecond, from the PUBLISH's write to each subscriber having read the message.
 enum FanOutFigure {
-    /// The message period: one per millisecond.
-    static let periodNanoseconds: UInt64 = 1_000_000
-
     static func run(_ context: BenchContext) async throws -> FigureReport {
         let options = context.options
-        let count = max(10, Int(options.fanOutSeconds * 1000))
-        var report = FigureReport(figure: 3, title: "Fan-out latency at one dispatch per ms")
+        let count = max(10, Int(options.fanOutSeconds * 1000) / options.fanOutPeriodMs)
+        let period = UInt64(options.fanOutPeriodMs) * 1_000_000
+        var report = FigureReport(figure: 3, title: "Fan-out latency at one dispatch every \(options.fanOutPeriodMs) ms")
         var ours: [(subscribers: Int, sample: FanOutSample)] = []
         for subscribers in options.fanOutSubscribers {
-            context.progress("figure 3: \(count) toggles at 1/ms to \(subscribers) SyncClient subscribers of list")
-            ours.append((subscribers, try await measureTodod(context, subscribers: subscribers, count: count)))
+            context.progress("figure 3: \(count) toggles, one every \(options.fanOutPeriodMs) ms, to \(subscribers) SyncClient subscribers of list")
+            ours.append((subscribers, try await measureTodod(context, subscribers: subscribers, count: count, periodNanoseconds: period)))
         }
         var redis: FanOutSample?
         if context.measuresRedis {
-            context.progress("figure 3: \(count) PUBLISHes at 1/ms to \(options.redisSubscribers) Redis subscribers")
-            redis = try await measureRedis(context, subscribers: options.redisSubscribers, count: count)
+            context.progress("figure 3: \(count) PUBLISHes, one every \(options.fanOutPeriodMs) ms, to \(options.redisSubscribers) Redis subscribers")
+            redis = try await measureRedis(context, subscribers: options.redisSubscribers, count: count, periodNanoseconds: period)
         }
         for (subscribers, sample) in ours {
             let comparable = subscribers == options.redisSubscribers ? redis : nil
@@ -33,8 +31,8 @@ enum FanOutFigure {
         }
         if let redis { record(redis, as: "redis\(options.redisSubscribers)", in: &report) }
         report.notes = [
-            "todod: a list holding one item whose model is 128 bytes of JSON; a raw connection on its own thread writes one dispatch per ms (complete, reopen, ... of that item; \(count) in all) without waiting for acks; each subscriber is a SyncClient connection subscribed to list, and the time is taken in the task iterating its update stream (after the client's reader thread decoded the model). The latency of a dispatch at a subscriber ends at the first model it receives whose version is at least the dispatch's (a later model also shows the change), so every dispatch counts for every subscriber. The first 10% are not measured.",
-            "Redis: \(options.redisSubscribers) RESP connections each SUBSCRIBEd and read by a thread of its own (as SyncClient reads on a thread per connection); a connection on its own thread PUBLISHes one 128-byte message per ms whose first 10 bytes are its sequence number. PUBLISH is not written to the append-only file; every todod update follows an fsync.",
+            "todod: a list holding one item whose model is 128 bytes of JSON; a raw connection on its own thread writes one dispatch every \(options.fanOutPeriodMs) ms (complete, reopen, ... of that item; \(count) in all) without waiting for acks; each subscriber is a SyncClient connection subscribed to list, and the time is taken in the task iterating its update stream (after the client's reader thread decoded the model). The latency of a dispatch at a subscriber ends at the first model it receives whose version is at least the dispatch's (a later model also shows the change), so every dispatch counts for every subscriber. The first 10% are not measured.",
+            "Redis: \(options.redisSubscribers) RESP connections each SUBSCRIBEd and read by a thread of its own (as SyncClient reads on a thread per connection); a connection on its own thread PUBLISHes one 128-byte message every \(options.fanOutPeriodMs) ms whose first 10 bytes are its sequence number. PUBLISH is not written to the append-only file; every todod update follows an fsync.",
             "ReceivedFraction < 1: subscribers were sent fewer models than dispatches, because todod sends a subscriber that has not read its previous update only the newest model; their latencies still count, up to the model that included the change.",
         ]
         return report

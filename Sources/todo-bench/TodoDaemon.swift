@@ -24,7 +24,11 @@ final class TodoDaemon {
         dataDirectory = directory + "/data"
         unlink(socketPath)
         let todod = context.binary("todod")
-        let command = context.options.daemonPrefix + [todod, "--socket", socketPath, "--data-dir", dataDirectory] + extraArguments
+        var command = context.options.daemonPrefix + [todod, "--socket", socketPath, "--data-dir", dataDirectory] + extraArguments
+        if !command[0].contains("/") {
+            guard let found = Subprocess.findInPath(command[0]) else { throw .missingProgram(name: command[0], looked: "$PATH") }
+            command[0] = found
+        }
         let started = MonotonicClock.now()
         let process = try Subprocess(command[0], Array(command.dropFirst()), outputDirectory: directory)
         self.process = process
