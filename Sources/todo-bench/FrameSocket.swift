@@ -11,11 +11,13 @@ final class FrameSocket: @unchecked Sendable {
     /// The transport.
     let stream: UnixStream
     private var decoder = FrameDecoder(maximumLength: 1 << 30)
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    private let buffer: UnsafeMutableRawBufferPointer
 
     /// Connects to todod at `path`.
     init(path: String, receiveTimeout: Double = 120) throws(BenchError) {
         stream = try UnixStream(path: path, receiveTimeout: receiveTimeout)
+        // Allocated once connected: when an initializer throws, deinit does not run.
+        buffer = .allocate(byteCount: 256 * 1024, alignment: 16)
     }
 
     deinit {

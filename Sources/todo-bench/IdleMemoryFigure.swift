@@ -25,6 +25,7 @@ enum IdleMemoryFigure {
             redisGrowth = theirs.perConnection
             report.details["redisRSSBeforeBytes"] = Double(theirs.before)
             report.details["redisRSSAfterBytes"] = Double(theirs.after)
+            report.details["redisDataGrowthPerConnectionBytes"] = theirs.dataPerConnection
         }
         var row = ResultRow.versusRedis("RSS growth per idle connection", unit: "bytes", ours: ours.perConnection, redis: redisGrowth, higherIsBetter: false, targetRatio: nil)
         row.target = "<= 4096 bytes"
@@ -32,22 +33,25 @@ enum IdleMemoryFigure {
         report.rows.append(row)
         report.details["tododRSSBeforeBytes"] = Double(ours.before)
         report.details["tododRSSAfterBytes"] = Double(ours.after)
+        report.details["tododDataGrowthPerConnectionBytes"] = ours.dataPerConnection
         report.notes = [
-            "VmRSS from /proc/PID/status after one warm connection and \(settleSeconds) s, then after \(count) more connections (each greeted: hello/welcome for todod, PING/PONG for Redis) and \(settleSeconds) s; growth divided by \(count).",
+            "VmRSS from /proc/PID/status after one warm connection and \(settleSeconds) s, then after \(count) more connections (each greeted: hello/welcome for todod, PING/PONG for Redis) and \(settleSeconds) s; growth divided by \(count). DataGrowthPerConnectionBytes is the same for VmData (memory allocated, resident or not).",
         ]
         return report
     }
 
     /// The server's resident set before and after opening `count` connections with `open`.
-    private static func measure(count: Int, server: Subprocess, open: () throws(BenchError) -> AnyObject) throws(BenchError) -> (before: Int, after: Int, perConnection: Double) {
+    private static func measure(count: Int, server: Subprocess, open: () throws(BenchError) -> AnyObject) throws(BenchError) -> (before: Int, after: Int, perConnection: Double, dataPerConnection: Double) {
         let warm = try open()
         MonotonicClock.sleep(seconds: settleSeconds)
         let before = try server.residentBytes()
+        let dataBefore = try server.statusBytes("VmData")
         var connections: [AnyObject] = [warm]
         for _ in 0..<count { connections.append(try open()) }
         MonotonicClock.sleep(seconds: settleSeconds)
         let after = try server.residentBytes()
+        let dataAfter = try server.statusBytes("VmData")
         withExtendedLifetime(connections) {}
-        return (before, after, Double(after - before) / Double(count))
+        return (before, after, Double(after - before) / Double(count), Double(dataAfter - dataBefore) / Double(count))
     }
 }

@@ -23,11 +23,13 @@ final class RESPSocket: @unchecked Sendable {
     let stream: UnixStream
     private var pending: [UInt8] = []
     private var readIndex = 0
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private let buffer: UnsafeMutableRawBufferPointer
 
     /// Connects to Redis at `path`.
     init(path: String, receiveTimeout: Double = 120) throws(BenchError) {
         stream = try UnixStream(path: path, receiveTimeout: receiveTimeout)
+        // Allocated once connected: when an initializer throws, deinit does not run.
+        buffer = .allocate(byteCount: 64 * 1024, alignment: 16)
     }
 
     deinit {

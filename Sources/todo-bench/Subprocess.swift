@@ -126,14 +126,20 @@ final class Subprocess {
 
     /// The child's resident set size (`VmRSS` in `/proc/PID/status`), in bytes.
     func residentBytes() throws(BenchError) -> Int {
+        try statusBytes("VmRSS")
+    }
+
+    /// A size field of `/proc/PID/status` (`VmRSS`, `VmData`, ...), in bytes.
+    func statusBytes(_ field: String) throws(BenchError) -> Int {
         let path = "/proc/\(pid)/status"
         guard let status = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw .file(path: path, reason: "cannot read (has \(name) exited?)")
         }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            if let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) { return kilobytes * 1024 }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            // "VmData:\t  1234 kB"; a wide number leaves no space after the tab.
+            if let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) }) { return kilobytes * 1024 }
         }
-        throw .file(path: path, reason: "no VmRSS line")
+        throw .file(path: path, reason: "no \(field) line")
     }
 
     @discardableResult
