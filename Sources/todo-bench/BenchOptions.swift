@@ -80,6 +80,7 @@ struct BenchOptions: Codable {
         return options
     }
 
+    /// The text of `--help`.
     static let usage = """
         usage: todo-bench [--smoke] [--only N,N...] [--json PATH] [--redis | --no-redis]
                           [--rounds N] [--serial-count N] [--pipelined-count N] [--pipelined-clients N] [--pipeline-depth N]

@@ -5,6 +5,7 @@ import SyncJournal
 /// of a million actions with a snapshot near the end: the daemon loads the snapshot and
 /// replays the tail after it.
 enum ColdStartFigure {
+    /// Measures the figure (starting and stopping its own servers) and returns its rows.
     static func run(_ context: BenchContext) async throws -> FigureReport {
         let options = context.options
         var report = FigureReport(figure: 6, title: "Cold start with \(options.coldActions) actions in the journal")

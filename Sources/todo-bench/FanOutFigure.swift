@@ -6,6 +6,7 @@ import TodoDomain
 /// having the new model decoded. Against Redis pub/sub: 100 subscribers, one 128-byte PUBLISH
 /// per millisecond, from the PUBLISH's write to each subscriber having read the message.
 enum FanOutFigure {
+    /// Measures the figure (starting and stopping its own servers) and returns its rows.
     static func run(_ context: BenchContext) async throws -> FigureReport {
         let options = context.options
         let count = max(10, Int(options.fanOutSeconds * 1000) / options.fanOutPeriodMs)

@@ -4,6 +4,7 @@ enum IdleMemoryFigure {
     /// Seconds the server is left to settle before each reading.
     static let settleSeconds = 0.5
 
+    /// Measures the figure (starting and stopping its own servers) and returns its rows.
     static func run(_ context: BenchContext) async throws -> FigureReport {
         let count = context.options.idleConnections
         var report = FigureReport(figure: 4, title: "Memory per idle connection")

@@ -4,6 +4,7 @@ import TodoDomain
 /// Figure 2: durable dispatch throughput with 50 clients of 16 pipelined actions each, against
 /// `redis-benchmark -t set -d 128 -c 50 -P 16` with `appendfsync always`.
 enum PipelinedDispatchFigure {
+    /// Measures the figure (starting and stopping its own servers) and returns its rows.
     static func run(_ context: BenchContext) async throws -> FigureReport {
         let options = context.options
         let (clients, depth, total) = (options.pipelinedClients, options.pipelineDepth, options.pipelinedCount)

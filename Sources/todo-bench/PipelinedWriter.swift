@@ -5,9 +5,13 @@ import Glibc
 /// sending the next P, until the total is acknowledged. It costs the daemon's host as little
 /// CPU as a load generator can, so the figure shows the daemon rather than the client.
 struct PipelinedWriter {
+    /// The daemon's socket.
     let socketPath: String
+    /// Connections.
     let clients: Int
+    /// Dispatches written at once per connection, and awaited before the next batch.
     let depth: Int
+    /// Dispatches in all.
     let total: Int
 
     /// Runs the load and returns acknowledged dispatches per second. Connection `c` edits item

@@ -1,6 +1,7 @@
 /// Figure 7: `todo add x` as a whole process (exec, connect, hello, durable dispatch, exit)
 /// against `redis-cli -s SOCK SET k v` with `appendfsync always`.
 enum ProcessFigure {
+    /// Measures the figure (starting and stopping its own servers) and returns its rows.
     static func run(_ context: BenchContext) async throws -> FigureReport {
         let runs = context.options.processRuns
         var report = FigureReport(figure: 7, title: "One command as a whole process")

@@ -4,6 +4,7 @@ import TodoDomain
 /// Figure 1: durable dispatch throughput of one client sending one action at a time, against
 /// `redis-benchmark -t set -d 128 -c 1 -P 1` with `appendfsync always`.
 enum SerialDispatchFigure {
+    /// Measures the figure (starting and stopping its own servers) and returns its rows.
     static func run(_ context: BenchContext) async throws -> FigureReport {
         var report = FigureReport(figure: 1, title: "Durable dispatch throughput, 1 client, one action at a time")
         let count = context.options.serialCount

@@ -1,7 +1,9 @@
 /// Requests per second accumulated over several timed rounds: total requests over total time,
 /// so a slow round weighs as much as it lasted.
 struct Throughput {
+    /// Requests over every round so far.
     private(set) var requests = 0
+    /// Seconds over every round so far.
     private(set) var seconds = 0.0
 
     /// Adds a round of `requests` that took `seconds`.
