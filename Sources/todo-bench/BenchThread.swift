@@ -3,7 +3,8 @@ import SyncLock
 
 /// A plain POSIX thread running one closure, for the clients that must not depend on Swift
 /// concurrency's scheduling: the pacing publisher and the Redis subscribers (which read on a
-/// thread of their own, as SyncClient's reader thread does). Join it to wait for the end.
+/// thread of their own, as SyncClient's reader thread does). Join it to wait for the end; one
+/// that is not joined is detached when it goes.
 final class BenchThread {
     private final class Body {
         let run: @Sendable () -> Void
@@ -50,7 +51,9 @@ final class BenchThread {
         join()
     }
 
+    /// A thread nobody joined (a figure that failed half-way) is left to finish on its own:
+    /// joining here could wait on a socket nobody will close.
     deinit {
-        join()
+        if !joined { pthread_detach(thread) }
     }
 }

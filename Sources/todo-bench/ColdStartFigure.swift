@@ -39,7 +39,7 @@ enum ColdStartFigure {
         report.details["itemsAtEnd"] = Double(written.itemCount)
         report.details["journalBuildSeconds"] = buildSeconds
         report.notes = [
-            "The journal is written directly with SQLiteJournal (schema 1), each action accepted and applied to a Store as the daemon does: a list in steady state (each add is followed by completing the item added 500 adds earlier and removing the one added 1000 earlier, about \(written.itemCount) items at the end), \(options.coldActions) actions, \(written.fileBytes / 1_048_576) MiB, a snapshot at version \(snapshotVersion), \(options.coldTail) actions after it.",
+            "The journal is written directly with SQLiteJournal (schema 1), each action accepted and applied to a Store as the daemon does: a list in steady state (each add is followed by completing the item added 500 adds earlier and removing the one added 1000 earlier, about \(written.itemCount) items at the end), \(options.coldActions) actions, \(Report.format(Double(written.fileBytes) / 1_048_576)) MiB, a snapshot at version \(snapshotVersion), \(options.coldTail) actions after it.",
             "Ready: from just before posix_spawn to the welcome answering a hello, polled every 0.5 ms; each run on a fresh copy of the journal, page cache warm. loggedRecoveryMedianMs is the daemon's own 'recovered ... in T ms' (snapshot load and replay, after the journal was opened and checked).",
         ]
         return report

@@ -12,6 +12,8 @@ extension FanOutFigure {
         let stopPrefix = Array("stop".utf8)
         var threads: [BenchThread] = []
         var sockets: [RESPSocket] = []
+        // A figure that fails half-way must not leave threads blocked on these sockets.
+        defer { sockets.forEach { $0.stream.shutDown() } }
         for index in 0..<subscribers {
             let socket = try RESPSocket(path: redis.socketPath)
             guard case .array(let parts?) = try socket.call(["SUBSCRIBE", channel]), parts.first == .bulk(Array("subscribe".utf8)) else {
@@ -42,6 +44,7 @@ extension FanOutFigure {
         }
 
         let publisher = try RESPSocket(path: redis.socketPath)
+        defer { publisher.stream.shutDown() }
         let commands = (0..<count).map { publishCommand(message(index: $0)) }
         let stop = publishCommand(Array(("stop" + String(repeating: " ", count: 124)).utf8))
         let fewestReceivers = Locked(Int.max)
@@ -75,7 +78,6 @@ extension FanOutFigure {
         guard fewestReceivers.withLock({ $0 }) == subscribers else {
             throw BenchError.unexpectedReply(from: "redis-server", reply: "a PUBLISH reached \(fewestReceivers.withLock { $0 }) of \(subscribers) subscribers")
         }
-        sockets.removeAll()
         try redis.stop()
         return FanOutSample(sentAt: sentAt.withLock { $0 }, keys: (0..<count).map { UInt64($0) }, arrivals: results.withLock { $0 }, warmUp: count / 10)
     }

@@ -46,6 +46,8 @@ extension FanOutFigure {
         }
 
         let publisher = try daemon.rawConnection()
+        // A figure that fails half-way must not leave threads blocked on this socket.
+        defer { publisher.stream.shutDown() }
         let frames = (0..<count).map { index in
             let payload = FrameSocket.encode {
                 index % 2 == 0

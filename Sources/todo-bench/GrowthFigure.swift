@@ -52,6 +52,8 @@ enum GrowthFigure {
         let daemon = try TodoDaemon(context, directory: directory)
         let subscriber = try daemon.rawConnection()
         let firstModelBytes = try subscriber.subscribe(viewModel: ListViewModel.wireName, params: ListViewModel.Params())
+        // A figure that fails half-way must not leave the reader blocked on this socket.
+        defer { subscriber.stream.shutDown() }
         let received = Locked((lastVersion: UInt64(items), frames: 0, bytes: 0))
         let failure = Locked<String?>(nil)
         let reader = try BenchThread {
