@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TodoDomain", targets: ["TodoDomain"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),
+        .executable(name: "todo-bench", targets: ["todo-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncJournal", "SyncStore", "SyncProtocol", "TodoDomain"]),
         .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TodoDomain"]),
+        // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
+        .executableTarget(name: "todo-bench", dependencies: ["SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(name: "TestSupport", dependencies: ["SyncProtocol"], path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),

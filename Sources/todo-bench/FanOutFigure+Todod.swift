@@ -1,0 +1,102 @@
+import SyncClient
+import SyncLock
+import SyncProtocol
+import TodoDomain
+
+extension FanOutFigure {
+    /// The text that tells subscribers the run is over (the last dispatch sets it).
+    static let stopText = "stop"
+
+    /// One todod fan-out run with `subscribers` SyncClient subscribers and `count` toggles.
+    static func measureTodod(_ context: BenchContext, subscribers: Int, count: Int, periodNanoseconds: UInt64) async throws -> FanOutSample {
+        let daemon = try TodoDaemon(context, directory: try context.directory("figure3-todod-\(subscribers)"))
+        let setup = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "todo-bench/3")
+        _ = try await setup.dispatch(AddItem(text: itemText()))
+        setup.close()
+
+        let ready = Locked(0)
+        let finished = Locked(0)
+        var clients: [SyncClient] = []
+        var consumers: [Task<[Arrival], any Error>] = []
+        for _ in 0..<subscribers {
+            let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "todo-bench/3")
+            clients.append(client)
+            let updates = client.subscribe(ListViewModel.self, params: .init())
+            consumers.append(Task {
+                defer { finished.withLock { $0 += 1 } }
+                var arrivals: [Arrival] = []
+                arrivals.reserveCapacity(count + 1)
+                var first = true
+                for try await update in updates {
+                    let at = MonotonicClock.now()
+                    if first {
+                        first = false
+                        ready.withLock { $0 += 1 }
+                        continue
+                    }
+                    arrivals.append(Arrival(key: update.version, at: at))
+                    if update.model?.items.first?.text == stopText { break }
+                }
+                return arrivals
+            })
+        }
+        defer { clients.forEach { $0.close() } }
+        try await MonotonicClock.pollFromTask("\(subscribers) subscribers to receive their first model", timeout: 120) {
+            ready.withLock { $0 } == subscribers
+        }
+
+        let publisher = try daemon.rawConnection()
+        // A figure that fails half-way must not leave threads blocked on this socket.
+        defer { publisher.stream.shutDown() }
+        let frames = (0..<count).map { index in
+            let payload = FrameSocket.encode {
+                index % 2 == 0
+                    ? try RequestEncoder.dispatch(id: Int64(index + 1), actionName: CompleteItem.wireName, payload: CompleteItem(number: 1))
+                    : try RequestEncoder.dispatch(id: Int64(index + 1), actionName: ReopenItem.wireName, payload: ReopenItem(number: 1))
+            }
+            return FrameEncoder.frame(payload)
+        }
+        let stop = FrameEncoder.frame(FrameSocket.encode {
+            try RequestEncoder.dispatch(id: Int64(count + 1), actionName: EditItem.wireName, payload: EditItem(number: 1, text: stopText))
+        })
+        let versions = Locked([UInt64](repeating: 0, count: count + 1))
+        let sentAt = Locked([UInt64]())
+        let failure = Locked<String?>(nil)
+        let reader = try BenchThread {
+            do {
+                for _ in 0...count {
+                    let reply = try publisher.nextEnvelope()
+                    guard reply.type == "ack", let id = reply.id, let version = reply.version, (1...Int64(count + 1)).contains(id) else {
+                        throw BenchError.unexpectedReply(from: "todod", reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
+                    }
+                    versions.withLock { $0[Int(id - 1)] = version }
+                }
+            } catch {
+                failure.withLock { $0 = $0 ?? "publisher's acks: \(error)" }
+            }
+        }
+        let pacer = try BenchThread {
+            do {
+                let times = try Pacer.run(count: count, periodNanoseconds: periodNanoseconds) { index in try publisher.send(framed: frames[index]) }
+                try publisher.send(framed: stop)
+                sentAt.withLock { $0 = times }
+            } catch {
+                failure.withLock { $0 = $0 ?? "publisher: \(error)" }
+                publisher.stream.shutDown()
+            }
+        }
+        await pacer.joinFromTask()
+        await reader.joinFromTask()
+        if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 3 (todod)", reason: failure) }
+        try await MonotonicClock.pollFromTask("\(subscribers) subscribers to see the last model", timeout: 120) {
+            finished.withLock { $0 } == subscribers
+        }
+        var arrivals: [[Arrival]] = []
+        for consumer in consumers { arrivals.append(try await consumer.value) }
+        clients.forEach { $0.close() }
+        try daemon.stop()
+
+        let keys = versions.withLock { Array($0.prefix(count)) }
+        return FanOutSample(sentAt: sentAt.withLock { $0 }, keys: keys, arrivals: arrivals, warmUp: count / 10)
+    }
+}

@@ -1,0 +1,58 @@
+import SyncProtocol
+import TodoDomain
+
+/// Figure 3: fan-out latency. One dispatch per millisecond for several seconds to a list with
+/// 100 and 1000 subscribers; the latency runs from the dispatch's write to each subscriber
+/// having the new model decoded. Against Redis pub/sub: 100 subscribers, one 128-byte PUBLISH
+/// per millisecond, from the PUBLISH's write to each subscriber having read the message.
+enum FanOutFigure {
+    /// Measures the figure (starting and stopping its own servers) and returns its rows.
+    static func run(_ context: BenchContext) async throws -> FigureReport {
+        let options = context.options
+        let count = max(10, Int(options.fanOutSeconds * 1000) / options.fanOutPeriodMs)
+        let period = UInt64(options.fanOutPeriodMs) * 1_000_000
+        var report = FigureReport(figure: 3, title: "Fan-out latency at one dispatch every \(options.fanOutPeriodMs) ms")
+        var ours: [(subscribers: Int, sample: FanOutSample)] = []
+        for subscribers in options.fanOutSubscribers {
+            context.progress("figure 3: \(count) toggles, one every \(options.fanOutPeriodMs) ms, to \(subscribers) SyncClient subscribers of list")
+            ours.append((subscribers, try await measureTodod(context, subscribers: subscribers, count: count, periodNanoseconds: period)))
+        }
+        var redis: FanOutSample?
+        if context.measuresRedis {
+            context.progress("figure 3: \(count) PUBLISHes, one every \(options.fanOutPeriodMs) ms, to \(options.redisSubscribers) Redis subscribers")
+            redis = try await measureRedis(context, subscribers: options.redisSubscribers, count: count, periodNanoseconds: period)
+        }
+        for (subscribers, sample) in ours {
+            let comparable = subscribers == options.redisSubscribers ? redis : nil
+            report.rows.append(.versusRedis("p50, \(subscribers) subscribers", unit: "ms", ours: sample.latency.p50, redis: comparable?.latency.p50, higherIsBetter: false, targetRatio: nil))
+            report.rows.append(.versusRedis(
+                "p99, \(subscribers) subscribers", unit: "ms", ours: sample.latency.p99, redis: comparable?.latency.p99, higherIsBetter: false,
+                targetRatio: subscribers == options.redisSubscribers ? 1.0 : nil))
+            record(sample, as: "todod\(subscribers)", in: &report)
+        }
+        if let redis { record(redis, as: "redis\(options.redisSubscribers)", in: &report) }
+        report.notes = [
+            "todod: a list holding one item whose model is 128 bytes of JSON; a raw connection on its own thread writes one dispatch every \(options.fanOutPeriodMs) ms (complete, reopen, ... of that item; \(count) in all) without waiting for acks; each subscriber is a SyncClient connection subscribed to list, and the time is taken in the task iterating its update stream (after the client's reader thread decoded the model). The latency of a dispatch at a subscriber ends at the first model it receives whose version is at least the dispatch's (a later model also shows the change), so every dispatch counts for every subscriber. The first 10% are not measured.",
+            "Redis: \(options.redisSubscribers) RESP connections each SUBSCRIBEd and read by a thread of its own (as SyncClient reads on a thread per connection); a connection on its own thread PUBLISHes one 128-byte message every \(options.fanOutPeriodMs) ms whose first 10 bytes are its sequence number. PUBLISH is not written to the append-only file; every todod update follows an fsync.",
+            "ReceivedFraction < 1: subscribers were sent fewer models than dispatches, because todod sends a subscriber that has not read its previous update only the newest model; their latencies still count, up to the model that included the change.",
+        ]
+        return report
+    }
+
+    private static func record(_ sample: FanOutSample, as name: String, in report: inout FigureReport) {
+        report.details["\(name)P90Ms"] = sample.latency.p90
+        report.details["\(name)MaxMs"] = sample.latency.max
+        report.details["\(name)MeanMs"] = sample.latency.mean
+        report.details["\(name)Latencies"] = Double(sample.latency.count)
+        report.details["\(name)ReceivedFraction"] = sample.receivedFraction
+        report.details["\(name)Unseen"] = Double(sample.unseen)
+        report.details["\(name)AchievedPerSecond"] = sample.achievedRate
+    }
+
+    /// The text of the list's one item: as long as makes the list model 128 bytes.
+    static func itemText() -> String {
+        let item = TodoItem(id: "", number: 1, text: "", completed: false, createdAt: 0)
+        let empty = (try? WireJSON.encode(ListViewModel(state: TodoState(items: [item]), params: .init())))?.count ?? 80
+        return String(repeating: "f", count: max(1, 128 - empty))
+    }
+}

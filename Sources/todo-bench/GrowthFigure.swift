@@ -1,0 +1,113 @@
+import SyncClient
+import SyncLock
+import TodoDomain
+
+/// Figure 5: what one toggle costs as the list grows: its dispatch latency (dispatch to ack,
+/// with a subscriber of the whole list attached) and the bytes of the update each subscriber
+/// receives, for lists of 100, 10k and 100k items.
+enum GrowthFigure {
+    /// What one list size measured.
+    struct Sample {
+        /// Items in the list.
+        var items: Int
+        /// Dispatch-to-ack latencies of the measured toggles, in milliseconds.
+        var latencyMs: Distribution
+        /// Bytes of update frame per toggle received by the subscriber (headers included).
+        var updateBytes: Double
+        /// Bytes of the first update (the whole list at subscription).
+        var firstModelBytes: Int
+    }
+
+    /// Measures the figure (starting and stopping its own servers) and returns its rows.
+    static func run(_ context: BenchContext) async throws -> FigureReport {
+        var report = FigureReport(figure: 5, title: "Cost of one toggle as the list grows")
+        var samples: [Sample] = []
+        for size in context.options.growthSizes {
+            context.progress("figure 5: \(context.options.growthToggles) toggles in a list of \(size) items")
+            samples.append(try await measure(context, items: size))
+        }
+        guard let smallest = samples.first else { return report }
+        let largest = samples.count > 1 ? samples.last : nil
+        for sample in samples {
+            let isLargest = sample.items == largest?.items
+            report.rows.append(.relative(
+                "toggle latency p50, \(sample.items) items", unit: "ms", ours: sample.latencyMs.p50, baseline: smallest.latencyMs.p50,
+                baselineName: "\(smallest.items) items", targetRatio: isLargest ? 1.2 : nil))
+            report.rows.append(.absolute("update per subscriber, \(sample.items) items", unit: "bytes", ours: sample.updateBytes, atMost: isLargest ? 512 : nil))
+            report.details["items\(sample.items)LatencyP90Ms"] = sample.latencyMs.p90
+            report.details["items\(sample.items)LatencyMaxMs"] = sample.latencyMs.max
+            report.details["items\(sample.items)FirstModelBytes"] = Double(sample.firstModelBytes)
+        }
+        report.notes = [
+            "A journal of N adds with a snapshot at N is written directly (see figure 6), todod starts on it, one raw connection subscribes to list (all items) and counts the bytes of each update frame (header included); a SyncClient then dispatches complete and reopen of the middle item alternately, \(context.options.growthToggles) measured after 2 unmeasured, each awaited and seen by the subscriber before the next (so no update is coalesced).",
+            "Latency is dispatch to ack at the SyncClient: it includes recomputing and encoding the list for the subscriber, which the daemon does before it sends the ack.",
+            "No periodic snapshot falls inside the measured toggles (the next is due 1000 versions after the start); its cost, an encoding of the whole state every 1000 versions, is not in these numbers.",
+        ]
+        return report
+    }
+
+    private static func measure(_ context: BenchContext, items: Int) async throws -> Sample {
+        let directory = try context.directory("figure5-\(items)")
+        _ = try JournalBuilder.write(dataDirectory: directory + "/data", workload: .adds, count: items, snapshotVersion: UInt64(items))
+        let daemon = try TodoDaemon(context, directory: directory)
+        let subscriber = try daemon.rawConnection()
+        let firstModelBytes = try subscriber.subscribe(viewModel: ListViewModel.wireName, params: ListViewModel.Params())
+        // A figure that fails half-way must not leave the reader blocked on this socket.
+        defer { subscriber.stream.shutDown() }
+        let received = Locked((lastVersion: UInt64(items), frames: 0, bytes: 0))
+        let failure = Locked<String?>(nil)
+        let reader = try BenchThread {
+            do {
+                while let frame = try subscriber.nextFrame() {
+                    guard let version = try updateVersion(frame) else { continue }
+                    received.withLock { $0 = (version, $0.frames + 1, $0.bytes + 4 + frame.count) }
+                }
+            } catch {
+                failure.withLock { $0 = "subscriber: \(error)" }
+            }
+        }
+
+        let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "todo-bench/5")
+        let number = max(1, items / 2)
+        let warmUp = 2
+        var latencies: [Double] = []
+        var measuredFrom = (frames: 0, bytes: 0)
+        for toggle in 0..<(warmUp + context.options.growthToggles) {
+            if toggle == warmUp { measuredFrom = received.withLock { ($0.frames, $0.bytes) } }
+            let started = MonotonicClock.now()
+            let version = toggle % 2 == 0
+                ? try await client.dispatch(CompleteItem(number: number))
+                : try await client.dispatch(ReopenItem(number: number))
+            let latency = Double(MonotonicClock.now() - started) / 1e6
+            if toggle >= warmUp { latencies.append(latency) }
+            try await MonotonicClock.pollFromTask("the subscriber to receive version \(version)", timeout: 120) {
+                received.withLock { $0.lastVersion } >= version || failure.withLock { $0 } != nil
+            }
+        }
+        client.close()
+        subscriber.stream.shutDown()
+        await reader.joinFromTask()
+        try daemon.stop()
+        if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 5", reason: failure) }
+        let totals = received.withLock { ($0.frames, $0.bytes) }
+        let updates = totals.0 - measuredFrom.frames
+        guard updates == context.options.growthToggles else {
+            throw BenchError.unexpectedReply(from: "todod", reply: "\(updates) updates for \(context.options.growthToggles) toggles")
+        }
+        return Sample(items: items, latencyMs: Distribution(latencies), updateBytes: Double(totals.1 - measuredFrom.bytes) / Double(updates), firstModelBytes: firstModelBytes)
+    }
+
+    /// The version of an `update` frame, `nil` for another message. The daemon writes keys
+    /// sorted, so an update ends with `"type":"update","version":V}`: reading its tail spares
+    /// this thread a JSON decode of megabytes while the daemon is being timed. Anything else
+    /// is decoded in full.
+    private static func updateVersion(_ frame: [UInt8]) throws(BenchError) -> UInt64? {
+        let tail = String(decoding: frame.suffix(64), as: UTF8.self)
+        if let marker = tail.range(of: #""type":"update","version":"#), tail.hasSuffix("}"),
+           let version = UInt64(tail[marker.upperBound...].dropLast()) {
+            return version
+        }
+        let message = try FrameSocket.envelope(frame, from: "todod")
+        return message.type == "update" ? message.version : nil
+    }
+}
