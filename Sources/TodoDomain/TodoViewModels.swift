@@ -61,11 +61,17 @@ public struct ListViewModel: ViewModel {
     public var doneCount: Int
 
     public init(state: TodoState, params: Params) {
-        items = state.items.filter(params.filter.includes).map {
-            Row(number: $0.number, text: $0.text, completed: $0.completed)
+        // One pass, no intermediate array: this runs for every version with a subscriber.
+        var rows: [Row] = []
+        rows.reserveCapacity(params.filter == .all ? state.items.count : 0)
+        var done = 0
+        for item in state.items {
+            if item.completed { done += 1 }
+            if params.filter.includes(item) { rows.append(Row(number: item.number, text: item.text, completed: item.completed)) }
         }
-        doneCount = state.items.count { $0.completed }
-        openCount = state.items.count - doneCount
+        items = rows
+        doneCount = done
+        openCount = state.items.count - done
     }
 }
 

@@ -55,10 +55,11 @@ final class FrameSocket: @unchecked Sendable {
         return frames
     }
 
-    /// Sends `hello` and waits for `welcome`; returns the state version it names.
+    /// Sends `hello` (asking for `features`) and waits for `welcome`; returns the state
+    /// version it names.
     @discardableResult
-    func greet(client: String = "todo-bench/1") throws(BenchError) -> UInt64 {
-        try send(payload: Self.encode { try RequestEncoder.hello(id: 1, client: client) })
+    func greet(client: String = "todo-bench/1", features: [String] = []) throws(BenchError) -> UInt64 {
+        try send(payload: Self.encode { try RequestEncoder.hello(id: 1, client: client, features: features) })
         let reply = try nextEnvelope()
         guard reply.type == "welcome", let version = reply.version else { throw .unexpectedReply(from: stream.path, reply: describe(reply)) }
         return version

@@ -39,7 +39,7 @@ enum GrowthFigure {
             report.details["items\(sample.items)FirstModelBytes"] = Double(sample.firstModelBytes)
         }
         report.notes = [
-            "A journal of N adds with a snapshot at N is written directly (see figure 6), todod starts on it, one raw connection subscribes to list (all items) and counts the bytes of each update frame (header included); a SyncClient then dispatches complete and reopen of the middle item alternately, \(context.options.growthToggles) measured after 2 unmeasured, each awaited and seen by the subscriber before the next (so no update is coalesced).",
+            "A journal of N adds with a snapshot at N is written directly (see figure 6), todod starts on it, one raw connection that takes patches (hello features [\"patch\"], as SyncClient does) subscribes to list (all items) and counts the bytes of each update frame (header included): the first is the whole model, the toggles' are patches; a SyncClient then dispatches complete and reopen of the middle item alternately, \(context.options.growthToggles) measured after 2 unmeasured, each awaited and seen by the subscriber before the next (so no update is coalesced).",
             "Latency is dispatch to ack at the SyncClient: it includes recomputing and encoding the list for the subscriber, which the daemon does before it sends the ack.",
             "No periodic snapshot falls inside the measured toggles (the next is due 1000 versions after the start); its cost, an encoding of the whole state every 1000 versions, is not in these numbers.",
         ]
@@ -50,7 +50,7 @@ enum GrowthFigure {
         let directory = try context.directory("figure5-\(items)")
         _ = try JournalBuilder.write(dataDirectory: directory + "/data", workload: .adds, count: items, snapshotVersion: UInt64(items))
         let daemon = try TodoDaemon(context, directory: directory)
-        let subscriber = try daemon.rawConnection()
+        let subscriber = try daemon.rawConnection(features: ["patch"])
         let firstModelBytes = try subscriber.subscribe(viewModel: ListViewModel.wireName, params: ListViewModel.Params())
         // A figure that fails half-way must not leave the reader blocked on this socket.
         defer { subscriber.stream.shutDown() }

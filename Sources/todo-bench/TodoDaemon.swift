@@ -52,10 +52,10 @@ final class TodoDaemon {
         }
     }
 
-    /// A SyncClient-free greeted raw connection.
-    func rawConnection() throws(BenchError) -> FrameSocket {
+    /// A SyncClient-free greeted raw connection, asking for `features`.
+    func rawConnection(features: [String] = []) throws(BenchError) -> FrameSocket {
         let socket = try FrameSocket(path: socketPath)
-        try socket.greet()
+        try socket.greet(features: features)
         return socket
     }
 
