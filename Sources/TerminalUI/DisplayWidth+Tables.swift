@@ -1,7 +1,8 @@
 extension DisplayWidth {
     /// Scalars two cells wide that are not emoji with emoji presentation (those are found
     /// through `Unicode.Scalar.Properties.isEmojiPresentation`): East Asian Wide and Fullwidth
-    /// ranges, sorted. These are the ranges glibc's `wcwidth` reports as 2 in C.UTF-8.
+    /// ranges, sorted. These are the ranges glibc's `wcwidth` reports as 2 in C.UTF-8, with
+    /// planes 2 and 3 whole, as Unicode's East Asian Width defaults them.
     static let wideRanges: [ClosedRange<UInt32>] = [
         0x1100...0x115F,  // Hangul Jamo initial consonants
         0x2329...0x232A,  // angle brackets
@@ -25,8 +26,7 @@ extension DisplayWidth {
         0x1B000...0x1B122, 0x1B150...0x1B152, 0x1B164...0x1B167, 0x1B170...0x1B2FB,  // Kana supplement, Nushu
         0x1F200...0x1F200, 0x1F202...0x1F202, 0x1F210...0x1F219, 0x1F21B...0x1F22E,  // enclosed ideographic supplement
         0x1F230...0x1F231, 0x1F237...0x1F237, 0x1F23B...0x1F23B, 0x1F240...0x1F248, 0x1F260...0x1F265,
-        0x20000...0x2A6DF, 0x2A700...0x2B738, 0x2B740...0x2B81D, 0x2B820...0x2CEA1, 0x2CEB0...0x2EBE0,  // CJK extensions B–F
-        0x2F800...0x2FA1D,  // CJK compatibility ideographs supplement
-        0x30000...0x3134A,  // CJK extension G
+        0x20000...0x2FFFD,  // plane 2, CJK extensions B–F and I: Wide, assigned or not
+        0x30000...0x3FFFD,  // plane 3, CJK extensions G and H: Wide, assigned or not
     ]
 }

@@ -39,8 +39,7 @@ public struct FrameRenderer: Sendable {
         if let previous, previous.size == next.size {
             before = previous
         } else {
-            output.append(ControlSequence.resetStyle + ControlSequence.clearScreen)
-            output.style = .plain
+            output.append((colors ? ControlSequence.resetStyle : "") + ControlSequence.clearScreen)
             output.cursor = .origin
             before = Canvas(size: next.size)
         }
@@ -52,7 +51,7 @@ public struct FrameRenderer: Sendable {
         for run in changes {
             output.write(run, of: next, colors: colors)
         }
-        if output.style != .plain && colors {
+        if output.style != .plain {
             output.append(ControlSequence.resetStyle)
             output.style = .plain
         }
@@ -78,7 +77,8 @@ public struct FrameRenderer: Sendable {
 private struct OutputBuffer {
     var bytes: [UInt8] = []
     var cursor: Position?
-    var style: Style?
+    /// Every frame ends with the default style, so each starts with it.
+    var style = Style.plain
 
     mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)

@@ -6,9 +6,12 @@
 ///  keys go to:                    └─┘    the top screen (then its focused children)
 /// ```
 ///
-/// `show` and `hide` ask the visible screens, top first, for the instruction they declared
-/// (`RoutableWithConfiguration`), then move to the new stack: screens no longer visible
-/// disappear (top first), newly visible ones appear (bottom first).
+/// `show` asks the visible screens, top first, for the instruction they declared
+/// (`RoutableWithConfiguration`); `hide` asks the screen to hide and those below it (a
+/// pushed screen covers the one that declared how to pop it). Then the navigator moves to
+/// the new stack: screens no longer visible
+/// disappear (top first), newly visible ones load (once), are laid out, and appear (bottom
+/// first).
 @MainActor
 public final class Navigator {
     /// How an entry was put on the stack.
@@ -59,7 +62,7 @@ public final class Navigator {
     /// Carries out `.show(route)` as the topmost visible screen declaring it says.
     public func show(_ route: String, context: (any Sendable)? = nil) throws(NavigationError) {
         let request = NavigationRequest.show(route)
-        let instruction = try instruction(for: request)
+        let instruction = try instruction(for: request, among: visibleScreens.reversed())
         guard !entries.contains(where: { $0.screen.routeIdentifier == route }) else { throw .alreadyShown(route) }
         let presentation: Presentation
         let make: @MainActor ((any Sendable)?) -> ScreenNode
@@ -85,7 +88,8 @@ public final class Navigator {
             throw .notShown(route)
         }
         let request = NavigationRequest.hide(route)
-        switch (try instruction(for: request).instruction, entries[index].presentation) {
+        let candidates = entries[...index].reversed().map(\.screen)
+        switch (try instruction(for: request, among: candidates).instruction, entries[index].presentation) {
         case (.pop, .push), (.dismissModally, .modal):
             transition(to: Array(entries[..<index]))
         default:
@@ -121,7 +125,7 @@ public final class Navigator {
             if entry.screen.size != place.size { entry.screen.layout(size: place.size) }
             entry.screen.compose(into: &frame, at: place.origin, clip: place)
         }
-        let top = shown[shown.count - 1]
+        let top = shown.last!
         return (frame, top.screen.cursorPosition(at: rect(for: top).origin))
     }
 
@@ -133,10 +137,10 @@ public final class Navigator {
         onQuit?()
     }
 
-    /// The instruction for `request` from the topmost visible screen (or child of one)
+    /// The instruction for `request` from the first of `screens` (or their children)
     /// declaring it, and that screen.
-    private func instruction(for request: NavigationRequest) throws(NavigationError) -> (instruction: NavigationInstruction, declaredBy: ScreenNode) {
-        for screen in visibleScreens.reversed() {
+    private func instruction(for request: NavigationRequest, among screens: [ScreenNode]) throws(NavigationError) -> (instruction: NavigationInstruction, declaredBy: ScreenNode) {
+        for screen in screens {
             for candidate in Self.withDescendants(screen) {
                 if let routable = candidate as? any RoutableWithConfiguration, let instruction = routable.navigationConfiguration[request] {
                     return (instruction, candidate)

@@ -21,7 +21,8 @@ public enum NavigationInstruction {
 }
 
 /// A screen that declares the routes it can show and hide (Tempura's
-/// `RoutableWithConfiguration`). The navigator asks the visible screens, top first.
+/// `RoutableWithConfiguration`). For `show` the navigator asks the visible screens, top
+/// first; for `hide`, the screen to hide and the screens below it.
 @MainActor
 public protocol RoutableWithConfiguration: ScreenNode {
     /// The requests this screen answers, and how.
@@ -30,7 +31,7 @@ public protocol RoutableWithConfiguration: ScreenNode {
 
 /// Why a navigation request was not carried out.
 public enum NavigationError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// No visible screen declares this request; `visible` lists the routes on screen.
+    /// No screen that may answer declares this request; `visible` lists the routes on screen.
     case unknownRoute(NavigationRequest, visible: [String])
     /// The route is already shown.
     case alreadyShown(String)
@@ -46,7 +47,7 @@ public enum NavigationError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .unknownRoute(let request, let visible):
-            return "no visible screen can \(request.verb) \"\(request.route)\" (visible: \(visible.joined(separator: ", ")))"
+            return "no screen declares how to \(request.verb) \"\(request.route)\" (visible: \(visible.joined(separator: ", ")))"
         case .alreadyShown(let route): return "\"\(route)\" is already shown"
         case .notShown(let route): return "\"\(route)\" is not shown, so it cannot be hidden"
         case .instructionMismatch(let request): return "the instruction declared to \(request.verb) \"\(request.route)\" does not fit it"

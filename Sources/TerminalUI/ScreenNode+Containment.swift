@@ -7,6 +7,7 @@ extension ScreenNode {
         setRegion(region, of: child)
         if size != .zero { child.layout(size: region.frame.size) }
         if isVisible { child.appear() }
+        setNeedsRender()
     }
 
     /// Stops hosting `child`: it disappears (closing its subscriptions) and is no longer drawn.
@@ -15,5 +16,6 @@ extension ScreenNode {
         child.disappear()
         abandon(child)
         setRegion(nil, of: child)
+        setNeedsRender()
     }
 }

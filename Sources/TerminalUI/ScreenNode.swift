@@ -33,8 +33,8 @@ open class ScreenNode {
     /// The size given by the last layout.
     public private(set) var size: Size = .zero
 
-    /// The screen this one was pushed or presented from.
-    weak var presenter: ScreenNode?
+    /// The screen whose route pushed or presented this one.
+    public internal(set) weak var presenter: ScreenNode?
     weak var owningNavigator: Navigator?
     private var regions: [ObjectIdentifier: ContainerRegion] = [:]
     private var subscriptionTasks: [Task<Void, Never>] = []
@@ -160,8 +160,10 @@ extension ScreenNode {
         didDisappear()
     }
 
-    /// Lays the view out at `size`, then each child at its region's size.
+    /// Lays the view out at `size`, then each child at its region's size. A screen is loaded
+    /// before its first layout.
     func layout(size: Size) {
+        loadIfNeeded()
         self.size = size
         layoutView(size: size)
         for child in children {
