@@ -22,8 +22,7 @@ public final class SystemTerminal: TerminalDevice {
     /// Takes over the terminal on `input` and `output`: raw mode, alternate screen, hidden
     /// cursor. Throws if either is not a terminal.
     public static func open(input: Int32 = 0, output: Int32 = 1) throws(TerminalError) -> SystemTerminal {
-        guard isatty(input) == 1 else { throw .notATerminal(descriptor: input) }
-        guard isatty(output) == 1 else { throw .notATerminal(descriptor: output) }
+        try requireTerminal(input: input, output: output)
         var original = termios()
         guard tcgetattr(input, &original) == 0 else { throw .systemCall("tcgetattr", String(cString: strerror(errno))) }
         TerminalRestorer.prepare(original: original, input: input, output: output)
@@ -41,6 +40,12 @@ public final class SystemTerminal: TerminalDevice {
         let terminal = SystemTerminal(input: input, output: output)
         terminal.write(Array(ControlSequence.setUp.utf8))
         return terminal
+    }
+
+    /// Throws unless `input` and `output` are both terminals.
+    public nonisolated static func requireTerminal(input: Int32 = 0, output: Int32 = 1) throws(TerminalError) {
+        guard isatty(input) == 1 else { throw .notATerminal(descriptor: input) }
+        guard isatty(output) == 1 else { throw .notATerminal(descriptor: output) }
     }
 
     /// The window's size (80×24 if the terminal does not say).
