@@ -136,21 +136,3 @@ final class Journal {
         return entries
     }
 }
-
-/// Waits (yielding to the screens' tasks) until `condition` holds; fails after many tries.
-@MainActor
-func settle(_ what: String, _ condition: () -> Bool) async throws {
-    for _ in 0..<30_000 {
-        if condition() { return }
-        await Task.yield()
-        if condition() { return }
-        try await Task.sleep(nanoseconds: 1_000_000)
-    }
-    throw SettleTimeout(what: what)
-}
-
-/// `settle` gave up.
-struct SettleTimeout: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "never happened: \(what)" }
-}
