@@ -80,6 +80,24 @@ struct TmuxTests {
         }
     }
 
+    @Test func noColorLeavesTheScreenWithoutAttributes() throws {
+        let daemon = try DaemonHarness()
+        _ = try daemon.todo("add", "plain")
+        let tmux = try Tmux(directory: daemon.directory)
+        try tmux.newSession("plain", columns: 80, rows: 24, environment: ["TODO_NO_AUTOSTART": "1", "NO_COLOR": "1"], command: tuiCommand(daemon))
+        // `swift test` itself may run the tests with NO_COLOR set.
+        try tmux.newSession("styled", columns: 80, rows: 24, environment: ["TODO_NO_AUTOSTART": "1"], command: "env -u NO_COLOR " + tuiCommand(daemon))
+        for session in ["plain", "styled"] {
+            try tmux.waitForScreen(session, "the item") { $0.contains { $0.contains("> 1 [ ] plain") } }
+        }
+        // capture-pane -e writes each cell's attributes as escape sequences.
+        let plain = try tmux.run(["capture-pane", "-p", "-e", "-t", "plain"])
+        let styled = try tmux.run(["capture-pane", "-p", "-e", "-t", "styled"])
+        #expect(!plain.contains("\u{1B}["), "no attribute at all with NO_COLOR")
+        #expect(styled.contains("\u{1B}[7m") || styled.contains(";7m"), "reverse video otherwise: \(styled.debugDescription)")
+        #expect(plain.contains("> 1 [ ] plain"), "the selection is still marked, in text")
+    }
+
     @Test func aResizedTerminalIsLaidOutAgain() throws {
         let daemon = try DaemonHarness()
         _ = try daemon.todo("add", "resize me")
