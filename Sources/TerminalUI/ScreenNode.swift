@@ -45,6 +45,11 @@ open class ScreenNode {
         routeIdentifier = String(describing: type(of: self))
     }
 
+    /// A screen that goes away while connected ends its subscriptions with it.
+    isolated deinit {
+        subscriptionTasks.forEach { $0.cancel() }
+    }
+
     // MARK: Lifecycle hooks, all empty here.
 
     /// Once, before `didLoad`: wire the view's interaction callbacks here (Tempura's

@@ -105,10 +105,10 @@ struct TmuxTests {
         try startTUI(tmux, "resized", columns: 100, rows: 20, daemon: daemon)
         try tmux.waitForScreen("resized", "the detail pane") { $0.contains { $0.contains("│ Item 1") } }
         try tmux.run(["resize-window", "-t", "resized", "-x", "40", "-y", "10"])
-        let screen = try tmux.waitForScreen("resized", "one pane, 40 columns") { screen in
+        try tmux.waitForScreen("resized", "one pane and the status line, 40 columns") { screen in
             screen.contains { $0.contains("1 [ ] resize me") } && !screen.contains { $0.contains("│") }
+                && screen.contains { $0.hasPrefix(" connected v1  1 open, 0 done") && $0.count <= 40 }
         }
-        #expect(screen.contains { $0.hasPrefix(" connected v1") && $0.count <= 40 })
         try tmux.sendKeys("resized", "q")
         try expectRestored(tmux, "resized", exitStatus: 0)
     }
