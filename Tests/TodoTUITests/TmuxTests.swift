@@ -98,6 +98,19 @@ struct TmuxTests {
         #expect(plain.contains("> 1 [ ] plain"), "the selection is still marked, in text")
     }
 
+    /// A crash signal (SIGILL is what a Swift runtime trap raises, SIGSEGV a bad access)
+    /// restores the terminal before the program dies. Sent from outside, as here, it ends the
+    /// program by its default action; a real fault goes on to the Swift backtracer.
+    @Test func crashSignalsRestoreTheTerminalFirst() throws {
+        let daemon = try DaemonHarness()
+        let tmux = try Tmux(directory: daemon.directory)
+        for (session, signal) in [("ill", SIGILL), ("segv", SIGSEGV)] {
+            try startTUI(tmux, session, columns: 80, rows: 24, daemon: daemon)
+            kill(try tmux.childOfPane(session), signal)
+            try expectRestored(tmux, session, exitStatus: 128 + Int(signal))
+        }
+    }
+
     @Test func aResizedTerminalIsLaidOutAgain() throws {
         let daemon = try DaemonHarness()
         _ = try daemon.todo("add", "resize me")
