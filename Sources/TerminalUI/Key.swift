@@ -5,9 +5,13 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case character(Character)
     /// Ctrl with a letter: `control("c")` is Ctrl-C (byte 0x03).
     case control(Character)
+    /// The arrow keys.
     case up, down, left, right
+    /// The keys that move further.
     case home, end, pageUp, pageDown
+    /// Insert and Delete (forward).
     case insert, delete
+    /// Enter (CR or LF), Tab, Shift-Tab, Backspace (DEL or BS), Escape.
     case enter, tab, backTab, backspace, escape
 
     /// How the key is named in help texts and test failures.

@@ -16,7 +16,12 @@
 public final class Navigator {
     /// How an entry was put on the stack.
     public enum Presentation: Sendable {
-        case root, push, modal
+        /// The first screen, never hidden.
+        case root
+        /// A full-screen screen over the ones below.
+        case push
+        /// A screen over the ones below, which stay visible.
+        case modal
     }
 
     private struct Entry {

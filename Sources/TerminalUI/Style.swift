@@ -40,8 +40,3 @@ public struct Style: Hashable, Sendable, CustomStringConvertible {
         return parts.isEmpty ? "plain" : parts.joined(separator: "+")
     }
 }
-
-/// The eight basic terminal colours (SGR 30–37), the ones every terminal has.
-public enum Color: UInt8, Hashable, Sendable, CaseIterable {
-    case black, red, green, yellow, blue, magenta, cyan, white
-}

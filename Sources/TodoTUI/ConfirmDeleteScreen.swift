@@ -10,6 +10,7 @@ public final class ConfirmDeleteScreen: Screen<ConfirmDeleteView, TodoStore> {
         rootView.model = row
     }
 
+    /// Wires the view's interaction callbacks to actions and navigation.
     public override func setupInteraction() {
         rootView.didConfirm = { [unowned self] in
             if let row = rootView.model {

@@ -20,6 +20,7 @@ public final class DetailScreen: Screen<DetailPaneView, TodoStore> {
         rootView.model = .nothingSelected
     }
 
+    /// The selected item's model, while an item is selected.
     public override func subscriptions() -> [Subscription] {
         guard let number else { return [] }
         return [Subscription(store.item(number)) { [unowned self] update in receive(item: update, number: number) }]

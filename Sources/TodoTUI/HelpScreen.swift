@@ -8,6 +8,7 @@ public final class HelpScreen: Screen<HelpView, TodoStore> {
         rootView.model = "Keys"
     }
 
+    /// Wires the view's interaction callbacks to actions and navigation.
     public override func setupInteraction() {
         rootView.didClose = { [unowned self] in
             do {

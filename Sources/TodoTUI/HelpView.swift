@@ -20,6 +20,7 @@ public final class HelpView: ModellableView {
 
     /// The help has nothing that changes; the model is the title.
     public var model: String? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
+    /// The view's cells.
     public var canvas = Canvas(size: .zero)
     /// Any key.
     public var didClose: (() -> Void)?
@@ -27,12 +28,14 @@ public final class HelpView: ModellableView {
     /// An empty view.
     public init() {}
 
+    /// The size asked for when presented modally.
     public func preferredSize(in available: Size) -> Size {
         let keyWidth = Self.keys.map { $0.key.count }.max() ?? 0
         let width = 2 + keyWidth + 2 + (Self.keys.map { $0.action.count }.max() ?? 0) + 2
         return Size(columns: min(available.columns, width), rows: min(available.rows, Self.keys.count + 4))
     }
 
+    /// Repaints the whole view: it is small, and shown only while in use.
     public func update(oldModel: String?) {
         guard let model, canvas.size.columns >= 4, canvas.size.rows >= 3 else { return }
         let inner = Rect(row: 1, column: 1, columns: canvas.size.columns - 2, rows: canvas.size.rows - 2)
@@ -47,6 +50,7 @@ public final class HelpView: ModellableView {
         }
     }
 
+    /// Turns the keys listed above into interaction callbacks.
     public func handle(_ key: Key) -> Bool {
         didClose?()
         return true

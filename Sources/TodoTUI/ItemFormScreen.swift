@@ -26,6 +26,7 @@ public final class ItemFormScreen: Screen<ItemFormView, TodoStore> {
         }
     }
 
+    /// Wires the view's interaction callbacks to actions and navigation.
     public override func setupInteraction() {
         rootView.didEdit = { [unowned self] input in
             guard var model = rootView.model, !model.isSending else { return }

@@ -17,7 +17,9 @@ import TodoDomain
 /// the ends (all reported as `didSelect`); Space `didToggleItem`, `e` `didRequestEdit`, `d`
 /// `didRequestDelete`.
 public final class ListPaneView: ModellableView {
+    /// The model shown; setting it repaints what changed.
     public var model: ListPaneModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
+    /// The view's cells.
     public var canvas = Canvas(size: .zero)
     /// The first row shown.
     public private(set) var scrollOffset = 0
@@ -37,6 +39,7 @@ public final class ListPaneView: ModellableView {
     /// Rows available for items (all but the title).
     private var visibleRows: Int { max(0, canvas.size.rows - 1) }
 
+    /// Repaints the two rows involved when only the selection moved, else the whole pane.
     public func update(oldModel: ListPaneModel?) {
         guard let model, !canvas.size.isEmpty else { return }
         let previousOffset = scrollOffset
@@ -59,6 +62,7 @@ public final class ListPaneView: ModellableView {
         }
     }
 
+    /// Turns the keys listed above into interaction callbacks.
     public func handle(_ key: Key) -> Bool {
         guard let model else { return false }
         let index = model.selectedIndex

@@ -23,6 +23,7 @@ public final class ListScreen: Screen<ListPaneView, TodoStore> {
         refresh()
     }
 
+    /// Wires the view's interaction callbacks to actions and navigation.
     public override func setupInteraction() {
         rootView.didSelect = { [unowned self] number in select(number) }
         rootView.didToggleItem = { [unowned self] row in

@@ -26,6 +26,7 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
         rootView.model = MainViewModel(status: status)
     }
 
+    /// The modal routes: add, edit, delete, help; each dismissed the same way.
     public var navigationConfiguration: [NavigationRequest: NavigationInstruction] {
         [
             .show(TodoRoute.addItem): .presentModally { [store] _ in ItemFormScreen(mode: .add, store: store) },
@@ -44,6 +45,7 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
         ]
     }
 
+    /// The list with the current filter, and the connection state.
     public override func subscriptions() -> [Subscription] {
         [
             Subscription(store.list(filter)) { [unowned self] update in receive(list: update) },
@@ -51,6 +53,7 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
         ]
     }
 
+    /// Wires the view's interaction callbacks to actions and navigation.
     public override func setupInteraction() {
         listScreen.didChangeSelection = { [unowned self] number in detailScreen.number = number }
         rootView.didRequestAdd = { [unowned self] in navigate(to: TodoRoute.addItem) }

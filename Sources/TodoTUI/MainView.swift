@@ -15,7 +15,9 @@ public final class MainView: ModellableView {
     /// The widest terminal that shows no detail pane.
     public static let detailMinimumColumns = 60
 
+    /// The model shown; setting it repaints what changed.
     public var model: MainViewModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
+    /// The view's cells.
     public var canvas = Canvas(size: .zero)
     /// Where the list screen is shown.
     public let listRegion = ContainerRegion()
@@ -36,6 +38,7 @@ public final class MainView: ModellableView {
     /// An empty view.
     public init() {}
 
+    /// Places the regions and the separator for `size`, then paints the status line.
     public func layout(size: Size) {
         canvas = Canvas(size: size)
         let paneRows = max(0, size.rows - 1)
@@ -53,12 +56,14 @@ public final class MainView: ModellableView {
         update(oldModel: nil)
     }
 
+    /// Repaints the status line when it changed (the panes belong to the child screens).
     public func update(oldModel: MainViewModel?) {
         guard let model, canvas.size.rows > 0 else { return }
         guard oldModel?.status != model.status else { return }
         StatusLineRenderer.draw(model.status, on: &canvas, row: canvas.size.rows - 1)
     }
 
+    /// Turns the keys listed above into interaction callbacks.
     public func handle(_ key: Key) -> Bool {
         let action: ((() -> Void)?)
         switch key {

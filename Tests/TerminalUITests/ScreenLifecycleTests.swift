@@ -94,10 +94,15 @@ import TerminalUITesting
         try root.show("help")
         #expect(throws: NavigationError.alreadyShown("help")) { try root.show("help") }
         #expect(throws: NavigationError.instructionMismatch(.hide("help")), "pop of a modal") { try root.hide("help") }
+        root.routes[.show("one way")] = .push { [journal] _ in LoggingScreen("one way", journal: journal) }
+        try root.show("one way")
+        #expect(throws: NavigationError.unknownRoute(.hide("one way"), visible: ["one way"]), "no screen declares how to pop it") {
+            try root.hide("one way")
+        }
         let loose = LoggingScreen("loose", journal: journal)
         #expect(throws: NavigationError.notNavigating("help")) { try loose.show("help") }
         #expect(String(describing: NavigationError.unknownRoute(.show("nowhere"), visible: ["list"])) == #"no screen declares how to show "nowhere" (visible: list)"#)
-        #expect(app.navigator.routes == ["LoggingScreen", "help"])
+        #expect(app.navigator.routes == ["LoggingScreen", "help", "one way"])
     }
 
     @Test func aScreenThatDoesNotConnectWhenVisibleLeavesItToItsOwner() async throws {
