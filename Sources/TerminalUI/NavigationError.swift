@@ -11,6 +11,8 @@ public enum NavigationError: Error, Equatable, Sendable, CustomStringConvertible
     case instructionMismatch(NavigationRequest)
     /// The screen asking is in no navigator.
     case notNavigating(String)
+    /// The route's builder made no screen from the context it was given.
+    case noScreen(String)
 
     /// One line for users and test failures.
     public var description: String {
@@ -21,6 +23,7 @@ public enum NavigationError: Error, Equatable, Sendable, CustomStringConvertible
         case .notShown(let route): return "\"\(route)\" is not shown, so it cannot be hidden"
         case .instructionMismatch(let request): return "the instruction declared to \(request.verb) \"\(request.route)\" does not fit it"
         case .notNavigating(let route): return "cannot navigate to \"\(route)\" from a screen no navigator shows"
+        case .noScreen(let route): return "\"\(route)\" cannot be shown with the context it was given"
         }
     }
 }

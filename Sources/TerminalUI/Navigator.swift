@@ -70,7 +70,7 @@ public final class Navigator {
         let instruction = try instruction(for: request, among: visibleScreens.reversed())
         guard !entries.contains(where: { $0.screen.routeIdentifier == route }) else { throw .alreadyShown(route) }
         let presentation: Presentation
-        let make: @MainActor ((any Sendable)?) -> ScreenNode
+        let make: @MainActor ((any Sendable)?) -> ScreenNode?
         switch instruction.instruction {
         case .push(let builder):
             presentation = .push
@@ -81,7 +81,7 @@ public final class Navigator {
         case .pop, .dismissModally:
             throw .instructionMismatch(request)
         }
-        let screen = make(context)
+        guard let screen = make(context) else { throw .noScreen(route) }
         screen.routeIdentifier = route
         screen.presenter = instruction.declaredBy
         transition(to: entries + [Entry(screen: screen, presentation: presentation)])

@@ -11,6 +11,9 @@ import TodoDomain
 public final class ListScreen: Screen<ListPaneView, TodoStore> {
     /// Told the selected item's number whenever it changes.
     public var didChangeSelection: ((Int?) -> Void)?
+    /// Told before the list acts on a row (toggle, edit, delete), so that the status line
+    /// drops its last message.
+    public var willAct: (() -> Void)?
     private var rows: [ListViewModel.Row] = []
     private var filter: ListFilter = .all
     private var isLoading = true
@@ -27,7 +30,7 @@ public final class ListScreen: Screen<ListPaneView, TodoStore> {
     public override func setupInteraction() {
         rootView.didSelect = { [unowned self] number in select(number) }
         rootView.didToggleItem = { [unowned self] row in
-            clearMessage()
+            willAct?()
             if row.completed {
                 dispatch(ReopenItem(number: row.number))
             } else {
@@ -67,16 +70,12 @@ public final class ListScreen: Screen<ListPaneView, TodoStore> {
     }
 
     private func navigate(to route: String, with row: ListViewModel.Row) {
-        clearMessage()
+        willAct?()
         do {
             try show(route, context: row)
         } catch {
             didFail(error)
         }
-    }
-
-    private func clearMessage() {
-        (parent as? MainScreen)?.show(message: nil)
     }
 
     private func refresh() {

@@ -32,12 +32,11 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
             .show(TodoRoute.addItem): .presentModally { [store] _ in ItemFormScreen(mode: .add, store: store) },
             .hide(TodoRoute.addItem): .dismissModally,
             .show(TodoRoute.editItem): .presentModally { [store] context in
-                let row = context as? ListViewModel.Row
-                return ItemFormScreen(mode: .edit(number: row?.number ?? 0, text: row?.text ?? ""), store: store)
+                (context as? ListViewModel.Row).map { ItemFormScreen(mode: .edit(number: $0.number, text: $0.text), store: store) }
             },
             .hide(TodoRoute.editItem): .dismissModally,
             .show(TodoRoute.deleteItem): .presentModally { [store] context in
-                ConfirmDeleteScreen(row: context as? ListViewModel.Row ?? ListViewModel.Row(number: 0, text: "", completed: false), store: store)
+                (context as? ListViewModel.Row).map { ConfirmDeleteScreen(row: $0, store: store) }
             },
             .hide(TodoRoute.deleteItem): .dismissModally,
             .show(TodoRoute.help): .presentModally { _ in HelpScreen() },
@@ -56,6 +55,7 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
     /// Wires the view's interaction callbacks to actions and navigation.
     public override func setupInteraction() {
         listScreen.didChangeSelection = { [unowned self] number in detailScreen.number = number }
+        listScreen.willAct = { [unowned self] in show(message: nil) }
         rootView.didRequestAdd = { [unowned self] in navigate(to: TodoRoute.addItem) }
         rootView.didCycleFilter = { [unowned self] in cycleFilter() }
         rootView.didRequestUndo = { [unowned self] in

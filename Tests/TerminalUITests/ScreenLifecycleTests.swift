@@ -89,6 +89,10 @@ import TerminalUITesting
         let app = TerminalApp(root: root, terminal: terminal, colors: true)
         app.start()
         #expect(throws: NavigationError.unknownRoute(.show("nowhere"), visible: ["LoggingScreen"])) { try root.show("nowhere") }
+        root.routes[.show("needs a number")] = .presentModally { [journal] context in
+            (context as? Int).map { LoggingScreen("item \($0)", journal: journal) }
+        }
+        #expect(throws: NavigationError.noScreen("needs a number")) { try root.show("needs a number", context: "not a number") }
         #expect(throws: NavigationError.notShown("help")) { try root.hide("help") }
         #expect(throws: NavigationError.notShown("LoggingScreen"), "the root cannot be hidden") { try root.hide("LoggingScreen") }
         try root.show("help")
