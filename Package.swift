@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "SyncStore", targets: ["SyncStore"]),
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
         .library(name: "TodoDomain", targets: ["TodoDomain"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),
         .executable(name: "todo-bench", targets: ["todo-bench"]),
@@ -37,8 +39,15 @@ let package = Package(
         .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
         // The todo application: state, actions, view models, side effects.
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
+        // Terminal MVVM: cell grid, display width, diff renderer, keys, ModellableView, Screen,
+        // navigation and containment, the terminal session. Knows nothing of the daemon.
+        .target(name: "TerminalUI", dependencies: ["SyncLock"]),
+        // Snapshot tests of terminal views (TempuraTesting's idea) and a fake terminal.
+        .target(name: "TerminalUITesting", dependencies: ["TerminalUI", "SyncLock"]),
+        // The todo screens and views of `todo tui`, and the adapter from SyncClient to them.
+        .target(name: "TodoTUI", dependencies: ["TerminalUI", "SyncClient", "SyncStore", "TodoDomain"]),
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncJournal", "SyncStore", "SyncProtocol", "TodoDomain"]),
-        .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TodoDomain"]),
+        .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TodoDomain", "TodoTUI"]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
         .executableTarget(name: "todo-bench", dependencies: ["SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
@@ -46,6 +55,12 @@ let package = Package(
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         .testTarget(name: "SyncDaemonTests", dependencies: ["SyncDaemon"]),
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting"]),
+        .testTarget(
+            name: "TodoTUITests",
+            dependencies: ["TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "TodoDomain"],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["TestSupport", "SyncClient", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite"]

@@ -149,13 +149,19 @@ final class ConnectionThread: Sendable {
     /// Connects and completes the handshake: `hello` with the client id, then `welcome`.
     private func connectAndGreet() throws(SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope) {
         let socket = try UnixSocket(path: configuration.socketPath)
+        let hello: [UInt8]
         do {
-            let hello = try RequestEncoder.hello(id: 0, client: configuration.clientName, clientID: configuration.clientID, features: ["patch"])
-            try socket.write(FrameEncoder.frame(hello))
-        } catch let error as SyncClientError {
-            throw error
+            hello = try RequestEncoder.hello(id: 0, client: configuration.clientName, clientID: configuration.clientID, features: ["patch"])
         } catch {
             throw .protocolViolation("cannot encode hello: \(error)")
+        }
+        // A daemon that refuses this user says so and closes at once, maybe before the hello
+        // arrives: a failed write still reads what the daemon said.
+        var writeFailure: SyncClientError?
+        do throws(SyncClientError) {
+            try socket.write(FrameEncoder.frame(hello))
+        } catch {
+            writeFailure = error
         }
         socket.setReceiveTimeout(seconds: Self.handshakeTimeoutSeconds)
         let frames = FrameStream(socket: socket, maximumFrameLength: Self.maximumFrameLength)
@@ -163,7 +169,7 @@ final class ConnectionThread: Sendable {
         do throws(SyncClientError) {
             reply = try frames.nextEnvelope().envelope
         } catch .connectionClosed(let reason) {
-            throw .connectionClosed(reason: "no welcome from the daemon (\(reason))")
+            throw writeFailure ?? .connectionClosed(reason: "no welcome from the daemon (\(reason))")
         }
         socket.setReceiveTimeout(seconds: 0)
         if reply.type == "error" { throw SyncClient.error(from: reply) }

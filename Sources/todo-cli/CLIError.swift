@@ -8,6 +8,8 @@ enum CLIError: Error {
     case rejected(String)
     /// The daemon could not be reached or went away (exit 3).
     case unreachable(String)
+    /// The command cannot run here, for example without a terminal (exit 2, no usage hint).
+    case environment(String)
 
     /// The error a client failure stands for.
     init(_ error: SyncClientError) {
@@ -25,7 +27,7 @@ enum CLIError: Error {
     var exitCode: Int32 {
         switch self {
         case .rejected: return 1
-        case .usage: return 2
+        case .usage, .environment: return 2
         case .unreachable: return 3
         }
     }
@@ -33,7 +35,7 @@ enum CLIError: Error {
     /// The line printed after `todo: `.
     var message: String {
         switch self {
-        case .usage(let text), .rejected(let text), .unreachable(let text): return text
+        case .usage(let text), .rejected(let text), .unreachable(let text), .environment(let text): return text
         }
     }
 }

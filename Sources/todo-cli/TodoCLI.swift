@@ -6,7 +6,7 @@ import TodoDomain
 @main
 struct TodoCLI {
     /// Every command, in the order `--help` lists them.
-    static let commands: [Command] = [.add, .list, .done, .reopen, .edit, .remove, .clear, .undo, .log, .export, .importItems, .watch, .status, .completions]
+    static let commands: [Command] = [.add, .list, .done, .reopen, .edit, .remove, .clear, .undo, .log, .export, .importItems, .watch, .tui, .status, .completions]
 
     static func main() async {
         do {
@@ -79,7 +79,8 @@ struct TodoCLI {
             Commands taking N... apply each number as its own change, in order; a number the
             daemon refuses is reported on its own line and the others still apply.
 
-            Exit status: 0 ok, 1 refused by the daemon, 2 usage error, 3 daemon unreachable.
+            Exit status: 0 ok, 1 refused by the daemon, 2 usage error (or no terminal for tui),
+            3 daemon unreachable.
 
             """
     }

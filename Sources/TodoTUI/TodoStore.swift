@@ -1,0 +1,48 @@
+import SyncClient
+import SyncStore
+import TerminalUI
+import TodoDomain
+
+/// The todo daemon as the screens see it: actions to send, and feeds of the view models and
+/// of the connection state.
+///
+/// A struct of functions so that screens can be built over the real daemon (`live(_:)`) or
+/// over fixed values for snapshots (`inert`).
+public struct TodoStore: ScreenStore {
+    /// Any todo action.
+    public typealias Action = any SyncStore.Action<TodoState>
+
+    private let send: @Sendable (Action) async throws -> Void
+    /// `list {filter}`.
+    public let list: @Sendable (ListFilter) -> Feed<ViewModelUpdate<ListViewModel>>
+    /// `item {number}`.
+    public let item: @Sendable (Int) -> Feed<ViewModelUpdate<ItemViewModel>>
+    /// The connection state, for the status line.
+    public let connection: Feed<ConnectionStatus>
+
+    /// A store made of these functions.
+    public init(
+        dispatch: @escaping @Sendable (Action) async throws -> Void,
+        list: @escaping @Sendable (ListFilter) -> Feed<ViewModelUpdate<ListViewModel>>,
+        item: @escaping @Sendable (Int) -> Feed<ViewModelUpdate<ItemViewModel>>,
+        connection: Feed<ConnectionStatus>
+    ) {
+        send = dispatch
+        self.list = list
+        self.item = item
+        self.connection = connection
+    }
+
+    /// Sends `action` to the daemon; throws its refusal (`SyncClientError`).
+    public func dispatch(_ action: Action) async throws {
+        try await send(action)
+    }
+
+    /// A store whose feeds end at once and which refuses every action: screens built on it
+    /// show only what a test puts in them.
+    public static let inert = TodoStore(
+        dispatch: { _ in throw SyncClientError.connectionClosed(reason: "no daemon in this test") },
+        list: { _ in .just("list", []) },
+        item: { _ in .just("item", []) },
+        connection: .just("connection", []))
+}
