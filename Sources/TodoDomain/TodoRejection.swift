@@ -46,7 +46,9 @@ public enum TodoText {
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { throw .emptyText }
         let trimmed = String(scalars[first...last])
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { throw .controlCharacters }
+        // General category Cc is exactly C0, DEL and C1; comparing values spares a Unicode
+        // table lookup per scalar.
+        guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { throw .controlCharacters }
         let length = trimmed.count
         guard length <= maximumLength else { throw .textTooLong(length: length) }
         return trimmed

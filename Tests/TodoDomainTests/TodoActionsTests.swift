@@ -98,6 +98,21 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         #expect(store.version == before.version)
     }
 
+    /// Every scalar of general category Cc is refused inside a text, and nothing else of the
+    /// Basic Multilingual Plane is (Cc has no scalar beyond U+009F).
+    @Test func exactlyTheControlCharactersAreRefused() throws {
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), !scalar.properties.isWhitespace || scalar.properties.generalCategory == .control else { continue }
+            let isControl = scalar.properties.generalCategory == .control
+            do {
+                _ = try TodoText.validated("a\(Character(scalar))b")
+                #expect(!isControl, "U+\(String(value, radix: 16)) was accepted")
+            } catch {
+                #expect(isControl && error == .controlCharacters, "U+\(String(value, radix: 16)): \(error)")
+            }
+        }
+    }
+
     @Test func textOfExactlyTheLimitIsAccepted() throws {
         var store = Store(state: TodoApp.initialState)
         try store.apply(accepted(AddItem(text: String(repeating: "界", count: 1000)), 1))
