@@ -20,14 +20,19 @@ final class ConnectionStateBroadcaster: Sendable {
     /// A stream that yields the state now, then each change; it ends after `.closed`.
     func stream() -> AsyncStream<ConnectionState> {
         AsyncStream(bufferingPolicy: .bufferingNewest(16)) { continuation in
-            let (key, current) = watchers.withLock { watchers in
+            // The current state is yielded under the lock, so that no change published meanwhile
+            // can come before it.
+            let key = watchers.withLock { watchers in
                 let key = watchers.nextKey
                 watchers.nextKey += 1
-                if case .closed = watchers.current {} else { watchers.continuations[key] = continuation }
-                return (key, watchers.current)
+                continuation.yield(watchers.current)
+                if case .closed = watchers.current {
+                    continuation.finish()
+                } else {
+                    watchers.continuations[key] = continuation
+                }
+                return key
             }
-            continuation.yield(current)
-            if case .closed = current { continuation.finish() }
             continuation.onTermination = { [weak self] _ in
                 _ = self?.watchers.withLock { $0.continuations.removeValue(forKey: key) }
             }

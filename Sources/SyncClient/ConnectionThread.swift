@@ -86,6 +86,10 @@ final class ConnectionThread: Sendable {
                 return
             }
             guard let next = reconnect(after: reason) else { return }
+            if router.closedReason != nil {
+                next.frames.socket.shutDown()
+                return
+            }
             connection = next
             let socket = next.frames.socket
             // Not on this thread: the backlog may be large, and this thread must go on reading
@@ -104,18 +108,21 @@ final class ConnectionThread: Sendable {
     /// Connects again with backoff, or returns `nil` once closed, given up or refused for good.
     private func reconnect(after reason: SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope)? {
         let policy = configuration.policy
-        let started = ContinuousClock.now
+        let deadline = policy.giveUpAfter.map { ContinuousClock.now + $0 }
         var reason = reason
         var attempt = 1
         while true {
             states.publish(.reconnecting(attempt: attempt, reason: reason.description))
-            if !sleep(policy.delay(beforeAttempt: attempt)) { return nil }
-            if let limit = policy.giveUpAfter, ContinuousClock.now - started > limit {
+            var delay = policy.delay(beforeAttempt: attempt)
+            if let deadline { delay = min(delay, max(deadline - ContinuousClock.now, .zero)) }
+            if !sleep(delay) { return nil }
+            if let deadline, let limit = policy.giveUpAfter, ContinuousClock.now >= deadline, attempt > 1 {
                 finish(.connectionClosed(reason: "gave up reconnecting after \(limit): \(reason)"))
                 return nil
             }
             do {
-                return try connectAndGreet()
+                let timeout = deadline.map { Self.seconds($0 - ContinuousClock.now) } ?? Self.handshakeTimeoutSeconds
+                return try connectAndGreet(timeoutSeconds: max(1, min(timeout, Self.handshakeTimeoutSeconds)))
             } catch {
                 guard Self.isRecoverable(error) else {
                     finish(error)
@@ -146,9 +153,19 @@ final class ConnectionThread: Sendable {
         }
     }
 
-    /// Connects and completes the handshake: `hello` with the client id, then `welcome`.
-    private func connectAndGreet() throws(SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope) {
+    private static func seconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) + (duration.components.attoseconds > 0 ? 1 : 0)
+    }
+
+    /// Connects and completes the handshake: `hello` with the client id, then `welcome`
+    /// within `timeoutSeconds`. `close()` meanwhile ends it at once.
+    private func connectAndGreet(timeoutSeconds: Int = handshakeTimeoutSeconds) throws(SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope) {
         let socket = try UnixSocket(path: configuration.socketPath)
+        guard router.setConnecting(socket) else {
+            socket.shutDown()
+            throw .connectionClosed(reason: "closed by the client")
+        }
+        defer { _ = router.setConnecting(nil) }
         let hello: [UInt8]
         do {
             hello = try RequestEncoder.hello(id: 0, client: configuration.clientName, clientID: configuration.clientID, features: ["patch"])
@@ -163,7 +180,7 @@ final class ConnectionThread: Sendable {
         } catch {
             writeFailure = error
         }
-        socket.setReceiveTimeout(seconds: Self.handshakeTimeoutSeconds)
+        socket.setReceiveTimeout(seconds: timeoutSeconds)
         let frames = FrameStream(socket: socket, maximumFrameLength: Self.maximumFrameLength)
         let reply: ServerEnvelope
         do throws(SyncClientError) {

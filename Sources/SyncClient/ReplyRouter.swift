@@ -4,7 +4,8 @@ import SyncProtocol
 /// Routes what the connection thread receives to whoever waits for it: request replies to
 /// their continuations, updates to their subscription's sink. It also remembers every request
 /// not yet answered, with its frame, so that a new connection can send them again.
-/// Thread-safe; the lock is never held while user code or I/O runs.
+/// Thread-safe; the lock is never held during I/O or while a stream or continuation is
+/// resumed, and nothing that could be the last owner of a client is released under it.
 final class ReplyRouter: Sendable {
     /// Who waits for the reply to a request id.
     enum Waiter: Sendable {
@@ -30,6 +31,9 @@ final class ReplyRouter: Sendable {
         var resubscribing: [SubscriptionSink] = []
         /// Where new requests are written; `nil` while there is no connection.
         var socket: UnixSocket?
+        /// A connection still in its handshake, shut down by `close()` so that the handshake
+        /// ends at once.
+        var connecting: UnixSocket?
         var closedReason: SyncClientError?
         /// The last error not tied to a request: why the daemon is about to close, usually.
         var connectionError: SyncClientError?
@@ -41,9 +45,15 @@ final class ReplyRouter: Sendable {
 
     /// Reserves a request id for `waiter` and encodes its frame with it. Returns the frame and
     /// the socket to write it to: `nil` while disconnected, when `connectionDidStart` sends it.
-    func register(_ waiter: Waiter, encode: (Int64) throws -> [UInt8]) throws(SyncClientError) -> (id: Int64, frame: [UInt8], socket: UnixSocket?) {
+    /// A request meant for connection `generation` only (an unsubscribe naming that
+    /// connection's subscription id) is not registered at all on any other, nor while there is
+    /// none: it returns `nil` then.
+    func register(
+        _ waiter: Waiter, onlyOn generation: Int? = nil, encode: (Int64) throws -> [UInt8]
+    ) throws(SyncClientError) -> (id: Int64, frame: [UInt8], socket: UnixSocket?)? {
         try routes.withLock { routes throws(SyncClientError) in
             if let reason = routes.closedReason { throw reason }
+            if let generation, generation != routes.generation || routes.socket == nil { return nil }
             let id = routes.nextRequestID
             let frame: [UInt8]
             do {
@@ -57,9 +67,27 @@ final class ReplyRouter: Sendable {
         }
     }
 
-    /// Forgets the waiter of request `id` (its request could not be written).
-    func cancel(_ id: Int64) -> Waiter? {
-        routes.withLock { $0.pending.removeValue(forKey: id)?.waiter }
+    /// The generation of the current connection: how many connections ended before it.
+    var generation: Int { routes.withLock { $0.generation } }
+
+    /// Records the connection in its handshake, or clears it (`nil`). Returns `false` when the
+    /// client closed meanwhile: the caller then shuts it down.
+    func setConnecting(_ socket: UnixSocket?) -> Bool {
+        routes.withLock { routes in
+            routes.connecting = socket
+            return routes.closedReason == nil
+        }
+    }
+
+    /// Forgets a subscription whose consumer left while it waited to be made again.
+    func dropResubscription(_ sink: SubscriptionSink) {
+        let dropped = routes.withLock { routes in
+            let dropped = routes.resubscribing.filter { $0 === sink }
+            routes.resubscribing.removeAll { $0 === sink }
+            return dropped
+        }
+        // Released here, outside the lock: it may hold the last reference to the client.
+        _ = dropped
     }
 
     /// Stops delivering updates of `subscription`.
@@ -69,6 +97,9 @@ final class ReplyRouter: Sendable {
 
     /// Delivers one decoded server message; `payload` is the whole frame for typed decoding.
     func route(_ envelope: ServerEnvelope, payload: [UInt8]) throws(SyncClientError) {
+        // A daemon error not tied to a request explains the end of the connection only if
+        // nothing else follows it.
+        if envelope.type != "error" || envelope.id != nil { routes.withLock { $0.connectionError = nil } }
         if envelope.type == "update" {
             guard let subscription = envelope.subscription, let version = envelope.version else {
                 throw .protocolViolation("an update without subscription or version")
@@ -89,19 +120,19 @@ final class ReplyRouter: Sendable {
             routes.withLock { $0.connectionError = error }
             return
         }
-        let waiter = routes.withLock { routes -> Waiter? in
+        let (waiter, generation) = routes.withLock { routes -> (Waiter?, Int) in
             let waiter = routes.pending.removeValue(forKey: id)?.waiter
             if case .subscription(let sink) = waiter, envelope.type == "subscribed", let subscription = envelope.subscription {
                 routes.sinks[subscription] = sink
             }
-            return waiter
+            return (waiter, routes.generation)
         }
         switch waiter {
         case .reply(let continuation):
             continuation.resume(returning: .success(envelope))
         case .subscription(let sink):
             if envelope.type == "subscribed", let subscription = envelope.subscription {
-                sink.didSubscribe(subscription)
+                sink.didSubscribe(subscription, generation: generation)
             } else {
                 sink.finish(throwing: SyncClient.error(from: envelope))
             }
@@ -130,26 +161,38 @@ final class ReplyRouter: Sendable {
     }
 
     /// A new connection on `socket`, the `generation`th, completed its handshake. Returns the
-    /// frames to send on it first, oldest request first: every request still unanswered, then
-    /// a subscribe for each subscription of the lost connection. New requests go to `socket`
-    /// from now on, so the caller must hold the client's send lock until these frames are
-    /// written. Returns `nil` when the client closed or that connection already ended.
+    /// frames to send on it first: a subscribe for each subscription of the lost connection,
+    /// then every request still unanswered, oldest first (so that the ack of a resent dispatch
+    /// comes after the models it promises). New requests go to `socket` from now on, so the
+    /// caller must hold the client's send lock until these frames are written. Returns `nil`
+    /// when the client closed or that connection already ended.
     func connectionDidStart(_ socket: UnixSocket, generation: Int) -> [[UInt8]]? {
-        routes.withLock { routes in
-            guard routes.closedReason == nil, routes.generation == generation else { return nil }
-            var frames = routes.pending.sorted { $0.key < $1.key }.map(\.value.frame)
-            let sinks = routes.resubscribing.filter { !$0.isCancelled }
+        let (frames, released, failed) = routes.withLock { routes -> ([[UInt8]]?, [SubscriptionSink], [SubscriptionSink]) in
+            guard routes.closedReason == nil, routes.generation == generation else { return (nil, [], []) }
+            let pending = routes.pending.sorted { $0.key < $1.key }.map(\.value.frame)
+            let released = routes.resubscribing
             routes.resubscribing.removeAll()
-            for sink in sinks {
+            var frames: [[UInt8]] = []
+            var failed: [SubscriptionSink] = []
+            for sink in released where !sink.isCancelled {
                 let id = routes.nextRequestID
-                guard let frame = try? FrameEncoder.frame(sink.encodeSubscribe(id)) else { continue }
+                guard let frame = try? FrameEncoder.frame(sink.encodeSubscribe(id)) else {
+                    failed.append(sink)
+                    continue
+                }
                 routes.nextRequestID += 1
                 routes.pending[id] = Pending(waiter: .subscription(sink), frame: frame)
                 frames.append(frame)
             }
             routes.socket = socket
-            return frames
+            routes.connecting = nil
+            return (frames + pending, released, failed)
         }
+        for sink in failed { sink.finish(throwing: .protocolViolation("cannot encode the subscribe request again")) }
+        // Released here, outside the lock: a cancelled subscription may hold the last
+        // reference to the client.
+        _ = released
+        return frames
     }
 
     /// Fails everything still waiting and refuses new requests, with `reason`, or with the
@@ -165,12 +208,13 @@ final class ReplyRouter: Sendable {
             }
             let reason = routes.closedReason!
             defer {
+                routes.connecting = nil
                 routes.pending.removeAll()
                 routes.sinks.removeAll()
                 routes.resubscribing.removeAll()
                 routes.socket = nil
             }
-            return (routes.pending.values.map(\.waiter), Array(routes.sinks.values) + routes.resubscribing, reason, routes.socket)
+            return (routes.pending.values.map(\.waiter), Array(routes.sinks.values) + routes.resubscribing, reason, routes.socket ?? routes.connecting)
         }
         socket?.shutDown()
         for waiter in waiters {

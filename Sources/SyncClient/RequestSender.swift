@@ -18,24 +18,27 @@ final class RequestSender: @unchecked Sendable {
     /// `sequence` is the next dispatch number when `numbered`, else `nil`. While disconnected
     /// the request waits in the router; a failed write is left to the connection thread,
     /// which notices the end of the connection and sends the request again (or fails it).
-    @discardableResult
+    /// A request meant for connection `generation` only is dropped on any other.
     func send(
-        _ waiter: ReplyRouter.Waiter, numbered: Bool = false, encode: (Int64, UInt64?) throws -> [UInt8]
-    ) throws(SyncClientError) -> Int64 {
-        try mutex.run { () throws(SyncClientError) -> Int64 in
+        _ waiter: ReplyRouter.Waiter, numbered: Bool = false, onlyOn generation: Int? = nil, encode: (Int64, UInt64?) throws -> [UInt8]
+    ) throws(SyncClientError) {
+        try mutex.run { () throws(SyncClientError) in
             let sequence = numbered ? nextSequence : nil
-            let (id, frame, socket) = try router.register(waiter) { id in try encode(id, sequence) }
+            guard let (_, frame, socket) = try router.register(waiter, onlyOn: generation, encode: { id in try encode(id, sequence) }) else { return }
             if numbered { nextSequence += 1 }
             try? socket?.write(frame)
-            return id
         }
     }
 
-    /// Sends the backlog on a new connection (unanswered requests, then subscriptions to
-    /// make again) before any new request, unless a later connection already replaced it.
+    /// Sends the backlog on a new connection (subscriptions to make again, then unanswered
+    /// requests) before any new request. A connection that the client's `close()` or a later
+    /// connection overtook is shut down instead, which ends its reading.
     func resend(on socket: UnixSocket, generation: Int) {
         mutex.run {
-            guard let frames = router.connectionDidStart(socket, generation: generation) else { return }
+            guard let frames = router.connectionDidStart(socket, generation: generation) else {
+                socket.shutDown()
+                return
+            }
             for frame in frames {
                 do {
                     try socket.write(frame)

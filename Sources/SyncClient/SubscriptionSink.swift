@@ -6,34 +6,43 @@ import SyncProtocol
 /// again on a new one.
 final class SubscriptionSink: Sendable {
     private struct Progress {
-        /// The daemon's id for this subscription on the current connection.
-        var subscription: Int64?
+        /// The daemon's id for this subscription, and the generation of the connection it
+        /// belongs to (ids are per connection).
+        var subscription: (id: Int64, generation: Int)?
         var cancelled = false
         /// The newest version delivered: a resubscription's first model is skipped when the
         /// state did not change while the client was away.
         var deliveredVersion: UInt64?
         /// The last model received, as JSON, and its version: what the next patch applies to.
         var document: (version: UInt64, value: JSONValue)?
+        /// Patches in a row that did not apply; past a few the stream fails rather than
+        /// subscribing again for ever.
+        var patchFailures = 0
     }
+
+    /// Patches in a row that may fail (each followed by a new subscription) before the stream
+    /// fails with a protocol violation.
+    static let patchFailureLimit = 3
 
     private let progress = Locked(Progress())
     private let decodeAndYield: @Sendable (UInt64, [UInt8]) -> Void
     private let finishStream: @Sendable (SyncClientError?) -> Void
-    private let unsubscribe: @Sendable (Int64) -> Void
-    private let resubscribe: @Sendable (SubscriptionSink, Int64) -> Void
+    private let unsubscribe: @Sendable (Int64, Int) -> Void
+    private let resubscribe: @Sendable (SubscriptionSink, Int64, Int) -> Void
     /// The `subscribe` request for a given request id.
     let encodeSubscribe: @Sendable (Int64) throws -> [UInt8]
 
     /// A sink feeding a stream through `decodeAndYield` (the version and an `update` payload
     /// holding the whole model) and `finish`, subscribing with `encodeSubscribe`, sending
-    /// `unsubscribe` when the stream's consumer goes away, and calling `resubscribe` with the
-    /// old subscription id when a patch does not fit the model it holds.
+    /// `unsubscribe` (subscription id, connection generation) when the stream's consumer goes
+    /// away, and calling `resubscribe` with the old subscription id and generation when a
+    /// patch does not fit the model it holds.
     init(
         encodeSubscribe: @escaping @Sendable (Int64) throws -> [UInt8],
         decodeAndYield: @escaping @Sendable (UInt64, [UInt8]) -> Void,
         finish: @escaping @Sendable (SyncClientError?) -> Void,
-        unsubscribe: @escaping @Sendable (Int64) -> Void,
-        resubscribe: @escaping @Sendable (SubscriptionSink, Int64) -> Void
+        unsubscribe: @escaping @Sendable (Int64, Int) -> Void,
+        resubscribe: @escaping @Sendable (SubscriptionSink, Int64, Int) -> Void
     ) {
         self.encodeSubscribe = encodeSubscribe
         self.decodeAndYield = decodeAndYield
@@ -50,7 +59,7 @@ final class SubscriptionSink: Sendable {
     /// apply, makes the sink subscribe again (the daemon then sends the whole model).
     func deliver(version: UInt64, base: UInt64?, payload: [UInt8]) {
         var payload = payload
-        let outcome = progress.withLock { progress -> (deliver: Bool, resubscribeFrom: Int64?) in
+        let outcome = progress.withLock { progress -> (deliver: Bool, resubscribeFrom: (id: Int64, generation: Int)?, failed: Bool) in
             do {
                 if let base {
                     guard let document = progress.document, document.version == base else {
@@ -64,14 +73,22 @@ final class SubscriptionSink: Sendable {
                 }
             } catch {
                 progress.document = nil
+                progress.patchFailures += 1
                 defer { progress.subscription = nil }
-                return (false, progress.subscription)
+                if progress.cancelled { return (false, nil, false) }
+                return (false, progress.subscription, progress.patchFailures > Self.patchFailureLimit)
             }
-            guard progress.deliveredVersion != version else { return (false, nil) }
+            if base != nil { progress.patchFailures = 0 }
+            guard progress.deliveredVersion != version else { return (false, nil, false) }
             progress.deliveredVersion = version
-            return (true, nil)
+            return (true, nil, false)
         }
-        if let subscription = outcome.resubscribeFrom { resubscribe(self, subscription) }
+        if outcome.failed {
+            if let subscription = outcome.resubscribeFrom { unsubscribe(subscription.id, subscription.generation) }
+            finish(throwing: .protocolViolation("\(Self.patchFailureLimit + 1) patches in a row did not apply to the model held"))
+        } else if let subscription = outcome.resubscribeFrom {
+            resubscribe(self, subscription.id, subscription.generation)
+        }
         if outcome.deliver { decodeAndYield(version, payload) }
     }
 
@@ -80,17 +97,19 @@ final class SubscriptionSink: Sendable {
         let model: JSONValue
     }
 
+    /// Ends the stream, with `error` if given.
     func finish(throwing error: SyncClientError?) {
         finishStream(error)
     }
 
-    /// The daemon confirmed the subscription. If the consumer already left, unsubscribe now.
-    func didSubscribe(_ subscription: Int64) {
+    /// The daemon confirmed the subscription on connection `generation`. If the consumer
+    /// already left, unsubscribe now.
+    func didSubscribe(_ subscription: Int64, generation: Int) {
         let cancelled = progress.withLock { progress in
-            progress.subscription = subscription
+            progress.subscription = (subscription, generation)
             return progress.cancelled
         }
-        if cancelled { unsubscribe(subscription) }
+        if cancelled { unsubscribe(subscription, generation) }
     }
 
     /// The connection ended: the daemon's id for this subscription means nothing any more.
@@ -104,6 +123,6 @@ final class SubscriptionSink: Sendable {
             progress.cancelled = true
             return progress.subscription
         }
-        if let subscription { unsubscribe(subscription) }
+        if let subscription { unsubscribe(subscription.id, subscription.generation) }
     }
 }

@@ -130,16 +130,16 @@ public final class SyncClient: Sendable {
                     }
                 },
                 finish: { error in continuation.finish(throwing: error) },
-                unsubscribe: { [self] subscription in
+                unsubscribe: { [self] subscription, generation in
                     // Possibly on the connection thread, which must never block on a write (the
                     // daemon may be waiting for it to read): stop the updates now, write later.
                     router.removeSink(subscription)
-                    Task { sendUnsubscribe(subscription) }
+                    Task { sendUnsubscribe(subscription, generation: generation) }
                 },
-                resubscribe: { [self] sink, subscription in
+                resubscribe: { [self] sink, subscription, generation in
                     router.removeSink(subscription)
                     Task {
-                        sendUnsubscribe(subscription)
+                        sendUnsubscribe(subscription, generation: generation)
                         do throws(SyncClientError) {
                             try sender.send(.subscription(sink)) { id, _ in try sink.encodeSubscribe(id) }
                         } catch {
@@ -147,7 +147,10 @@ public final class SyncClient: Sendable {
                         }
                     }
                 })
-            continuation.onTermination = { _ in sink.consumerDidLeave() }
+            continuation.onTermination = { [router] _ in
+                sink.consumerDidLeave()
+                router.dropResubscription(sink)
+            }
             do {
                 try sender.send(.subscription(sink)) { id, _ in try sink.encodeSubscribe(id) }
             } catch {
@@ -168,7 +171,8 @@ public final class SyncClient: Sendable {
         throw .connectionClosed(reason: "the subscription ended before its first model")
     }
 
-    /// Closes the connection for good; pending requests and streams fail with `.connectionClosed`.
+    /// Closes the connection for good; pending requests and streams fail with
+    /// `.connectionClosed` (or with the daemon's last error, if it had just reported one).
     public func close() {
         states.publish(.closed(reason: "closed by the client"))
         router.close(.connectionClosed(reason: "closed by the client"))
@@ -183,8 +187,10 @@ public final class SyncClient: Sendable {
         return .server(code: reply.code ?? "", message: reply.message ?? "the daemon reported an error")
     }
 
-    private func sendUnsubscribe(_ subscription: Int64) {
-        _ = try? sender.send(.discard) { id, _ in try RequestEncoder.unsubscribe(id: id, subscription: subscription) }
+    /// Unsubscribes `subscription` of connection `generation`; on a later connection the id
+    /// means nothing (or another subscription), and the daemon already forgot it.
+    private func sendUnsubscribe(_ subscription: Int64, generation: Int) {
+        try? sender.send(.discard, onlyOn: generation) { id, _ in try RequestEncoder.unsubscribe(id: id, subscription: subscription) }
     }
 
     /// Sends one request and waits for its reply; an `error` reply is thrown. A `numbered`

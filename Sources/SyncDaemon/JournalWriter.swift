@@ -62,8 +62,9 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Called on the loop thread with each commit's outcome.
     var onOutcome: (Outcome) -> Void = { _ in }
     /// The applied state, read when a job starts: it is then the state after the last recorded
-    /// action. Read at that moment only, so that no reference to the state is held while the
-    /// next actions change it (which would make each of them copy it).
+    /// action. Read at that moment only: the job holds it until the commit ends (it becomes the
+    /// durable state), so the next action copies the state once, and no more often than once
+    /// per commit.
     var appliedState: () -> State = { preconditionFailure("JournalWriter.appliedState is not set") }
     /// The dispatch ledger matching `appliedState`, read only when a snapshot is due; saved
     /// beside the state so that recovery need not replay the whole journal to rebuild it.

@@ -130,6 +130,28 @@ import TodoDomain
         guard case .closed = client.connectionState else { throw TestFailure("still \(client.connectionState)") }
     }
 
+    @Test func closingWhileReconnectingFailsWaitingRequestsAndEndsTheStates() async throws {
+        let daemon = try DaemonHarness()
+        let client = try await connect(daemon)
+        var states = client.connectionStates().makeAsyncIterator()
+        try daemon.stop()
+        _ = try await waitFor(&states) { if case .reconnecting = $0 { true } else { false } }
+        async let waiting = client.dispatch(AddItem(text: "never sent"))
+        try await Task.sleep(for: .milliseconds(50))
+        client.close()
+        do {
+            _ = try await waiting
+            Issue.record("expected the dispatch to fail")
+        } catch {
+            #expect(error as? SyncClientError == .connectionClosed(reason: "closed by the client"))
+        }
+        #expect(try await waitFor(&states) { if case .closed = $0 { true } else { false } } == .closed(reason: "closed by the client"))
+        #expect(await states.next() == nil)
+        try daemon.start()
+        let list = try daemon.todo("list", "--json")
+        #expect(list.output.contains(#""items":[]"#), "the closed client sent nothing: \(list.output)")
+    }
+
     @Test func watchReportsTheLostDaemonAndGoesOnAfterARestart() throws {
         let daemon = try DaemonHarness()
         _ = try daemon.todo("add", "first")
