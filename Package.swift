@@ -49,13 +49,15 @@ let package = Package(
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncJournal", "SyncStore", "SyncProtocol", "TodoDomain"]),
         .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TodoDomain", "TodoTUI"]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
-        .executableTarget(name: "todo-bench", dependencies: ["SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain"]),
+        .executableTarget(name: "todo-bench", dependencies: ["ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain"]),
+        // Starting child processes with a clean signal mask and captured output (tests, benchmark).
+        .target(name: "ProcessSpawn"),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
-        .target(name: "TestSupport", dependencies: ["SyncProtocol"], path: "Tests/TestSupport"),
-        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
+        .target(name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol"], path: "Tests/TestSupport"),
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         .testTarget(name: "SyncDaemonTests", dependencies: ["SyncDaemon"]),
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
         .testTarget(
             name: "TodoTUITests",
             dependencies: ["TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "TodoDomain"],

@@ -74,7 +74,7 @@ import TestSupport
         var patchedModels = [try follow(patched, "list"), try follow(patched, "summary")]
         var plainModels = [try follow(plain, "list"), try follow(plain, "summary")]
 
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         for step in 0..<300 {
             let target = Int.random(in: 1...(200 + step), using: &random)
             let (name, payload): (String, [String: Any]) = switch Int.random(in: 0..<6, using: &random) {
@@ -138,18 +138,5 @@ extension WireClient {
             }
             try followers[index].take(payload)
         }
-    }
-}
-
-/// A deterministic generator (SplitMix64), so a failing seed can be replayed.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import SyncProtocol
 import Testing
+import TestSupport
 
 @Suite struct JSONPatchTests {
     private func list(_ rows: [(Int64, String, Bool)]) -> JSONValue {
@@ -125,18 +126,5 @@ import Testing
         default:
             return Int.random(in: 0..<4, using: &random) == 0 ? randomValue(depth: 3, using: &random) : value
         }
-    }
-}
-
-/// A deterministic generator (SplitMix64), so a failing seed can be replayed.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,18 +1,7 @@
 import Testing
 import TerminalUI
 import TerminalUITesting
-
-/// A small deterministic generator (SplitMix64), so random frames are the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
+import TestSupport
 
 @MainActor @Suite struct FrameRendererTests {
     private let size = Size(columns: 20, rows: 6)
@@ -99,7 +88,7 @@ struct SeededGenerator: RandomNumberGenerator {
     /// emulated terminal shows exactly the frame.
     @Test(arguments: [false, true])
     func randomFramesAreReproducedExactly(colors: Bool) {
-        var random = SeededGenerator(state: colors ? 7 : 11)
+        var random = SeededRandom(seed: colors ? 7 : 11)
         let alphabet: [Character] = ["a", "b", " ", "漢", "字", "😀", "é", "-", "🇫🇷"]
         let styles = [Style.plain, Style(reverse: true), Style(bold: true, foreground: .red)]
         let terminal = makeTerminal()
