@@ -13,8 +13,10 @@ final class SubscriptionSink: Sendable {
         /// The newest version delivered: a resubscription's first model is skipped when the
         /// state did not change while the client was away.
         var deliveredVersion: UInt64?
-        /// The last model received, as JSON, and its version: what the next patch applies to.
-        var document: (version: UInt64, value: JSONValue)?
+        /// The last model received and its version: what the next patch applies to. Kept as
+        /// the update's bytes until a patch needs it as a JSON value, so that whole models cost
+        /// one decoding, as without patches.
+        var document: (version: UInt64, model: HeldModel)?
         /// Patches in a row that did not apply; past a few the stream fails rather than
         /// subscribing again for ever.
         var patchFailures = 0
@@ -65,11 +67,11 @@ final class SubscriptionSink: Sendable {
                     guard let document = progress.document, document.version == base else {
                         throw SyncClientError.protocolViolation("a patch on version \(base), not on the model held")
                     }
-                    let value = try WireJSON.decode(PatchEnvelope.self, from: payload).patch.apply(to: document.value)
-                    progress.document = (version, value)
+                    let value = try WireJSON.decode(PatchEnvelope.self, from: payload).patch.apply(to: try document.model.value())
+                    progress.document = (version, .value(value))
                     payload = try WireJSON.encode(WholeModel(model: value))
                 } else {
-                    progress.document = (version, try WireJSON.decode(WholeModel.self, from: payload).model)
+                    progress.document = (version, .update(payload))
                 }
             } catch {
                 progress.document = nil
@@ -95,6 +97,21 @@ final class SubscriptionSink: Sendable {
     /// An update's whole model as JSON.
     private struct WholeModel: Codable {
         let model: JSONValue
+    }
+
+    /// The model a subscription holds: the payload of the whole update it came in, or the
+    /// JSON value a patch left.
+    enum HeldModel {
+        case update([UInt8])
+        case value(JSONValue)
+
+        /// The model as a JSON value.
+        func value() throws -> JSONValue {
+            switch self {
+            case .update(let payload): return try WireJSON.decode(WholeModel.self, from: payload).model
+            case .value(let value): return value
+            }
+        }
     }
 
     /// Ends the stream, with `error` if given.

@@ -15,6 +15,9 @@ final class EncodedModel {
         encoded = bytes
     }
 
+    /// The size of the encoded model if it was encoded, else `nil`.
+    var encodedByteCount: Int? { encode == nil ? encoded.count : nil }
+
     /// The encoded model.
     var bytes: [UInt8] {
         if let encode {

@@ -14,8 +14,13 @@ protocol ViewSource<State>: AnyObject {
 
 /// The `ViewSource` of view model `Model` with `params`. Remembers the last model so that a
 /// state change that leaves it equal costs no encoding. A `DiffableViewModel` lists its own
-/// changes, which become the patch; other models are compared in their encoded form.
+/// changes, which become the patch; other models are compared in their encoded form. A model
+/// known to be small goes whole: a patch would save few bytes and cost each client more work
+/// than decoding the model.
 final class TypedViewSource<Model: ViewModel>: ViewSource {
+    /// Models whose last encoding was smaller than this are sent whole, not patched.
+    static var smallModelByteCount: Int { 2048 }
+
     private let params: Model.Params
     private var lastModel: Model??
     private var lastEncoded = EncodedModel(bytes: [])
@@ -33,6 +38,7 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
     }
 
     func renderChange(_ state: Model.State, withPatch: Bool) -> (model: EncodedModel, patch: [UInt8]?)? {
+        let withPatch = withPatch && (lastEncoded.encodedByteCount ?? Int.max) >= Self.smallModelByteCount
         let model = Model(state: state, params: params)
         if withPatch, case .some(.some(let old)) = lastModel, let model, let changes = Self.changes(from: old, to: model) {
             guard !changes.isEmpty else { return nil }
