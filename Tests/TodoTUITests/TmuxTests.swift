@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 /// The real `todo tui` in real terminals: two tmux sessions of different sizes on one daemon,
-/// changes from a third shell, keys in one seen in the other, and the terminal restored on
-/// `q` and on SIGTERM.
+/// changes from a third shell, keys in one seen in the other, a daemon crash survived, and the
+/// terminal restored on `q` and on signals.
 @Suite(.enabled(if: Tmux.executable != nil, "tmux is not installed"))
 struct TmuxTests {
     /// `todo tui` in a shell that then prints, on one line, how it ended and the terminal
@@ -108,6 +108,35 @@ struct TmuxTests {
             try startTUI(tmux, session, columns: 80, rows: 24, daemon: daemon)
             kill(try tmux.childOfPane(session), signal)
             try expectRestored(tmux, session, exitStatus: 128 + Int(signal))
+        }
+    }
+
+    /// The daemon is killed under two real `todo tui`s: both say they are reconnecting, a
+    /// toggle typed meanwhile waits, and once the daemon is back both show the current list,
+    /// the toggle applied once.
+    @Test func aDaemonCrashShowsReconnectingThenTheCurrentList() throws {
+        let daemon = try DaemonHarness()
+        _ = try daemon.todo("add", "survives")
+        let tmux = try Tmux(directory: daemon.directory)
+        try startTUI(tmux, "one", columns: 100, rows: 20, daemon: daemon)
+        try startTUI(tmux, "two", columns: 60, rows: 14, daemon: daemon)
+        try daemon.crash()
+        for session in ["one", "two"] {
+            try tmux.waitForScreen(session, "the reconnecting status line") { $0.contains { $0.hasPrefix(" reconnecting...") } }
+        }
+        try tmux.sendKeys("one", "Space")
+        try daemon.start()
+        #expect(try daemon.todo("add", "after the crash").status == 0)
+        for session in ["one", "two"] {
+            try tmux.waitForScreen(session, "the current list, connected") { screen in
+                screen.contains { $0.contains("1 [x] survives") } && screen.contains { $0.contains("2 [ ] after the crash") }
+                    && screen.contains { $0.hasPrefix(" connected v") }
+            }
+        }
+        #expect(try daemon.todo("log", "--json").output.components(separatedBy: #""name":"complete""#).count == 2, "the toggle was applied once")
+        for session in ["one", "two"] {
+            try tmux.sendKeys(session, "q")
+            try expectRestored(tmux, session, exitStatus: 0)
         }
     }
 
