@@ -61,16 +61,10 @@ extension FanOutFigure {
                 failure.withLock { $0 = $0 ?? "publisher's replies: \(error)" }
             }
         }
-        let pacer = try BenchThread {
-            do {
-                let times = try Pacer.run(count: count, periodNanoseconds: periodNanoseconds) { index in try publisher.send(raw: commands[index]) }
-                try publisher.send(raw: stop)
-                sentAt.withLock { $0 = times }
-            } catch {
-                failure.withLock { $0 = $0 ?? "publisher: \(error)" }
-                publisher.stream.shutDown()
-            }
-        }
+        let pacer = try startPacer(
+            count: count, periodNanoseconds: periodNanoseconds, sentAt: sentAt, failure: failure,
+            send: { index in try publisher.send(raw: commands[index]) }, sendStop: { try publisher.send(raw: stop) },
+            shutDown: { publisher.stream.shutDown() })
         await pacer.joinFromTask()
         await reader.joinFromTask()
         for thread in threads { await thread.joinFromTask() }

@@ -75,16 +75,10 @@ extension FanOutFigure {
                 failure.withLock { $0 = $0 ?? "publisher's acks: \(error)" }
             }
         }
-        let pacer = try BenchThread {
-            do {
-                let times = try Pacer.run(count: count, periodNanoseconds: periodNanoseconds) { index in try publisher.send(framed: frames[index]) }
-                try publisher.send(framed: stop)
-                sentAt.withLock { $0 = times }
-            } catch {
-                failure.withLock { $0 = $0 ?? "publisher: \(error)" }
-                publisher.stream.shutDown()
-            }
-        }
+        let pacer = try startPacer(
+            count: count, periodNanoseconds: periodNanoseconds, sentAt: sentAt, failure: failure,
+            send: { index in try publisher.send(framed: frames[index]) }, sendStop: { try publisher.send(framed: stop) },
+            shutDown: { publisher.stream.shutDown() })
         await pacer.joinFromTask()
         await reader.joinFromTask()
         if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 3 (todod)", reason: failure) }

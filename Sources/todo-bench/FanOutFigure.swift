@@ -1,3 +1,4 @@
+import SyncLock
 import SyncProtocol
 import TodoDomain
 
@@ -47,6 +48,25 @@ enum FanOutFigure {
         report.details["\(name)ReceivedFraction"] = sample.receivedFraction
         report.details["\(name)Unseen"] = Double(sample.unseen)
         report.details["\(name)AchievedPerSecond"] = sample.achievedRate
+    }
+
+    /// Starts the publisher's thread for both servers: message `index` sent by `send` once per
+    /// period, then the stop message; the send times go to `sentAt`. A failure is recorded and
+    /// `shutDown` ends the connection, so that the readers waiting on it stop too.
+    static func startPacer(
+        count: Int, periodNanoseconds: UInt64, sentAt: Locked<[UInt64]>, failure: Locked<String?>,
+        send: @escaping @Sendable (Int) throws -> Void, sendStop: @escaping @Sendable () throws -> Void, shutDown: @escaping @Sendable () -> Void
+    ) throws(BenchError) -> BenchThread {
+        try BenchThread {
+            do {
+                let times = try Pacer.run(count: count, periodNanoseconds: periodNanoseconds, send: send)
+                try sendStop()
+                sentAt.withLock { $0 = times }
+            } catch {
+                failure.withLock { $0 = $0 ?? "publisher: \(error)" }
+                shutDown()
+            }
+        }
     }
 
     /// The text of the list's one item: as long as makes the list model 128 bytes.
