@@ -98,13 +98,16 @@ final class ReplyRouter: Sendable {
     /// Delivers one decoded server message; `payload` is the whole frame for typed decoding.
     func route(_ envelope: ServerEnvelope, payload: [UInt8]) throws(SyncClientError) {
         // A daemon error not tied to a request explains the end of the connection only if
-        // nothing else follows it.
-        if envelope.type != "error" || envelope.id != nil { routes.withLock { $0.connectionError = nil } }
+        // nothing else follows it: every other message clears it, in the lock it takes anyway.
         if envelope.type == "update" {
             guard let subscription = envelope.subscription, let version = envelope.version else {
                 throw .protocolViolation("an update without subscription or version")
             }
-            routes.withLock { $0.sinks[subscription] }?.deliver(version: version, base: envelope.base, payload: payload)
+            let sink = routes.withLock { routes in
+                routes.connectionError = nil
+                return routes.sinks[subscription]
+            }
+            sink?.deliver(version: version, base: envelope.base, payload: payload)
             return
         }
         guard let id = envelope.id else {
@@ -121,6 +124,7 @@ final class ReplyRouter: Sendable {
             return
         }
         let (waiter, generation) = routes.withLock { routes -> (Waiter?, Int) in
+            routes.connectionError = nil
             let waiter = routes.pending.removeValue(forKey: id)?.waiter
             if case .subscription(let sink) = waiter, envelope.type == "subscribed", let subscription = envelope.subscription {
                 routes.sinks[subscription] = sink

@@ -1,5 +1,4 @@
 import Glibc
-import SyncLock
 import SyncProtocol
 
 /// A connected Unix stream socket with blocking reads and writes.
@@ -13,8 +12,6 @@ final class UnixSocket: Sendable {
     /// earlier would let the number be reused by another connection while a late `shutDown`
     /// or `write` could still name it.
     let descriptor: Int32
-    /// Serialises writers so frames from concurrent tasks never interleave.
-    private let writeLock = PthreadMutex()
 
     /// Connects to `path`, or throws `.daemonUnreachable`.
     init(path: String) throws(SyncClientError) {
@@ -32,12 +29,9 @@ final class UnixSocket: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Writes all of `bytes` as one unit, even with concurrent writers.
+    /// Writes all of `bytes`. Callers serialise their writes (`RequestSender` holds its lock
+    /// around every write), so that frames never interleave.
     func write(_ bytes: [UInt8]) throws(SyncClientError) {
-        try writeLock.run { () throws(SyncClientError) in try writeAll(bytes) }
-    }
-
-    private func writeAll(_ bytes: [UInt8]) throws(SyncClientError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes {

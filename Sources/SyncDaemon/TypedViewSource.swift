@@ -74,22 +74,27 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
         (old as? Diffable).map { new.changes(from: $0) }
     }
 
-    /// `changes` as an RFC 6902 patch, each value encoded on its own.
+    /// `changes` as an RFC 6902 patch, written straight from each value's encoding (keys in
+    /// the sorted order the wire uses: `op`, `path`, `value`).
     private static func encode(_ changes: [ModelChange]) -> [UInt8] {
-        var patch: [JSONPatch.Operation] = []
-        patch.reserveCapacity(changes.count)
-        for change in changes {
-            switch change {
-            case .add(let path, let value): patch.append(.init(op: "add", path: JSONPatch.pointer(path), value: document(encodeValue(value))))
-            case .remove(let path): patch.append(.init(op: "remove", path: JSONPatch.pointer(path)))
-            case .replace(let path, let value): patch.append(.init(op: "replace", path: JSONPatch.pointer(path), value: document(encodeValue(value))))
+        var patch: [UInt8] = [UInt8(ascii: "[")]
+        for (index, change) in changes.enumerated() {
+            if index > 0 { patch.append(UInt8(ascii: ",")) }
+            let (op, path, value): (String, [String], (any Encodable)?) = switch change {
+            case .add(let path, let value): ("add", path, value)
+            case .remove(let path): ("remove", path, nil)
+            case .replace(let path, let value): ("replace", path, value)
             }
+            patch.append(contentsOf: #"{"op":"\#(op)","path":"#.utf8)
+            patch.append(contentsOf: encodeValue(JSONPatch.pointer(path)))
+            if let value {
+                patch.append(contentsOf: #","value":"#.utf8)
+                patch.append(contentsOf: encodeValue(value))
+            }
+            patch.append(UInt8(ascii: "}"))
         }
-        do {
-            return try WireJSON.encode(JSONPatch(operations: patch))
-        } catch {
-            preconditionFailure("a patch of \(Model.wireName) failed to encode: \(error)")
-        }
+        patch.append(UInt8(ascii: "]"))
+        return patch
     }
 
     private static func encodeValue(_ value: any Encodable) -> [UInt8] {

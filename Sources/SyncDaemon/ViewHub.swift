@@ -34,12 +34,18 @@ final class ViewHub<State> {
         let base: UInt64
     }
 
-    /// How one subscriber takes its updates.
-    private struct Delivery {
+    /// How one subscriber takes its updates. A class, so that publishing updates the version
+    /// in place instead of copying the subscriber table while it goes through it.
+    private final class Delivery {
         /// The version of the last model sent to it.
         var version: UInt64
         /// Whether it asked for patches.
         let takesPatches: Bool
+
+        init(version: UInt64, takesPatches: Bool) {
+            self.version = version
+            self.takesPatches = takesPatches
+        }
     }
 
     /// A pair's model and who follows it.
@@ -95,7 +101,7 @@ final class ViewHub<State> {
             entry.model = change.model
             for (subscriber, delivery) in entry.subscribers {
                 deliver(subscriber, Change(model: change.model, patch: delivery.takesPatches ? change.patch : nil, base: delivery.version))
-                entry.subscribers[subscriber]?.version = version
+                delivery.version = version
             }
         }
     }
