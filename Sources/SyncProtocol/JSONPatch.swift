@@ -1,3 +1,5 @@
+import SyncStore
+
 /// An RFC 6902 JSON Patch: the operations that turn one JSON document into another.
 ///
 /// `JSONPatch(from:to:)` computes a small patch for the way view models change (a field
@@ -127,29 +129,15 @@ public struct JSONPatch: Codable, Equatable, Sendable {
         }
     }
 
-    /// Keeps the common head and tail; the middle is compared element by element where both
-    /// sides have one, and the rest is removed or added.
+    /// Paired elements of the middle are compared in depth, the rest removed or added (see
+    /// `ArrayDifference`).
     private static func diffArrays(_ before: [JSONValue], _ after: [JSONValue], path: String, into operations: inout [Operation]) {
-        var head = 0
-        while head < before.count, head < after.count, before[head] == after[head] { head += 1 }
-        var tail = 0
-        while tail < before.count - head, tail < after.count - head,
-            before[before.count - 1 - tail] == after[after.count - 1 - tail] {
-            tail += 1
+        let difference = ArrayDifference(from: before, to: after)
+        for index in difference.paired {
+            diff(before[index], after[index], path: path + "/\(index)", into: &operations)
         }
-        let oldMiddle = before[head..<(before.count - tail)]
-        let newMiddle = after[head..<(after.count - tail)]
-        let paired = min(oldMiddle.count, newMiddle.count)
-        for offset in 0..<paired {
-            diff(oldMiddle[head + offset], newMiddle[head + offset], path: path + "/\(head + offset)", into: &operations)
-        }
-        // Removed from the end of the middle backwards, so each index is still right.
-        for index in stride(from: oldMiddle.endIndex - 1, through: head + paired, by: -1) {
-            operations.append(Operation(op: "remove", path: path + "/\(index)"))
-        }
-        for index in (head + paired)..<newMiddle.endIndex {
-            operations.append(Operation(op: "add", path: path + "/\(index)", value: after[index]))
-        }
+        for index in difference.removed { operations.append(Operation(op: "remove", path: path + "/\(index)")) }
+        for index in difference.added { operations.append(Operation(op: "add", path: path + "/\(index)", value: after[index])) }
     }
 }
 

@@ -19,30 +19,19 @@ public enum ModelChange: Sendable {
     /// The value at `path` replaced by `value`.
     case replace(path: [String], value: any Encodable & Sendable)
 
-    /// The changes from `old` to `new` for an array member at `path`: the common head and tail
-    /// stay, elements that differ in place are replaced, and the rest of the middle is removed
-    /// or added. A change in one place of a long array is a change or two, found in one pass.
+    /// The changes from `old` to `new` for an array member at `path` (see `ArrayDifference`):
+    /// elements that differ in place are replaced, the rest of the middle removed or added. A
+    /// change in one place of a long array is a change or two, found in one pass.
     public static func arrayChanges<Element: Equatable & Encodable & Sendable>(
         from old: [Element], to new: [Element], at path: [String]
     ) -> [ModelChange] {
-        var head = 0
-        while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
-        var tail = 0
-        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
-        let oldEnd = old.count - tail
-        let newEnd = new.count - tail
-        let paired = min(oldEnd, newEnd) - head
+        let difference = ArrayDifference(from: old, to: new)
         var changes: [ModelChange] = []
-        for index in head..<(head + paired) where old[index] != new[index] {
+        for index in difference.paired where old[index] != new[index] {
             changes.append(.replace(path: path + [String(index)], value: new[index]))
         }
-        // Removed from the end backwards, so each index still names the element meant.
-        for index in stride(from: oldEnd - 1, through: head + paired, by: -1) {
-            changes.append(.remove(path: path + [String(index)]))
-        }
-        for index in (head + paired)..<newEnd {
-            changes.append(.add(path: path + [String(index)], value: new[index]))
-        }
+        for index in difference.removed { changes.append(.remove(path: path + [String(index)])) }
+        for index in difference.added { changes.append(.add(path: path + [String(index)], value: new[index])) }
         return changes
     }
 }
