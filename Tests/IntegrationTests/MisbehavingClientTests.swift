@@ -112,14 +112,7 @@ import TestSupport
         let client = try daemon.greetedClient()
         // 17,000 items of ~1000 characters: a list model of about 17 MB, past the 16 MiB limit
         // on unwritten replies, which must not apply to updates.
-        let text = String(repeating: "t", count: 990)
-        for group in 0..<85 {
-            let items: [[String: Any]] = (0..<200).map { n in
-                let number = group * 200 + n + 1
-                return ["id": "item-\(number)", "number": number, "text": "\(number) \(text)", "completed": false, "createdAt": number]
-            }
-            #expect(try client.dispatchAndWait("import", ["items": items]).type == "ack")
-        }
+        try client.importLargeItems(groups: 85, filler: "t")
         let list = try daemon.todo("list", "--json")
         #expect(list.status == 0, "\(list.error)")
         #expect(list.output.utf8.count > 16 << 20)

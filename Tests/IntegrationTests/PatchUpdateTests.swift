@@ -106,14 +106,7 @@ import TestSupport
         let writer = try daemon.greetedClient()
         // 15 imports of 200 items of ~1000 characters: each patch is ~200 KB, far past what
         // the daemon queues for a client before it coalesces.
-        let text = String(repeating: "p", count: 990)
-        for group in 0..<15 {
-            let items: [[String: Any]] = (0..<200).map { n in
-                let number = group * 200 + n + 1
-                return ["id": "item-\(number)", "number": number, "text": "\(number) \(text)", "completed": false, "createdAt": number]
-            }
-            #expect(try writer.dispatchAndWait("import", ["items": items]).type == "ack")
-        }
+        try writer.importLargeItems(groups: 15, filler: "p")
         var followers = [list]
         try idle.catchUp(&followers)
         #expect(followers[0].version == 15)

@@ -17,6 +17,20 @@ extension WireClient.Message {
 }
 
 extension WireClient {
+    /// Imports `groups` batches of 200 items of about 1000 characters each (numbers from 1,
+    /// one action per batch), each acknowledged: a quick way to a large list model.
+    func importLargeItems(groups: Int, filler: Character) throws {
+        let text = String(repeating: filler, count: 990)
+        for group in 0..<groups {
+            let items: [[String: Any]] = (0..<200).map { n in
+                let number = group * 200 + n + 1
+                return ["id": "item-\(number)", "number": number, "text": "\(number) \(text)", "completed": false, "createdAt": number]
+            }
+            let reply = try dispatchAndWait("import", ["items": items])
+            guard reply.type == "ack" else { throw TestFailure("import \(group) was not acknowledged: \(reply)") }
+        }
+    }
+
     /// Sends a request and returns the reply with the same id; fails on anything else.
     func request(_ object: [String: Any]) throws -> Message {
         try send(object)
