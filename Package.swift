@@ -53,10 +53,11 @@ let package = Package(
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
         .target(name: "ProcessSpawn"),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
-        .target(name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         .testTarget(name: "SyncDaemonTests", dependencies: ["SyncDaemon"]),
-        .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore"]),
+        .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
+        .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
         .testTarget(
             name: "TodoTUITests",

@@ -13,7 +13,8 @@ protocol ViewSource<State>: AnyObject {
 }
 
 /// The `ViewSource` of view model `Model` with `params`. Remembers the last model so that a
-/// state change that leaves it equal costs no encoding. A `DiffableViewModel` lists its own
+/// state change that leaves it equal costs no encoding, and so that an `IncrementalViewModel`
+/// is made from it. A `DiffableViewModel` lists its own
 /// changes, which become the patch; other models are compared in their encoded form. A model
 /// known to be small goes whole: a patch would save few bytes and cost each client more work
 /// than decoding the model.
@@ -39,7 +40,7 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
 
     func renderChange(_ state: Model.State, withPatch: Bool) -> (model: EncodedModel, patch: [UInt8]?)? {
         let withPatch = withPatch && (lastEncoded.encodedByteCount ?? Int.max) >= Self.smallModelByteCount
-        let model = Model(state: state, params: params)
+        let model = makeModel(state)
         if withPatch, case .some(.some(let old)) = lastModel, let model, let changes = Self.changes(from: old, to: model) {
             guard !changes.isEmpty else { return nil }
             remember(model)
@@ -56,6 +57,22 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
         } catch {
             preconditionFailure("a patch of \(Model.wireName) failed to encode: \(error)")
         }
+    }
+
+    /// The model at `state`: from the last one where the model knows how (`IncrementalViewModel`).
+    private func makeModel(_ state: Model.State) -> Model? {
+        if case .some(.some(let previous)) = lastModel, let incremental = previous as? any IncrementalViewModel,
+           let model = Self.model(following: incremental, state: state, params: params) {
+            return model
+        }
+        return Model(state: state, params: params)
+    }
+
+    /// `Incremental`'s model at `state` made from `previous`; `nil` in the outer optional when the
+    /// types do not line up (they always do: `previous` is a `Model`).
+    private static func model<Incremental: IncrementalViewModel>(following previous: Incremental, state: Model.State, params: Model.Params) -> Model?? {
+        guard let state = state as? Incremental.State, let params = params as? Incremental.Params else { return nil }
+        return .some(Incremental(state: state, params: params, previous: previous).flatMap { $0 as? Model })
     }
 
     private func remember(_ model: Model?) {

@@ -25,13 +25,49 @@ public enum ModelChange: Sendable {
     public static func arrayChanges<Element: Equatable & Encodable & Sendable>(
         from old: [Element], to new: [Element], at path: [String]
     ) -> [ModelChange] {
+        arrayChanges(from: old, to: new, at: path, firstIndex: 0)
+    }
+
+    /// `arrayChanges` of two runs of elements that start at position `firstIndex` of their arrays.
+    private static func arrayChanges<Element: Equatable & Encodable & Sendable>(
+        from old: [Element], to new: [Element], at path: [String], firstIndex: Int
+    ) -> [ModelChange] {
         let difference = ArrayDifference(from: old, to: new)
+        let position = { (index: Int) in path + [String(firstIndex + index)] }
         var changes: [ModelChange] = []
         for index in difference.paired where old[index] != new[index] {
-            changes.append(.replace(path: path + [String(index)], value: new[index]))
+            changes.append(.replace(path: position(index), value: new[index]))
         }
-        for index in difference.removed { changes.append(.remove(path: path + [String(index)])) }
-        for index in difference.added { changes.append(.add(path: path + [String(index)], value: new[index])) }
+        for index in difference.removed { changes.append(.remove(path: position(index))) }
+        for index in difference.added { changes.append(.add(path: position(index), value: new[index])) }
+        return changes
+    }
+
+    /// The changes from `old` to `new` for a chunked array member at `path`: chunks both share
+    /// are skipped without looking at their elements, and each run of chunks between shared ones
+    /// is compared as `arrayChanges` does. A change costs about one identity comparison per chunk
+    /// plus the elements of the chunks it replaced.
+    public static func arrayChanges<Element: Equatable & Encodable & Sendable>(
+        from old: ChunkedArray<Element>, to new: ChunkedArray<Element>, at path: [String]
+    ) -> [ModelChange] {
+        let oldChunks = old.chunks
+        let newChunks = new.chunks
+        let matches = ChunkedArray.matches(from: oldChunks, to: newChunks)
+        var changes: [ModelChange] = []
+        var oldStart = 0
+        var newStart = 0
+        // Runs are patched from the front, so each starts where `new` has it: the runs before it
+        // already have their new elements.
+        for (newIndex, oldIndex) in zip(matches.indices, matches) + [(newChunks.count, oldChunks.count)] {
+            guard let oldIndex else { continue }
+            if oldStart < oldIndex || newStart < newIndex {
+                changes += arrayChanges(
+                    from: oldChunks[oldStart..<oldIndex].flatMap(\.elements), to: newChunks[newStart..<newIndex].flatMap(\.elements),
+                    at: path, firstIndex: new.start(ofChunk: newStart))
+            }
+            oldStart = oldIndex + 1
+            newStart = newIndex + 1
+        }
         return changes
     }
 }

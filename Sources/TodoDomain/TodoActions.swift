@@ -51,8 +51,10 @@ public struct CompleteItem: Action {
         let index = try state.index(of: number)
         let before = state.items[index]
         guard !before.completed else { return }
-        state.items[index].completed = true
-        state.items[index].completedAt = completedAt
+        var after = before
+        after.completed = true
+        after.completedAt = completedAt
+        state.items.replace(at: index, with: after)
         state.pushUndo(describe("complete", before), [.replace(item: before)])
     }
 }
@@ -70,8 +72,10 @@ public struct ReopenItem: Action {
         let index = try state.index(of: number)
         let before = state.items[index]
         guard before.completed else { return }
-        state.items[index].completed = false
-        state.items[index].completedAt = nil
+        var after = before
+        after.completed = false
+        after.completedAt = nil
+        state.items.replace(at: index, with: after)
         state.pushUndo(describe("reopen", before), [.replace(item: before)])
     }
 }
@@ -94,7 +98,9 @@ public struct EditItem: Action {
         let index = try state.index(of: number)
         let text = try TodoText.validated(text)
         let before = state.items[index]
-        state.items[index].text = text
+        var after = before
+        after.text = text
+        state.items.replace(at: index, with: after)
         state.pushUndo(describe("edit", before), [.replace(item: before)])
     }
 }

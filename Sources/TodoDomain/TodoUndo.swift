@@ -31,13 +31,14 @@ extension TodoState {
         for change in changes {
             switch change {
             case .remove(let number):
-                items.removeAll { $0.number == number }
+                guard let index = position(of: number) else { continue }
+                items.remove(at: index)
             case .restore(let item, let index):
-                guard !items.contains(where: { $0.number == item.number }) else { continue }
+                guard position(of: item.number) == nil else { continue }
                 items.insert(item, at: min(index, items.count))
             case .replace(let item):
-                guard let index = items.firstIndex(where: { $0.number == item.number }) else { continue }
-                items[index] = item
+                guard let index = position(of: item.number) else { continue }
+                items.replace(at: index, with: item)
             }
         }
     }

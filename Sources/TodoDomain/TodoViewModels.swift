@@ -19,7 +19,10 @@ public enum ListFilter: String, Codable, Hashable, Sendable, CaseIterable {
 }
 
 /// `list {filter}`: the items a filter shows, in creation order, with the counts of all items.
-public struct ListViewModel: ViewModel {
+///
+/// Rows are kept in chunks that follow the chunks of the state's items, so the next version
+/// reuses the rows of every chunk of items that did not change.
+public struct ListViewModel: IncrementalViewModel {
     public static let wireName = "list"
 
     /// `{filter: "all" | "open" | "done"}`; an omitted filter means `all`.
@@ -53,31 +56,58 @@ public struct ListViewModel: ViewModel {
         }
     }
 
+    /// What one chunk of items gives: its rows and how many of its items are done.
+    struct ChunkRows: Sendable {
+        let rows: ChunkedArray<Row>.Chunk
+        let doneCount: Int
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case items, openCount, doneCount
+    }
+
     /// The rows the filter shows.
-    public var items: [Row]
+    public var items: ChunkedArray<Row>
     /// Open items in the whole list, whatever the filter.
     public var openCount: Int
     /// Done items in the whole list, whatever the filter.
     public var doneCount: Int
+    /// The rows of each chunk of the state's items, for the next version; not on the wire.
+    private var chunkRows: ChunkDerivation<TodoItem, ChunkRows>? = nil
 
     public init(state: TodoState, params: Params) {
-        // One pass, no intermediate array: this runs for every version with a subscriber.
-        var rows: [Row] = []
-        rows.reserveCapacity(params.filter == .all ? state.items.count : 0)
-        var done = 0
-        for item in state.items {
-            if item.completed { done += 1 }
-            if params.filter.includes(item) { rows.append(Row(number: item.number, text: item.text, completed: item.completed)) }
+        self.init(state: state, filter: params.filter, reusing: nil)
+    }
+
+    public init(state: TodoState, params: Params, previous: ListViewModel) {
+        self.init(state: state, filter: params.filter, reusing: previous.chunkRows)
+    }
+
+    private init(state: TodoState, filter: ListFilter, reusing previous: ChunkDerivation<TodoItem, ChunkRows>?) {
+        let chunkRows = ChunkDerivation(state.items, reusing: previous) { items in
+            var rows: [Row] = []
+            rows.reserveCapacity(filter == .all ? items.count : 0)
+            var done = 0
+            for item in items {
+                if item.completed { done += 1 }
+                if filter.includes(item) { rows.append(Row(number: item.number, text: item.text, completed: item.completed)) }
+            }
+            return ChunkRows(rows: .init(rows), doneCount: done)
         }
-        items = rows
-        doneCount = done
-        openCount = state.items.count - done
+        items = ChunkedArray(chunks: chunkRows.values.map(\.rows))
+        doneCount = chunkRows.values.reduce(0) { $0 + $1.doneCount }
+        openCount = state.items.count - doneCount
+        self.chunkRows = chunkRows
+    }
+
+    public static func == (lhs: ListViewModel, rhs: ListViewModel) -> Bool {
+        lhs.openCount == rhs.openCount && lhs.doneCount == rhs.doneCount && lhs.items == rhs.items
     }
 }
 
 extension ListViewModel: DiffableViewModel {
     /// Row changes where rows changed, and the counts when they did: a toggle in a long list
-    /// is a replaced row and two counts.
+    /// is a replaced row and two counts, found by looking at the rows of one chunk.
     public func changes(from old: ListViewModel) -> [ModelChange] {
         var changes = ModelChange.arrayChanges(from: old.items, to: items, at: ["items"])
         if doneCount != old.doneCount { changes.append(.replace(path: ["doneCount"], value: doneCount)) }
@@ -103,8 +133,8 @@ public struct ItemViewModel: ViewModel {
     public var item: TodoItem
 
     public init?(state: TodoState, params: Params) {
-        guard let item = state.items.first(where: { $0.number == params.number }) else { return nil }
-        self.item = item
+        guard let position = state.position(of: params.number) else { return nil }
+        item = state.items[position]
     }
 
     public init(from decoder: any Decoder) throws {
@@ -117,8 +147,12 @@ public struct ItemViewModel: ViewModel {
 }
 
 /// `summary {}`: the counts of items.
-public struct SummaryViewModel: ViewModel {
+public struct SummaryViewModel: IncrementalViewModel {
     public static let wireName = "summary"
+
+    private enum CodingKeys: String, CodingKey {
+        case totalCount, openCount, doneCount
+    }
 
     /// Every item.
     public var totalCount: Int
@@ -126,11 +160,27 @@ public struct SummaryViewModel: ViewModel {
     public var openCount: Int
     /// Done items.
     public var doneCount: Int
+    /// Done items in each chunk of the state's items, for the next version; not on the wire.
+    private var chunkDoneCounts: ChunkDerivation<TodoItem, Int>? = nil
 
     public init(state: TodoState, params: NoParams) {
+        self.init(state: state, reusing: nil)
+    }
+
+    public init(state: TodoState, params: NoParams, previous: SummaryViewModel) {
+        self.init(state: state, reusing: previous.chunkDoneCounts)
+    }
+
+    private init(state: TodoState, reusing previous: ChunkDerivation<TodoItem, Int>?) {
+        let chunkDoneCounts = ChunkDerivation(state.items, reusing: previous) { items in items.count { $0.completed } }
         totalCount = state.items.count
-        doneCount = state.items.count { $0.completed }
+        doneCount = chunkDoneCounts.values.reduce(0, +)
         openCount = totalCount - doneCount
+        self.chunkDoneCounts = chunkDoneCounts
+    }
+
+    public static func == (lhs: SummaryViewModel, rhs: SummaryViewModel) -> Bool {
+        (lhs.totalCount, lhs.openCount, lhs.doneCount) == (rhs.totalCount, rhs.openCount, rhs.doneCount)
     }
 }
 
@@ -142,6 +192,6 @@ public struct ExportViewModel: ViewModel {
     public var items: [TodoItem]
 
     public init(state: TodoState, params: NoParams) {
-        items = state.items
+        items = Array(state.items)
     }
 }

@@ -79,7 +79,7 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
         status.version = max(status.version ?? 0, update.version)
         status.openCount = update.model?.openCount ?? 0
         status.doneCount = update.model?.doneCount ?? 0
-        listScreen.show(rows: update.model?.items ?? [], filter: filter)
+        listScreen.show(rows: update.model.map { Array($0.items) } ?? [], filter: filter)
         refresh()
     }
 

@@ -1,4 +1,5 @@
 import SyncClient
+import SyncStore
 import Testing
 import TerminalUI
 import TerminalUITesting
@@ -31,7 +32,7 @@ import TodoDomain
 
     private func list(_ rows: [ListViewModel.Row], version: UInt64 = 12) -> ViewModelUpdate<ListViewModel> {
         var model = ListViewModel(state: TodoState(), params: .init())
-        model.items = rows
+        model.items = ChunkedArray(rows)
         model.doneCount = rows.count { $0.completed }
         model.openCount = rows.count - model.doneCount
         return ViewModelUpdate(version: version, model: model)

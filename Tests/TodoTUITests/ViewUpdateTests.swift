@@ -1,4 +1,5 @@
 import SyncClient
+import SyncStore
 import Testing
 import TerminalUI
 import TerminalUITesting
@@ -67,7 +68,7 @@ import TodoDomain
         let screen = MainScreen(store: .inert)
         let app = TerminalApp(root: screen, terminal: terminal, colors: true)
         var model = ListViewModel(state: TodoState(), params: .init())
-        model.items = rows
+        model.items = ChunkedArray(rows)
         model.openCount = rows.count
         app.start()
         screen.receive(connection: .connected(version: 40))

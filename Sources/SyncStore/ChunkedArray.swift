@@ -1,0 +1,196 @@
+/// An array kept in shared, immutable chunks, so that a state holding a long one stays cheap to
+/// change: a copy shares every chunk, and a change replaces only the chunk it touches.
+///
+/// A state value is copied once per commit (the journal and the subscribers keep the version they
+/// were given while the store moves on), and a plain `Array` then copies all its elements on the
+/// next change. Here that copy is of the chunk list, and the change rebuilds one chunk of at most
+/// `chunkCapacity` elements. A chunk never changes once made, so a chunk that is the same object
+/// (`===`) in two arrays holds the same elements in both: view models reuse what they derived from
+/// it (`ChunkDerivation`) and diffs skip it (`ModelChange.arrayChanges`).
+///
+/// Indices are positions, as in an array. Reading by position finds the chunk by binary search;
+/// iterating walks the chunks in order.
+public struct ChunkedArray<Element: Sendable>: Sendable {
+    /// A run of consecutive elements. Immutable: a change makes a new chunk.
+    public final class Chunk: Sendable {
+        /// The elements, in order. May be empty only in arrays built from derived chunks.
+        public let elements: [Element]
+
+        /// A chunk holding `elements`.
+        public init(_ elements: [Element]) {
+            self.elements = elements
+        }
+    }
+
+    /// The most elements a chunk gets from appends and inserts; a fuller chunk is split.
+    public static var chunkCapacity: Int { 256 }
+
+    /// The chunks, in order.
+    public private(set) var chunks: [Chunk]
+    /// For each chunk, the position just past its last element.
+    private var ends: [Int]
+
+    /// An array holding `elements`, in full chunks.
+    public init<S: Sequence<Element>>(_ elements: S) {
+        let all = Array(elements)
+        self.init(chunks: stride(from: 0, to: all.count, by: Self.chunkCapacity).map {
+            Chunk(Array(all[$0..<Swift.min($0 + Self.chunkCapacity, all.count)]))
+        })
+    }
+
+    /// An array made of these chunks, shared as they are (a view model's rows, each chunk derived
+    /// from a chunk of the state).
+    public init(chunks: [Chunk]) {
+        self.chunks = chunks
+        var end = 0
+        ends = chunks.map { chunk in
+            end += chunk.elements.count
+            return end
+        }
+    }
+
+    /// The chunk holding position `index` and the position within it.
+    func location(of index: Int) -> (chunk: Int, offset: Int) {
+        precondition(index >= 0 && index < count, "ChunkedArray index \(index) out of range 0..<\(count)")
+        var low = 0
+        var high = ends.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] > index { high = middle } else { low = middle + 1 }
+        }
+        return (low, index - (low == 0 ? 0 : ends[low - 1]))
+    }
+
+    /// The position of the first element of chunk `chunk`.
+    func start(ofChunk chunk: Int) -> Int {
+        chunk == 0 ? 0 : ends[chunk - 1]
+    }
+
+    /// For each chunk of `new`, the position of the same chunk (the same object) in `old`, or
+    /// `nil` for a new chunk. Chunks are never reordered, so matches only go forward.
+    ///
+    /// The chunks both share at the start and at the end are matched first by comparing objects
+    /// in place; only what lies between (where changes were made) goes through a table.
+    static func matches(from old: [Chunk], to new: [Chunk]) -> [Int?] {
+        var head = 0
+        while head < old.count, head < new.count, old[head] === new[head] { head += 1 }
+        var tail = 0
+        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] === new[new.count - 1 - tail] { tail += 1 }
+        var result: [Int?] = Array(0..<head)
+        result.reserveCapacity(new.count)
+        let oldMiddle = head..<old.count - tail
+        var positions: [ObjectIdentifier: Int] = [:]
+        if oldMiddle.count > 0, new.count - tail > head {
+            positions.reserveCapacity(oldMiddle.count)
+            for index in oldMiddle { positions[ObjectIdentifier(old[index])] = index }
+        }
+        var next = head
+        for chunk in new[head..<new.count - tail] {
+            if let index = positions[ObjectIdentifier(chunk)], index >= next {
+                result.append(index)
+                next = index + 1
+            } else {
+                result.append(nil)
+            }
+        }
+        result.append(contentsOf: (old.count - tail..<old.count).map(Optional.some))
+        return result
+    }
+
+    /// Replaces chunks `range` with `replacement` and recomputes the ends from there on.
+    mutating func replaceChunks(_ range: Range<Int>, with replacement: [Chunk]) {
+        chunks.replaceSubrange(range, with: replacement.filter { !$0.elements.isEmpty })
+        var end = start(ofChunk: range.lowerBound)
+        ends.removeSubrange(range.lowerBound...)
+        for chunk in chunks[range.lowerBound...] {
+            end += chunk.elements.count
+            ends.append(end)
+        }
+    }
+}
+
+extension ChunkedArray: RandomAccessCollection, MutableCollection {
+    /// An iterator that walks the chunks in order.
+    public struct Iterator: IteratorProtocol {
+        private let chunks: [Chunk]
+        private var chunk = 0
+        private var offset = 0
+
+        init(_ chunks: [Chunk]) {
+            self.chunks = chunks
+        }
+
+        public mutating func next() -> Element? {
+            while chunk < chunks.count {
+                let elements = chunks[chunk].elements
+                if offset < elements.count {
+                    offset += 1
+                    return elements[offset - 1]
+                }
+                chunk += 1
+                offset = 0
+            }
+            return nil
+        }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { ends.last ?? 0 }
+    public var count: Int { endIndex }
+    public var isEmpty: Bool { endIndex == 0 }
+
+    /// The element at `index`; setting it rebuilds its chunk (`replace(at:with:)`).
+    public subscript(index: Int) -> Element {
+        get {
+            let (chunk, offset) = location(of: index)
+            return chunks[chunk].elements[offset]
+        }
+        set {
+            replace(at: index, with: newValue)
+        }
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(chunks)
+    }
+
+    /// The position of the first element that satisfies `predicate`, walking chunk by chunk.
+    public func firstIndex(where predicate: (Element) throws -> Bool) rethrows -> Int? {
+        for (chunk, end) in zip(chunks, ends) {
+            if let offset = try chunk.elements.firstIndex(where: predicate) {
+                return end - chunk.elements.count + offset
+            }
+        }
+        return nil
+    }
+}
+
+extension ChunkedArray: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: Element...) {
+        self.init(elements)
+    }
+}
+
+extension ChunkedArray: Equatable where Element: Equatable {
+    /// Element by element; chunks shared by both sides at the same position are skipped.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.ends == rhs.ends {
+            return zip(lhs.chunks, rhs.chunks).allSatisfy { $0 === $1 || $0.elements == $1.elements }
+        }
+        return lhs.elementsEqual(rhs)
+    }
+}
+
+extension ChunkedArray: Codable where Element: Codable {
+    /// Decodes a plain JSON array.
+    public init(from decoder: any Decoder) throws {
+        self.init(try [Element](from: decoder))
+    }
+
+    /// Encodes a plain JSON array: chunks do not show on the wire or in snapshots.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in self { try container.encode(element) }
+    }
+}
