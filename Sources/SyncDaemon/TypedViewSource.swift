@@ -14,10 +14,9 @@ protocol ViewSource<State>: AnyObject {
 
 /// The `ViewSource` of view model `Model` with `params`. Remembers the last model so that a
 /// state change that leaves it equal costs no encoding, and so that an `IncrementalViewModel`
-/// is made from it. A `DiffableViewModel` lists its own
-/// changes, which become the patch; other models are compared in their encoded form. A model
-/// known to be small goes whole: a patch would save few bytes and cost each client more work
-/// than decoding the model.
+/// is made from it. A `DiffableViewModel` lists its own changes, which become the patch; other
+/// models are compared in their encoded form. A model known to be small goes whole: a patch
+/// would save few bytes and cost each client more work than decoding the model.
 final class TypedViewSource<Model: ViewModel>: ViewSource {
     /// Models whose last encoding was smaller than this are sent whole, not patched.
     static var smallModelByteCount: Int { 2048 }
