@@ -17,6 +17,7 @@ public struct ArrayDifference: Equatable, Sendable {
     public let added: Range<Int>
 
     /// The difference from `old` to `new`, found in one pass from each end.
+    @inlinable
     public init<Element: Equatable>(from old: [Element], to new: [Element]) {
         var head = 0
         while head < old.count, head < new.count, old[head] == new[head] { head += 1 }

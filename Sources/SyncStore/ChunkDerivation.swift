@@ -11,17 +11,21 @@ public struct ChunkDerivation<Source: Sendable, Value: Sendable>: Sendable {
     public let values: [Value]
 
     /// `derive` applied to every chunk of `array`, except those `previous` already derived.
+    @inlinable
     public init(_ array: ChunkedArray<Source>, reusing previous: Self? = nil, _ derive: ([Source]) -> Value) {
         let chunks = array.chunks
         let matches = previous.map { ChunkedArray.matches(from: $0.sources, to: chunks) } ?? Array(repeating: nil, count: chunks.count)
         let previousValues = previous?.values ?? []
-        let values = zip(chunks, matches).map { chunk, match in
-            match.map { previousValues[$0] } ?? derive(chunk.elements)
+        var values: [Value] = []
+        values.reserveCapacity(chunks.count)
+        for (index, chunk) in chunks.enumerated() {
+            values.append(matches[index].map { previousValues[$0] } ?? derive(chunk.elements))
         }
         self.init(sources: chunks, values: values)
     }
 
-    private init(sources: [ChunkedArray<Source>.Chunk], values: [Value]) {
+    @usableFromInline
+    init(sources: [ChunkedArray<Source>.Chunk], values: [Value]) {
         self.sources = sources
         self.values = values
     }

@@ -3,34 +3,38 @@
 extension ChunkedArray {
     /// A chunk this small after a removal joins a neighbour, if the two fit in one chunk: many
     /// removals do not leave many tiny chunks behind.
-    private static var smallChunkCount: Int { chunkCapacity / 4 }
+    @inlinable
+    static var smallChunkCount: Int { chunkCapacity / 4 }
 
     /// Replaces the element at `index`.
+    @inlinable
     public mutating func replace(at index: Int, with element: Element) {
         let (chunk, offset) = location(of: index)
-        var elements = chunks[chunk].elements
+        var elements = storedChunks[chunk].elements
         elements[offset] = element
         replaceChunks(chunk..<chunk + 1, with: [Chunk(elements)])
     }
 
     /// Adds `element` at the end.
+    @inlinable
     public mutating func append(_ element: Element) {
         insert(element, at: count)
     }
 
     /// Inserts `element` before position `index` (`count` appends).
+    @inlinable
     public mutating func insert(_ element: Element, at index: Int) {
         precondition(index >= 0 && index <= count, "ChunkedArray insertion index \(index) out of range 0...\(count)")
-        if chunks.isEmpty {
+        if storedChunks.isEmpty {
             replaceChunks(0..<0, with: [Chunk([element])])
             return
         }
-        let (chunk, offset) = index == count ? (chunks.count - 1, chunks[chunks.count - 1].elements.count) : location(of: index)
+        let (chunk, offset) = index == count ? (storedChunks.count - 1, storedChunks[storedChunks.count - 1].elements.count) : location(of: index)
         if index == count, offset >= Self.chunkCapacity {
-            replaceChunks(chunks.count..<chunks.count, with: [Chunk([element])])
+            replaceChunks(storedChunks.count..<storedChunks.count, with: [Chunk([element])])
             return
         }
-        var elements = chunks[chunk].elements
+        var elements = storedChunks[chunk].elements
         elements.insert(element, at: offset)
         guard elements.count > Self.chunkCapacity else {
             replaceChunks(chunk..<chunk + 1, with: [Chunk(elements)])
@@ -41,13 +45,14 @@ extension ChunkedArray {
     }
 
     /// Removes and returns the element at `index`.
+    @inlinable
     @discardableResult
     public mutating func remove(at index: Int) -> Element {
         let (chunk, offset) = location(of: index)
-        var elements = chunks[chunk].elements
+        var elements = storedChunks[chunk].elements
         let removed = elements.remove(at: offset)
         if elements.count < Self.smallChunkCount, let neighbour = joinableNeighbour(of: chunk, keeping: elements.count) {
-            let joined = neighbour < chunk ? chunks[neighbour].elements + elements : elements + chunks[neighbour].elements
+            let joined = neighbour < chunk ? storedChunks[neighbour].elements + elements : elements + storedChunks[neighbour].elements
             replaceChunks(Swift.min(chunk, neighbour)..<Swift.max(chunk, neighbour) + 1, with: [Chunk(joined)])
         } else {
             replaceChunks(chunk..<chunk + 1, with: [Chunk(elements)])
@@ -56,11 +61,12 @@ extension ChunkedArray {
     }
 
     /// Removes every element that satisfies `shouldBeRemoved`; chunks without one stay shared.
+    @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
         var kept: [Chunk] = []
-        kept.reserveCapacity(chunks.count)
+        kept.reserveCapacity(storedChunks.count)
         var changed = false
-        for chunk in chunks {
+        for chunk in storedChunks {
             let remaining = try chunk.elements.filter { try !shouldBeRemoved($0) }
             if remaining.count == chunk.elements.count {
                 kept.append(chunk)
@@ -69,11 +75,12 @@ extension ChunkedArray {
                 if !remaining.isEmpty { kept.append(Chunk(remaining)) }
             }
         }
-        if changed { replaceChunks(0..<chunks.count, with: kept) }
+        if changed { replaceChunks(0..<storedChunks.count, with: kept) }
     }
 
     /// The chunk beside `chunk` (before it first) that fits in one chunk with `count` elements.
-    private func joinableNeighbour(of chunk: Int, keeping count: Int) -> Int? {
-        [chunk - 1, chunk + 1].first { $0 >= 0 && $0 < chunks.count && chunks[$0].elements.count + count <= Self.chunkCapacity }
+    @inlinable
+    func joinableNeighbour(of chunk: Int, keeping count: Int) -> Int? {
+        [chunk - 1, chunk + 1].first { $0 >= 0 && $0 < storedChunks.count && storedChunks[$0].elements.count + count <= Self.chunkCapacity }
     }
 }

@@ -9,7 +9,8 @@
 /// it (`ChunkDerivation`) and diffs skip it (`ModelChange.arrayChanges`).
 ///
 /// Indices are positions, as in an array. Reading by position finds the chunk by binary search;
-/// iterating walks the chunks in order.
+/// iterating walks the chunks in order. Its code is inlinable, so that callers in other modules
+/// run it specialized for their element type rather than through generic metadata per element.
 public struct ChunkedArray<Element: Sendable>: Sendable {
     /// A run of consecutive elements. Immutable: a change makes a new chunk.
     public final class Chunk: Sendable {
@@ -17,20 +18,27 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
         public let elements: [Element]
 
         /// A chunk holding `elements`.
+        @inlinable
         public init(_ elements: [Element]) {
             self.elements = elements
         }
     }
 
     /// The most elements a chunk gets from appends and inserts; a fuller chunk is split.
+    @inlinable
     public static var chunkCapacity: Int { 256 }
 
     /// The chunks, in order.
-    public private(set) var chunks: [Chunk]
+    @inlinable
+    public var chunks: [Chunk] { storedChunks }
+    @usableFromInline
+    var storedChunks: [Chunk]
     /// For each chunk, the position just past its last element.
-    private var ends: [Int]
+    @usableFromInline
+    var ends: [Int]
 
     /// An array holding `elements`, in full chunks.
+    @inlinable
     public init<S: Sequence<Element>>(_ elements: S) {
         let all = Array(elements)
         self.init(chunks: stride(from: 0, to: all.count, by: Self.chunkCapacity).map {
@@ -40,8 +48,9 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
 
     /// An array made of these chunks, shared as they are (a view model's rows, each chunk derived
     /// from a chunk of the state).
+    @inlinable
     public init(chunks: [Chunk]) {
-        self.chunks = chunks
+        storedChunks = chunks
         var end = 0
         ends = chunks.map { chunk in
             end += chunk.elements.count
@@ -50,6 +59,7 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
     }
 
     /// The chunk holding position `index` and the position within it.
+    @inlinable
     func location(of index: Int) -> (chunk: Int, offset: Int) {
         precondition(index >= 0 && index < count, "ChunkedArray index \(index) out of range 0..<\(count)")
         var low = 0
@@ -62,6 +72,7 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
     }
 
     /// The position of the first element of chunk `chunk`.
+    @inlinable
     func start(ofChunk chunk: Int) -> Int {
         chunk == 0 ? 0 : ends[chunk - 1]
     }
@@ -71,13 +82,15 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
     ///
     /// The chunks both share at the start and at the end are matched first by comparing objects
     /// in place; only what lies between (where changes were made) goes through a table.
+    @inlinable
     static func matches(from old: [Chunk], to new: [Chunk]) -> [Int?] {
         var head = 0
         while head < old.count, head < new.count, old[head] === new[head] { head += 1 }
         var tail = 0
         while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] === new[new.count - 1 - tail] { tail += 1 }
-        var result: [Int?] = Array(0..<head)
+        var result: [Int?] = []
         result.reserveCapacity(new.count)
+        for index in 0..<head { result.append(index) }
         let oldMiddle = head..<old.count - tail
         var positions: [ObjectIdentifier: Int] = [:]
         if oldMiddle.count > 0, new.count - tail > head {
@@ -93,16 +106,17 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
                 result.append(nil)
             }
         }
-        result.append(contentsOf: (old.count - tail..<old.count).map(Optional.some))
+        for index in old.count - tail..<old.count { result.append(index) }
         return result
     }
 
     /// Replaces chunks `range` with `replacement` and recomputes the ends from there on.
+    @inlinable
     mutating func replaceChunks(_ range: Range<Int>, with replacement: [Chunk]) {
-        chunks.replaceSubrange(range, with: replacement.filter { !$0.elements.isEmpty })
+        storedChunks.replaceSubrange(range, with: replacement.filter { !$0.elements.isEmpty })
         var end = start(ofChunk: range.lowerBound)
         ends.removeSubrange(range.lowerBound...)
-        for chunk in chunks[range.lowerBound...] {
+        for chunk in storedChunks[range.lowerBound...] {
             end += chunk.elements.count
             ends.append(end)
         }
@@ -112,14 +126,19 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
 extension ChunkedArray: RandomAccessCollection, MutableCollection {
     /// An iterator that walks the chunks in order.
     public struct Iterator: IteratorProtocol {
-        private let chunks: [Chunk]
-        private var chunk = 0
-        private var offset = 0
+        @usableFromInline
+        let chunks: [Chunk]
+        @usableFromInline
+        var chunk = 0
+        @usableFromInline
+        var offset = 0
 
+        @inlinable
         init(_ chunks: [Chunk]) {
             self.chunks = chunks
         }
 
+        @inlinable
         public mutating func next() -> Element? {
             while chunk < chunks.count {
                 let elements = chunks[chunk].elements
@@ -134,29 +153,36 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
         }
     }
 
+    @inlinable
     public var startIndex: Int { 0 }
+    @inlinable
     public var endIndex: Int { ends.last ?? 0 }
+    @inlinable
     public var count: Int { endIndex }
+    @inlinable
     public var isEmpty: Bool { endIndex == 0 }
 
     /// The element at `index`; setting it rebuilds its chunk (`replace(at:with:)`).
+    @inlinable
     public subscript(index: Int) -> Element {
         get {
             let (chunk, offset) = location(of: index)
-            return chunks[chunk].elements[offset]
+            return storedChunks[chunk].elements[offset]
         }
         set {
             replace(at: index, with: newValue)
         }
     }
 
+    @inlinable
     public func makeIterator() -> Iterator {
-        Iterator(chunks)
+        Iterator(storedChunks)
     }
 
     /// The position of the first element that satisfies `predicate`, walking chunk by chunk.
+    @inlinable
     public func firstIndex(where predicate: (Element) throws -> Bool) rethrows -> Int? {
-        for (chunk, end) in zip(chunks, ends) {
+        for (chunk, end) in zip(storedChunks, ends) {
             if let offset = try chunk.elements.firstIndex(where: predicate) {
                 return end - chunk.elements.count + offset
             }
@@ -166,6 +192,7 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
 }
 
 extension ChunkedArray: ExpressibleByArrayLiteral {
+    @inlinable
     public init(arrayLiteral elements: Element...) {
         self.init(elements)
     }
@@ -173,10 +200,11 @@ extension ChunkedArray: ExpressibleByArrayLiteral {
 
 extension ChunkedArray: Equatable where Element: Equatable {
     /// Element by element; chunks shared by both sides at the same position are skipped.
+    @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.ends == rhs.ends {
-            return zip(lhs.chunks, rhs.chunks).allSatisfy { $0 === $1 || $0.elements == $1.elements }
+            return zip(lhs.storedChunks, rhs.storedChunks).allSatisfy { $0 === $1 || $0.elements == $1.elements }
         }
         return lhs.elementsEqual(rhs)
     }

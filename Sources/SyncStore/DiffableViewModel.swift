@@ -22,6 +22,7 @@ public enum ModelChange: Sendable {
     /// The changes from `old` to `new` for an array member at `path` (see `ArrayDifference`):
     /// elements that differ in place are replaced, the rest of the middle removed or added. A
     /// change in one place of a long array is a change or two, found in one pass.
+    @inlinable
     public static func arrayChanges<Element: Equatable & Encodable & Sendable>(
         from old: [Element], to new: [Element], at path: [String]
     ) -> [ModelChange] {
@@ -29,7 +30,8 @@ public enum ModelChange: Sendable {
     }
 
     /// `arrayChanges` of two runs of elements that start at position `firstIndex` of their arrays.
-    private static func arrayChanges<Element: Equatable & Encodable & Sendable>(
+    @inlinable
+    static func arrayChanges<Element: Equatable & Encodable & Sendable>(
         from old: [Element], to new: [Element], at path: [String], firstIndex: Int
     ) -> [ModelChange] {
         let difference = ArrayDifference(from: old, to: new)
@@ -47,6 +49,7 @@ public enum ModelChange: Sendable {
     /// are skipped without looking at their elements, and each run of chunks between shared ones
     /// is compared as `arrayChanges` does. A change costs about one identity comparison per chunk
     /// plus the elements of the chunks it replaced.
+    @inlinable
     public static func arrayChanges<Element: Equatable & Encodable & Sendable>(
         from old: ChunkedArray<Element>, to new: ChunkedArray<Element>, at path: [String]
     ) -> [ModelChange] {
@@ -58,8 +61,8 @@ public enum ModelChange: Sendable {
         var newStart = 0
         // Runs are patched from the front, so each starts where `new` has it: the runs before it
         // already have their new elements.
-        for (newIndex, oldIndex) in zip(matches.indices, matches) + [(newChunks.count, oldChunks.count)] {
-            guard let oldIndex else { continue }
+        for newIndex in 0...newChunks.count {
+            guard let oldIndex = newIndex < newChunks.count ? matches[newIndex] : oldChunks.count else { continue }
             if oldStart < oldIndex || newStart < newIndex {
                 changes += arrayChanges(
                     from: oldChunks[oldStart..<oldIndex].flatMap(\.elements), to: newChunks[newStart..<newIndex].flatMap(\.elements),
