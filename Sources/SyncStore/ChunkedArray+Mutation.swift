@@ -61,13 +61,16 @@ extension ChunkedArray {
     }
 
     /// Removes every element that satisfies `shouldBeRemoved`; chunks without one stay shared.
+    /// If what remains is mostly small chunks, it is chunked again from scratch.
     @inlinable
     public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
         var kept: [Chunk] = []
         kept.reserveCapacity(storedChunks.count)
+        var keptCount = 0
         var changed = false
         for chunk in storedChunks {
             let remaining = try chunk.elements.filter { try !shouldBeRemoved($0) }
+            keptCount += remaining.count
             if remaining.count == chunk.elements.count {
                 kept.append(chunk)
             } else {
@@ -75,7 +78,12 @@ extension ChunkedArray {
                 if !remaining.isEmpty { kept.append(Chunk(remaining)) }
             }
         }
-        if changed { replaceChunks(0..<storedChunks.count, with: kept) }
+        guard changed else { return }
+        if kept.count > 1, keptCount < kept.count * Self.smallChunkCount {
+            self = ChunkedArray(kept.lazy.flatMap(\.elements))
+        } else {
+            replaceChunks(0..<storedChunks.count, with: kept)
+        }
     }
 
     /// The chunk beside `chunk` (before it first) that fits in one chunk with `count` elements.

@@ -31,6 +31,7 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
     /// The chunks, in order.
     @inlinable
     public var chunks: [Chunk] { storedChunks }
+    /// The chunks, none empty unless built by `init(chunks:)`.
     @usableFromInline
     var storedChunks: [Chunk]
     /// For each chunk, the position just past its last element.

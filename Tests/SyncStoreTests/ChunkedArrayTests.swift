@@ -63,6 +63,14 @@ import Testing
         #expect(unchanged.chunks.count == before.chunks.count && zip(unchanged.chunks, before.chunks).allSatisfy { $0 === $1 })
     }
 
+    @Test func removingMostElementsAtOnceChunksAgain() {
+        var array = Numbers(0..<5000)
+        array.removeAll { $0 % 50 != 0 }
+        #expect(Array(array) == Array(stride(from: 0, to: 5000, by: 50)))
+        expectWellFormed(array, "after removeAll")
+        #expect(array.chunks.count == 1, "100 elements left in \(array.chunks.count) chunks")
+    }
+
     @Test func manyRemovalsJoinSmallChunks() {
         var array = Numbers(0..<5000)
         for value in stride(from: 4999, through: 0, by: -1) where value % 10 != 0 {
