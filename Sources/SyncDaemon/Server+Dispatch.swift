@@ -9,7 +9,7 @@ extension Server {
     func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], requester: Requester, numbered: DispatchLedger.Key?) {
         let action: A
         do {
-            action = try WireJSON.decode(DispatchEnvelope<A>.self, from: payload).payload
+            action = try DispatchEnvelope<A>.decodePayload(from: payload)
         } catch {
             fail(requester, ProtocolError(.invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))."))
             return

@@ -38,11 +38,18 @@ public enum ClientRequest: Equatable, Sendable {
         }
     }
 
-    /// Decodes one frame payload. Unknown fields are ignored.
+    /// Decodes one frame payload. Unknown fields are ignored. Frequent requests with plain
+    /// fields are read in one pass without `JSONDecoder` (see `ClientEnvelope.init(scanning:)`).
     public static func decode(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
         guard isValidUTF8(payload) else {
             throw ProtocolError(.invalidJSON, "The frame does not hold valid UTF-8.")
         }
+        if let envelope = ClientEnvelope(scanning: payload) { return try envelope.request() }
+        return try decodeWithJSONDecoder(payload)
+    }
+
+    /// Decodes a payload of valid UTF-8 with `JSONDecoder`: the reference for every request.
+    static func decodeWithJSONDecoder(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
         let envelope: ClientEnvelope
         do {
             envelope = try WireJSON.decode(ClientEnvelope.self, from: payload)
@@ -98,6 +105,47 @@ private struct ClientEnvelope: Decodable {
     }
 
     static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history"]
+    /// The types `init(scanning:)` reads: every request but the once-per-connection hello.
+    static let scannedTypes: Set<String> = ["dispatch", "subscribe", "unsubscribe", "ping", "history"]
+
+    /// The envelope of a request read in one pass of `JSONObjectFields`, without `JSONDecoder`,
+    /// when its type is one of `scannedTypes` and each of that type's fields is absent or plain
+    /// (a string without escapes, an integer without fraction or exponent, an action object
+    /// with a plain name). `nil` for anything else, which `init(from:)` then judges, so both
+    /// ways give the same request or the same error.
+    init?(scanning payload: [UInt8]) {
+        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type"), Self.scannedTypes.contains(type) else { return nil }
+        func plain<T>(_ key: StaticString, _ read: (StaticString) -> T?) -> T?? {
+            guard fields.member(key) != nil else { return .some(nil) }
+            return read(key).map { .some($0) }
+        }
+        guard let id = plain("id", fields.plainInteger) else { return nil }
+        self.type = type
+        self.id = id
+        switch type {
+        case "dispatch":
+            if let action = fields.member("action") {
+                guard action.kind == .object, let actionFields = JSONObjectFields(payload, range: action.value),
+                    let name = actionFields.plainString("name")
+                else { return nil }
+                self.action = ActionName(name: name)
+            }
+            guard let sequence = plain("sequence", fields.plainInteger) else { return nil }
+            self.sequence = sequence
+        case "subscribe":
+            guard let viewModel = plain("viewModel", fields.plainString) else { return nil }
+            self.viewModel = viewModel
+        case "unsubscribe":
+            guard let subscription = plain("subscription", fields.plainInteger) else { return nil }
+            self.subscription = subscription
+        case "history":
+            guard let after = plain("after", fields.plainInteger), let limit = plain("limit", fields.plainInteger) else { return nil }
+            self.after = after
+            self.limit = limit
+        default:
+            break
+        }
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -205,6 +253,21 @@ public struct DispatchEnvelope<Payload: Decodable>: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         payload = try container.decode(ActionField.self, forKey: .action).payload
+    }
+
+    /// The payload of the dispatch `message`. When `JSONObjectFields` finds a plain action
+    /// object, only the payload's bytes go through `JSONDecoder`; otherwise the whole message
+    /// does, as `DispatchEnvelope`. Either way the same payload, or an error that
+    /// `shortDescription` words the same (the coding path lacks `action.payload`, which it
+    /// leaves out anyway).
+    public static func decodePayload(from message: [UInt8]) throws -> Payload {
+        if let fields = JSONObjectFields(message), let action = fields.member("action"), action.kind == .object,
+            let actionFields = JSONObjectFields(message, range: action.value)
+        {
+            guard let payload = actionFields.member("payload") else { return try WireJSON.decodeFromEmptyObject(Payload.self) }
+            if payload.kind == .object { return try WireJSON.decode(Payload.self, from: message[payload.value]) }
+        }
+        return try WireJSON.decode(Self.self, from: message).payload
     }
 }
 

@@ -24,6 +24,11 @@ public enum WireJSON {
         try JSONDecoder().decode(type, from: Data(bytes))
     }
 
+    /// Decodes `type` from part of a message (`bytes` is one JSON value).
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws -> T {
+        try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
     /// Decodes `type` from `{}`: what an omitted payload or params object means.
     static func decodeFromEmptyObject<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONDecoder().decode(type, from: Data("{}".utf8))

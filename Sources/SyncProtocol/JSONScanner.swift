@@ -1,0 +1,185 @@
+/// The syntax checker behind `JSONObjectFields`: walks RFC 8259 JSON over a byte buffer,
+/// recording the top-level object's members and skipping everything inside them. Every method
+/// returns `nil` (or `false`) on anything it does not accept, and the caller gives up.
+struct JSONScanner {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index: Int
+    private let end: Int
+
+    /// A scanner of `bytes[start..<end]`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
+        self.bytes = bytes
+        index = start
+        self.end = end
+    }
+
+    /// The members of the object that makes up the whole range (whitespace around it allowed);
+    /// `nil` if it is not one, or a key has escapes or appears twice.
+    mutating func topLevelObject() -> [JSONObjectFields.Member]? {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "{") else { return nil }
+        index += 1
+        var members: [JSONObjectFields.Member] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\""), let key = string(), !hasBackslash(key) else { return nil }
+                let inner = (key.lowerBound + 1)..<(key.upperBound - 1)
+                if members.contains(where: { equal($0.key, inner) }) { return nil }
+                skipWhitespace()
+                guard peek() == UInt8(ascii: ":") else { return nil }
+                index += 1
+                skipWhitespace()
+                let start = index
+                guard let kind = value(depth: 1) else { return nil }
+                members.append(.init(key: inner, value: start..<index, kind: kind))
+                skipWhitespace()
+                guard let next = peek() else { return nil }
+                index += 1
+                if next == UInt8(ascii: "}") { break }
+                guard next == UInt8(ascii: ",") else { return nil }
+            }
+        }
+        skipWhitespace()
+        return index == end ? members : nil
+    }
+
+    /// Skips one value starting at `index`; returns its kind.
+    private mutating func value(depth: Int) -> JSONObjectFields.Kind? {
+        guard depth <= JSONObjectFields.maximumDepth, let first = peek() else { return nil }
+        switch first {
+        case UInt8(ascii: "\""):
+            return string() == nil ? nil : .string
+        case UInt8(ascii: "{"):
+            return container(closing: UInt8(ascii: "}"), keyed: true, depth: depth) ? .object : nil
+        case UInt8(ascii: "["):
+            return container(closing: UInt8(ascii: "]"), keyed: false, depth: depth) ? .array : nil
+        case UInt8(ascii: "t"):
+            return literal("true") ? .bool : nil
+        case UInt8(ascii: "f"):
+            return literal("false") ? .bool : nil
+        case UInt8(ascii: "n"):
+            return literal("null") ? .null : nil
+        default:
+            return number() ? .number : nil
+        }
+    }
+
+    /// Skips an object or array whose opening bracket is at `index`.
+    private mutating func container(closing: UInt8, keyed: Bool, depth: Int) -> Bool {
+        index += 1
+        skipWhitespace()
+        if peek() == closing {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            if keyed {
+                guard peek() == UInt8(ascii: "\""), string() != nil else { return false }
+                skipWhitespace()
+                guard peek() == UInt8(ascii: ":") else { return false }
+                index += 1
+                skipWhitespace()
+            }
+            guard value(depth: depth + 1) != nil else { return false }
+            skipWhitespace()
+            guard let next = peek() else { return false }
+            index += 1
+            if next == closing { return true }
+            guard next == UInt8(ascii: ",") else { return false }
+        }
+    }
+
+    /// Skips a string whose opening quote is at `index`; returns its range, quotes included.
+    private mutating func string() -> Range<Int>? {
+        let start = index
+        index += 1
+        while index < end {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return start..<index
+            case UInt8(ascii: "\\"):
+                guard index < end else { return nil }
+                let escaped = bytes[index]
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"):
+                    guard index + 4 <= end, (index..<index + 4).allSatisfy({ Self.isHexDigit(bytes[$0]) }) else { return nil }
+                    index += 4
+                default:
+                    return nil
+                }
+            case 0..<0x20:
+                return nil
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// Skips a number: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    private mutating func number() -> Bool {
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), Self.isDigit(first) else { return false }
+        index += 1
+        if first != UInt8(ascii: "0") { skipDigits() }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let digit = peek(), Self.isDigit(digit) else { return false }
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard let digit = peek(), Self.isDigit(digit) else { return false }
+            skipDigits()
+        }
+        return true
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= end else { return false }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+        index += count
+        return true
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek(), Self.isDigit(byte) { index += 1 }
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private func peek() -> UInt8? {
+        index < end ? bytes[index] : nil
+    }
+
+    private func hasBackslash(_ range: Range<Int>) -> Bool {
+        range.contains { bytes[$0] == UInt8(ascii: "\\") }
+    }
+
+    private func equal(_ left: Range<Int>, _ right: Range<Int>) -> Bool {
+        left.count == right.count && zip(left, right).allSatisfy { bytes[$0] == bytes[$1] }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+    }
+}
