@@ -64,7 +64,7 @@ public final class Daemon<App: SyncApp> {
         let notifier = SystemdNotifier()
         let writer = JournalWriter<App.State>(
             journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
-            snapshotInterval: configuration.snapshotInterval, logger: logger)
+            snapshotInterval: configuration.snapshotInterval, inlineCommitLimit: configuration.inlineCommitLimit, logger: logger)
         let server = try Server<App>(loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, logger: logger)
         var effects: SideEffectRunner<App.State>?
         var listener: UnixListener?
@@ -114,7 +114,7 @@ public final class Daemon<App: SyncApp> {
         writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
-            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit)")
+            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread)")
         } else {
             logger.log(.info, "stopped at version \(writer.durableVersion)")
         }

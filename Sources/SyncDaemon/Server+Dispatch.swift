@@ -87,10 +87,19 @@ extension Server {
         }
     }
 
-    /// Starts the next commit, publishes what became durable to subscribers, then acks, then
-    /// writes each connection once.
+    /// Publishes what became durable to subscribers, then acks, and writes each connection;
+    /// then starts the next commit. A commit made on the loop thread is answered and written
+    /// in the same pass, and what was ready before it does not wait for its fsync.
     func passDidEnd() {
-        writer.startNextJob()
+        answerDurableActions()
+        if writer.startNextJob() == .ranInline { answerDurableActions() }
+        continueShutdownIfIdle()
+        flushConnections()
+        if connectionsToFlush.isEmpty { passEnd.stop() }
+    }
+
+    /// Sends the updates and acks of what became durable.
+    private func answerDurableActions() {
         if !durableAcks.isEmpty {
             publish()
             for (requester, version) in durableAcks {
@@ -104,11 +113,14 @@ extension Server {
             }
             durableAcks.removeAll(keepingCapacity: true)
         }
-        continueShutdownIfIdle()
+        flushConnections()
+    }
+
+    /// Writes every connection that has something queued, once.
+    private func flushConnections() {
         let connections = connectionsToFlush
         connectionsToFlush.removeAll(keepingCapacity: true)
         for connection in connections { connection.flush() }
-        if connectionsToFlush.isEmpty { passEnd.stop() }
     }
 
     private func publish() {
