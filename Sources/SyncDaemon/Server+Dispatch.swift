@@ -4,12 +4,13 @@ import SyncStore
 
 /// Dispatch, durability and the end of a loop pass: how an action becomes an ack and updates.
 extension Server {
-    /// Decodes the payload of a client's dispatch as `A` and applies it; `numbered` is its
-    /// client id and sequence, if it has them and they are new.
-    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], requester: Requester, numbered: DispatchLedger.Key?) {
+    /// Decodes the payload of a client's dispatch (at `location` in the message `payload`) as
+    /// `A` and applies it; `numbered` is its client id and sequence, if it has them and they
+    /// are new.
+    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], at location: DispatchPayloadLocation, requester: Requester, numbered: DispatchLedger.Key?) {
         let action: A
         do {
-            action = try DispatchEnvelope<A>.decodePayload(from: payload)
+            action = try DispatchEnvelope<A>.decodePayload(from: payload, at: location)
         } catch {
             fail(requester, ProtocolError(.invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))."))
             return

@@ -109,8 +109,9 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     func connection(_ connection: Connection, didReceive payload: [UInt8]) {
         guard let session = sessions[connection.id] else { return }
         let request: ClientRequest
+        let payloadLocation: DispatchPayloadLocation
         do {
-            request = try ClientRequest.decode(payload)
+            (request, payloadLocation) = try ClientRequest.decodeLocatingPayload(payload)
         } catch {
             if session.isGreeted {
                 send(.error(error), to: session)
@@ -119,7 +120,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             }
             return
         }
-        handle(request, payload: payload, from: session)
+        handle(request, payload: payload, payloadLocation: payloadLocation, from: session)
     }
 
     func connection(_ connection: Connection, didBreakFraming error: FrameError) {
@@ -173,7 +174,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
 
     // MARK: Requests
 
-    private func handle(_ request: ClientRequest, payload: [UInt8], from session: Session<App.State>) {
+    private func handle(_ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation, from session: Session<App.State>) {
         if case .hello(let id, let protocolVersion, let client, let clientID, let features) = request {
             greet(session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID, features: features)
             return
@@ -196,7 +197,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
                 send(.error(ProtocolError(.unknownAction, "No action is named \"\(name)\".", requestID: id)), to: session)
                 return
             }
-            dispatch(type, payload: payload, requester: .client(connectionID: session.connection.id, requestID: id), numbered: numbered)
+            dispatch(type, payload: payload, at: payloadLocation, requester: .client(connectionID: session.connection.id, requestID: id), numbered: numbered)
         case .subscribe(let id, let viewModel):
             subscribe(session, requestID: id, viewModel: viewModel, payload: payload)
         case .unsubscribe(let id, let subscription):

@@ -41,11 +41,17 @@ public enum ClientRequest: Equatable, Sendable {
     /// Decodes one frame payload. Unknown fields are ignored. Frequent requests with plain
     /// fields are read in one pass without `JSONDecoder` (see `ClientEnvelope.init(scanning:)`).
     public static func decode(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
+        try decodeLocatingPayload(payload).request
+    }
+
+    /// Decodes one frame payload as `decode` does, and says where a dispatch's payload is, as
+    /// far as that pass found out, so that decoding it needs no second look at the message.
+    public static func decodeLocatingPayload(_ payload: [UInt8]) throws(ProtocolError) -> (request: ClientRequest, payload: DispatchPayloadLocation) {
         guard isValidUTF8(payload) else {
             throw ProtocolError(.invalidJSON, "The frame does not hold valid UTF-8.")
         }
-        if let envelope = ClientEnvelope(scanning: payload) { return try envelope.request() }
-        return try decodeWithJSONDecoder(payload)
+        if let envelope = ClientEnvelope(scanning: payload) { return (try envelope.request(), envelope.payloadLocation) }
+        return (try decodeWithJSONDecoder(payload), .unknown)
     }
 
     /// Decodes a payload of valid UTF-8 with `JSONDecoder`: the reference for every request.
@@ -63,8 +69,26 @@ public enum ClientRequest: Equatable, Sendable {
 
     /// JSONDecoder skips the bytes of fields it ignores, so UTF-8 is checked for the whole frame.
     private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        if isASCII(bytes) { return true }
         let hadError = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true) { _ in }
         return !hadError
+    }
+
+    /// Whether every byte is below 0x80, tested eight at a time: most requests are ASCII.
+    private static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var highBits: UInt64 = 0
+            var offset = 0
+            while offset + 8 <= raw.count {
+                highBits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            while offset < raw.count {
+                highBits |= UInt64(raw[offset])
+                offset += 1
+            }
+            return highBits & 0x8080_8080_8080_8080 == 0
+        }
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -99,6 +123,8 @@ private struct ClientEnvelope: Decodable {
     private(set) var limit: Int64?
     /// The first of this type's fields whose value has the wrong type.
     private(set) var badField: String?
+    /// Where a dispatch's payload is, when `init(scanning:)` read it.
+    private(set) var payloadLocation = DispatchPayloadLocation.unknown
 
     private enum CodingKeys: String, CodingKey {
         case type, id, `protocol`, client, clientId, features, action, sequence, viewModel, subscription, after, limit
@@ -129,6 +155,7 @@ private struct ClientEnvelope: Decodable {
                     let name = actionFields.plainString("name")
                 else { return nil }
                 self.action = ActionName(name: name)
+                payloadLocation = DispatchPayloadLocation(in: actionFields)
             }
             guard let sequence = plain("sequence", fields.plainInteger) else { return nil }
             self.sequence = sequence
@@ -253,21 +280,6 @@ public struct DispatchEnvelope<Payload: Decodable>: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         payload = try container.decode(ActionField.self, forKey: .action).payload
-    }
-
-    /// The payload of the dispatch `message`. When `JSONObjectFields` finds a plain action
-    /// object, only the payload's bytes go through `JSONDecoder`; otherwise the whole message
-    /// does, as `DispatchEnvelope`. Either way the same payload, or an error that
-    /// `shortDescription` words the same (the coding path lacks `action.payload`, which it
-    /// leaves out anyway).
-    public static func decodePayload(from message: [UInt8]) throws -> Payload {
-        if let fields = JSONObjectFields(message), let action = fields.member("action"), action.kind == .object,
-            let actionFields = JSONObjectFields(message, range: action.value)
-        {
-            guard let payload = actionFields.member("payload") else { return try WireJSON.decodeFromEmptyObject(Payload.self) }
-            if payload.kind == .object { return try WireJSON.decode(Payload.self, from: message[payload.value]) }
-        }
-        return try WireJSON.decode(Self.self, from: message).payload
     }
 }
 

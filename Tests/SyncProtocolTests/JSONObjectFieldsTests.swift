@@ -108,6 +108,21 @@ import Testing
         }
     }
 
+    @Test func theRequestScanFindsTheDispatchPayload() throws {
+        let message = Array(#"{"action":{"name":"edit","payload":{"number":1}},"id":3,"type":"dispatch"}"#.utf8)
+        let (request, location) = try ClientRequest.decodeLocatingPayload(message)
+        #expect(request == .dispatch(id: 3, actionName: "edit", sequence: nil))
+        #expect(location == DispatchPayloadLocation(scanning: message))
+        guard case .object(let range) = location else {
+            Issue.record("no payload found")
+            return
+        }
+        #expect(String(decoding: message[range], as: UTF8.self) == #"{"number":1}"#)
+        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo"},"id":3,"type":"dispatch"}"#.utf8)).payload == .absent)
+        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo","payload":[]},"id":3,"type":"dispatch"}"#.utf8)).payload == .unknown)
+        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo"},"id":3.0,"type":"dispatch"}"#.utf8)).payload == .unknown)
+    }
+
     private func outcome(_ decode: () throws(ProtocolError) -> ClientRequest) -> String {
         do {
             return "\(try decode())"
@@ -128,7 +143,7 @@ import Testing
         ]
         for json in messages {
             let bytes = Array(json.utf8)
-            let scanned = Result { try DispatchEnvelope<Payload>.decodePayload(from: bytes) }
+            let scanned = Result { try DispatchEnvelope<Payload>.decodePayload(from: bytes, at: DispatchPayloadLocation(scanning: bytes)) }
             let whole = Result { try WireJSON.decode(DispatchEnvelope<Payload>.self, from: bytes).payload }
             switch (scanned, whole) {
             case (.success(let left), .success(let right)): #expect(left == right, "\(json)")
