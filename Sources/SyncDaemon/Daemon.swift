@@ -89,12 +89,15 @@ public final class Daemon<App: SyncApp> {
             effects = try SideEffectRunner<App.State>(loop: loop, effects: sideEffects, mirror: server.mirror) { [unowned server] action, reply in
                 server.apply(action, requester: .sideEffect(reply))
             }
-            listener = try UnixListener(loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger) { [unowned server] stream in
-                server.accept(from: stream)
-            }
+            // Signals are watched before the socket listens: a client may connect (and a test
+            // or a supervisor send a signal) as soon as it does, and an unwatched SIGHUP would
+            // end the daemon.
             signals.append(try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") })
             signals.append(try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") })
             signals.append(try .signal(SIGHUP, loop: loop) { [logger] in logger.log(.info, "SIGHUP received; nothing to reload, \(status())") })
+            listener = try UnixListener(loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger) { [unowned server] stream in
+                server.accept(from: stream)
+            }
             if let notifier {
                 // Runs on the loop: a loop that is stuck stops the pings, and systemd restarts it.
                 let interval = SystemdNotifier.watchdogInterval()
