@@ -5,6 +5,13 @@ struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index: Int
     private let end: Int
+    /// Whether every string scanned so far had no escape, every number was an integer without
+    /// fraction or exponent, and no nested object named a key twice: what `PlainJSONDecoder`
+    /// needs to decode exactly as `JSONDecoder` would. (Duplicate keys are only looked for
+    /// when `checksNestedKeys` is set.)
+    private(set) var isPlain = true
+    /// Whether nested objects are checked for duplicate keys (see `isPlain`).
+    var checksNestedKeys = false
 
     /// A scanner of `bytes[start..<end]`.
     init(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
@@ -47,6 +54,44 @@ struct JSONScanner {
         return index == end ? members : nil
     }
 
+    /// The elements of the array that makes up the whole range (whitespace around it allowed);
+    /// `nil` if it is not one.
+    mutating func topLevelArray() -> [(value: Range<Int>, kind: JSONObjectFields.Kind)]? {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "[") else { return nil }
+        index += 1
+        var elements: [(value: Range<Int>, kind: JSONObjectFields.Kind)] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                let start = index
+                guard let kind = value(depth: 1) else { return nil }
+                elements.append((start..<index, kind))
+                skipWhitespace()
+                guard let next = peek() else { return nil }
+                index += 1
+                if next == UInt8(ascii: "]") { break }
+                guard next == UInt8(ascii: ",") else { return nil }
+            }
+        }
+        skipWhitespace()
+        return index == end ? elements : nil
+    }
+
+    /// The kind of the one value that makes up the whole range (whitespace around it allowed);
+    /// `nil` if it is not one value.
+    mutating func topLevelValue() -> (value: Range<Int>, kind: JSONObjectFields.Kind)? {
+        skipWhitespace()
+        let start = index
+        guard let kind = value(depth: 1) else { return nil }
+        let valueEnd = index
+        skipWhitespace()
+        return index == end ? (start..<valueEnd, kind) : nil
+    }
+
     /// Skips one value starting at `index`; returns its kind.
     private mutating func value(depth: Int) -> JSONObjectFields.Kind? {
         guard depth <= JSONObjectFields.maximumDepth, let first = peek() else { return nil }
@@ -70,6 +115,7 @@ struct JSONScanner {
 
     /// Skips an object or array whose opening bracket is at `index`.
     private mutating func container(closing: UInt8, keyed: Bool, depth: Int) -> Bool {
+        var keys: [Range<Int>] = []
         index += 1
         skipWhitespace()
         if peek() == closing {
@@ -79,7 +125,11 @@ struct JSONScanner {
         while true {
             skipWhitespace()
             if keyed {
-                guard peek() == UInt8(ascii: "\""), string() != nil else { return false }
+                guard peek() == UInt8(ascii: "\""), let key = string() else { return false }
+                if checksNestedKeys {
+                    if keys.contains(where: { equal($0, key) }) { isPlain = false }
+                    keys.append(key)
+                }
                 skipWhitespace()
                 guard peek() == UInt8(ascii: ":") else { return false }
                 index += 1
@@ -107,6 +157,7 @@ struct JSONScanner {
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
             if byte == UInt8(ascii: "\"") { return start..<position }
             guard byte == UInt8(ascii: "\\"), position < end else { return nil }
+            isPlain = false
             let escaped = bytes[position]
             position += 1
             switch escaped {
@@ -130,11 +181,13 @@ struct JSONScanner {
         index += 1
         if first != UInt8(ascii: "0") { skipDigits() }
         if peek() == UInt8(ascii: ".") {
+            isPlain = false
             index += 1
             guard let digit = peek(), Self.isDigit(digit) else { return false }
             skipDigits()
         }
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            isPlain = false
             index += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
             guard let digit = peek(), Self.isDigit(digit) else { return false }
