@@ -53,6 +53,20 @@ public struct JSONObjectFields {
         self.members = members
     }
 
+    /// The members of the object that makes up all of `bytes`, when it is plain JSON (see
+    /// `JSONScanner.isPlain`, repeated keys looked for at every depth): `PlainJSONDecoder`'s
+    /// first look, which its top-level container then reuses.
+    init?(plain bytes: [UInt8]) {
+        guard let members = bytes.withUnsafeBufferPointer({ buffer -> [Member]? in
+            var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
+            scanner.checksNestedKeys = true
+            guard let members = scanner.topLevelObject(), scanner.isPlain else { return nil }
+            return members
+        }) else { return nil }
+        self.bytes = bytes
+        self.members = members
+    }
+
     /// The member named `key`, if there is one.
     public func member(_ key: StaticString) -> Member? {
         let name = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)

@@ -149,7 +149,7 @@ struct JSONScanner {
     /// its position in a local and tests the common byte first.
     private mutating func string() -> Range<Int>? {
         let start = index
-        var position = index + 1
+        var position = Self.skipOrdinaryBytes(bytes, from: index + 1, to: end)
         defer { index = position }
         while position < end {
             let byte = bytes[position]
@@ -172,6 +172,25 @@ struct JSONScanner {
             }
         }
         return nil
+    }
+
+    /// The first position from `start` (before `end`) holding a quote, a backslash or a
+    /// control character, or `end`; eight bytes per step while none of them is one.
+    private static func skipOrdinaryBytes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        /// Whether some byte of `word` is zero (the classic bit trick; exact for "any").
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highBits != 0 }
+        var position = start
+        let raw = UnsafeRawBufferPointer(bytes)
+        while position + 8 <= end {
+            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            // Below 0x20: some byte of (word & 0xE0E0…) is zero.
+            let special = hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) || hasZeroByte(word & (ones &* 0xE0))
+            if special { break }
+            position += 8
+        }
+        return position
     }
 
     /// Skips a number: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.

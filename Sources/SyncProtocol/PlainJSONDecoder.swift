@@ -20,6 +20,10 @@ enum PlainJSONDecoder {
 
     /// Decodes `type` from `bytes`, or throws.
     static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        if bytes.first == UInt8(ascii: "{") {
+            guard let fields = JSONObjectFields(plain: bytes) else { throw Unsupported() }
+            return try PlainValue(bytes: bytes, range: 0..<bytes.count, kind: .object, scanned: fields).decode(type, codingPath: [])
+        }
         let top = try bytes.withUnsafeBufferPointer { buffer throws(Unsupported) in
             var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
             scanner.checksNestedKeys = true
@@ -35,6 +39,8 @@ struct PlainValue {
     let bytes: [UInt8]
     let range: Range<Int>
     let kind: JSONObjectFields.Kind
+    /// The members of this object, when a scan already found them.
+    var scanned: JSONObjectFields?
 
     /// Types `JSONDecoder` decodes its own way rather than through their `init(from:)`.
     private static func isSpecialCased<T>(_ type: T.Type) -> Bool {
@@ -114,6 +120,7 @@ struct PlainValue {
 
     /// The members of this object, or throws.
     func members() throws -> JSONObjectFields {
+        if let scanned { return scanned }
         guard kind == .object, let fields = JSONObjectFields(bytes, range: range) else { throw PlainJSONDecoder.Unsupported() }
         return fields
     }

@@ -65,6 +65,25 @@ import Testing
         }
     }
 
+    /// Strings are skipped eight bytes at a time: an escape, a closing quote or a control
+    /// character is found wherever it falls in a word.
+    @Test func findsEveryStringEndAndEscapeWhateverItsOffset() throws {
+        for length in 0..<20 {
+            let padding = String(repeating: "x", count: length)
+            for (inside, valid) in [(#"\""#, true), (#"\n"#, true), (#"\u00e9"#, true), ("\t", false), (#"\q"#, false), ("", true)] {
+                for tail in ["", "yyyyyyyyy"] {
+                    let json = #"{"s":""# + padding + inside + tail + #"","n":1}"#
+                    let found = fields(json)
+                    #expect((found != nil) == valid, "\(json)")
+                    if let found {
+                        #expect(found.plainInteger("n") == 1, "\(json)")
+                        #expect(text(found, found.member("s")!.value) == "\"" + padding + inside + tail + "\"", "\(json)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func scansAMemberObjectOfALargerMessage() throws {
         let bytes = Array(#"{"action":{"name":"edit","payload":{"number":1}},"id":3}"#.utf8)
         let message = try #require(JSONObjectFields(bytes))
