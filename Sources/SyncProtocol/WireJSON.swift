@@ -14,9 +14,12 @@ public enum WireJSON {
         return encoder
     }
 
-    /// Encodes `value` with the wire settings.
+    /// Encodes `value` with the wire settings: with `PlainJSONEncoder` when the value is plain,
+    /// else (and for every error) with the encoder `makeEncoder()` makes; the bytes are the
+    /// same either way.
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
-        Array(try makeEncoder().encode(value))
+        if let bytes = try? PlainJSONEncoder.encode(value) { return bytes }
+        return Array(try makeEncoder().encode(value))
     }
 
     /// Decodes `type` from `bytes`: with `PlainJSONDecoder` when the JSON is plain, else (and
