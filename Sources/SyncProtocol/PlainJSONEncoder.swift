@@ -109,14 +109,23 @@ final class PlainNode {
 
     /// A string as JSON, when it needs no escaping.
     static func scalar(_ text: String) throws -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "\"")]
-        bytes.reserveCapacity(text.utf8.count + 2)
-        for byte in text.utf8 {
-            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { throw PlainJSONEncoder.Unsupported() }
-            bytes.append(byte)
-        }
-        bytes.append(UInt8(ascii: "\""))
+        var bytes: [UInt8] = []
+        try append(text, to: &bytes)
         return bytes
+    }
+
+    /// Appends `text` as a JSON string, when it needs no escaping.
+    static func append(_ text: String, to bytes: inout [UInt8]) throws {
+        var text = text
+        let plain = text.withUTF8 { utf8 in
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return false }
+            bytes.reserveCapacity(bytes.count + utf8.count + 2)
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        guard plain else { throw PlainJSONEncoder.Unsupported() }
     }
 
     /// Writes the node's JSON, object keys sorted.
@@ -136,11 +145,13 @@ final class PlainNode {
         case .object(let object):
             guard !object.isUnsupported else { throw PlainJSONEncoder.Unsupported() }
             let sorted = object.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            try Self.checkUnambiguousOrder(sorted.map(\.key))
             bytes.append(UInt8(ascii: "{"))
             for (index, member) in sorted.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: try Self.scalar(member.key))
+                if index > 0 {
+                    try Self.checkUnambiguousOrder(sorted[index - 1].key, member.key)
+                    bytes.append(UInt8(ascii: ","))
+                }
+                try Self.append(member.key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
                 try member.node.write(to: &bytes)
             }
@@ -148,15 +159,31 @@ final class PlainNode {
         }
     }
 
-    /// Throws unless `keys` (sorted bytewise) are in the same order ignoring case, with no two
-    /// equal ignoring case and no digits: then any way of sorting keys gives this order.
-    private static func checkUnambiguousOrder(_ keys: [String]) throws {
-        var previous: [UInt8]?
-        for key in keys {
-            let folded = key.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
-            guard !folded.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { throw PlainJSONEncoder.Unsupported() }
-            if let previous, !previous.lexicographicallyPrecedes(folded) { throw PlainJSONEncoder.Unsupported() }
-            previous = folded
+    /// Throws unless `first` and `second` (sorted bytewise) are in the same order ignoring
+    /// case, are not equal ignoring case, and hold no digits: then any way of sorting keys puts
+    /// `first` before `second`.
+    private static func checkUnambiguousOrder(_ first: String, _ second: String) throws {
+        func folded(_ byte: UInt8) throws -> UInt8 {
+            guard byte < UInt8(ascii: "0") || byte > UInt8(ascii: "9") else { throw PlainJSONEncoder.Unsupported() }
+            return byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+        }
+        var left = first.utf8.makeIterator()
+        var right = second.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): throw PlainJSONEncoder.Unsupported()
+            case (nil, .some(let byte)): _ = try folded(byte)
+                while let byte = right.next() { _ = try folded(byte) }
+                return
+            case (.some, nil): throw PlainJSONEncoder.Unsupported()
+            case (.some(let leftByte), .some(let rightByte)):
+                let (a, b) = (try folded(leftByte), try folded(rightByte))
+                if a == b { continue }
+                guard a < b else { throw PlainJSONEncoder.Unsupported() }
+                while let byte = left.next() { _ = try folded(byte) }
+                while let byte = right.next() { _ = try folded(byte) }
+                return
+            }
         }
     }
 }
