@@ -141,6 +141,7 @@ private struct ClientEnvelope: Decodable {
     /// ways give the same request or the same error.
     init?(scanning payload: [UInt8]) {
         guard let fields = JSONObjectFields(payload), let type = fields.plainString("type"), Self.scannedTypes.contains(type) else { return nil }
+        /// A field that is absent (`.some(nil)`) or plain; `nil` when present but not plain.
         func plain<T>(_ key: StaticString, _ read: (StaticString) -> T?) -> T?? {
             guard fields.member(key) != nil else { return .some(nil) }
             return read(key).map { .some($0) }

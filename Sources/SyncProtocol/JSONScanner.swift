@@ -215,6 +215,7 @@ struct JSONScanner {
         return true
     }
 
+    /// Skips `word` (`true`, `false`, `null`) if it is next.
     private mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard index + count <= end else { return false }
@@ -223,30 +224,37 @@ struct JSONScanner {
         return true
     }
 
+    /// Skips the digits at `index`.
     private mutating func skipDigits() {
         while let byte = peek(), Self.isDigit(byte) { index += 1 }
     }
 
+    /// Skips JSON whitespace (space, tab, line feed, carriage return).
     private mutating func skipWhitespace() {
         while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
     }
 
+    /// The byte at `index`, or `nil` at the end.
     private func peek() -> UInt8? {
         index < end ? bytes[index] : nil
     }
 
+    /// Whether `range` holds a backslash (a key with an escape).
     private func hasBackslash(_ range: Range<Int>) -> Bool {
         range.contains { bytes[$0] == UInt8(ascii: "\\") }
     }
 
+    /// Whether two ranges hold the same bytes.
     private func equal(_ left: Range<Int>, _ right: Range<Int>) -> Bool {
         left.count == right.count && zip(left, right).allSatisfy { bytes[$0] == bytes[$1] }
     }
 
+    /// Whether `byte` is `0`–`9`.
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
+    /// Whether `byte` is `0`–`9`, `a`–`f` or `A`–`F`.
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
     }

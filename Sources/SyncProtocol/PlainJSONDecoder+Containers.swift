@@ -1,6 +1,8 @@
 /// The members of an object, by key.
 struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    /// The object's members.
     let fields: JSONObjectFields
+    /// The keys and indices that lead to the object.
     let codingPath: [any CodingKey]
 
     var allKeys: [Key] {
@@ -11,6 +13,7 @@ struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         member(key) != nil
     }
 
+    /// The member named by `key`, if there is one.
     private func member(_ key: Key) -> JSONObjectFields.Member? {
         var name = key.stringValue
         return name.withUTF8 { name in
@@ -60,10 +63,13 @@ struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
 /// The elements of an array, in order.
 struct PlainUnkeyedContainer: UnkeyedDecodingContainer {
+    /// The array's elements.
     let elements: [PlainValue]
+    /// The keys and indices that lead to the array.
     let codingPath: [any CodingKey]
     private(set) var currentIndex = 0
 
+    /// A container reading `elements` in order.
     init(elements: [PlainValue], codingPath: [any CodingKey]) {
         self.elements = elements
         self.codingPath = codingPath
@@ -123,7 +129,9 @@ struct PlainUnkeyedContainer: UnkeyedDecodingContainer {
 
 /// A value on its own (an enum's raw value, a wrapper type).
 struct PlainSingleValueContainer: SingleValueDecodingContainer {
+    /// The value.
     let value: PlainValue
+    /// The keys and indices that lead to it.
     let codingPath: [any CodingKey]
 
     func decodeNil() -> Bool { value.isNull }
@@ -146,8 +154,12 @@ struct PlainSingleValueContainer: SingleValueDecodingContainer {
 
 /// The coding key of an array element: its index.
 struct PlainIndexKey: CodingKey {
+    /// The index.
     let intValue: Int?
+    /// The index as `JSONDecoder` words it in coding paths.
     var stringValue: String { "Index \(intValue ?? 0)" }
+    /// The key of element `intValue`.
     init(intValue: Int) { self.intValue = intValue }
+    /// Never: array elements have no names.
     init?(stringValue: String) { nil }
 }

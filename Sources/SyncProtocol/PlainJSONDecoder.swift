@@ -36,8 +36,11 @@ enum PlainJSONDecoder {
 
 /// One value of a plain document: where it is and what it is.
 struct PlainValue {
+    /// The whole document.
     let bytes: [UInt8]
+    /// The value's bytes in it.
     let range: Range<Int>
+    /// What the value is.
     let kind: JSONObjectFields.Kind
     /// The members of this object, when a scan already found them.
     var scanned: JSONObjectFields?
@@ -75,8 +78,10 @@ struct PlainValue {
         }
     }
 
+    /// Whether the value is `null`.
     var isNull: Bool { kind == .null }
 
+    /// The string, without its quotes (plain strings have no escapes), if it is valid UTF-8.
     func string() throws -> String {
         guard kind == .string, let text = String(validating: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self) else {
             throw PlainJSONDecoder.Unsupported()
@@ -84,6 +89,7 @@ struct PlainValue {
         return text
     }
 
+    /// The boolean.
     func bool() throws -> Bool {
         guard kind == .bool else { throw PlainJSONDecoder.Unsupported() }
         return bytes[range.lowerBound] == UInt8(ascii: "t")
@@ -137,23 +143,30 @@ struct PlainValue {
 
 /// The `Decoder` `init(from:)` sees for one value.
 final class PlainValueDecoder: Decoder {
+    /// The value being decoded.
     let value: PlainValue
+    /// The keys and indices that lead to it.
     let codingPath: [any CodingKey]
+    /// Nothing: the wire's types need no context.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// A decoder of `value`, found at `codingPath`.
     init(value: PlainValue, codingPath: [any CodingKey]) {
         self.value = value
         self.codingPath = codingPath
     }
 
+    /// The members of the value, which must be an object.
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(PlainKeyedContainer<Key>(fields: try value.members(), codingPath: codingPath))
     }
 
+    /// The elements of the value, which must be an array.
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         PlainUnkeyedContainer(elements: try value.elements(), codingPath: codingPath)
     }
 
+    /// The value on its own.
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         PlainSingleValueContainer(value: value, codingPath: codingPath)
     }

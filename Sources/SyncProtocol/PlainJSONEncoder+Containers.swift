@@ -1,12 +1,16 @@
 /// Adds the members of an object.
 struct PlainKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    /// The object being filled.
     let object: PlainObject
+    /// The keys and indices that lead to it.
     let codingPath: [any CodingKey]
 
+    /// Adds the member `key` with the value `node`.
     private func add(_ key: Key, _ node: PlainNode) {
         object.members.append((key.stringValue, node))
     }
 
+    /// Adds the member `key` with an encoded scalar.
     private func add(_ key: Key, scalar: [UInt8]) {
         let node = PlainNode()
         node.set(scalar)
@@ -57,11 +61,15 @@ struct PlainKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
 /// Appends the elements of an array.
 struct PlainUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+    /// The array being filled.
     let array: PlainArray
+    /// The keys and indices that lead to it.
     let codingPath: [any CodingKey]
 
+    /// Elements so far.
     var count: Int { array.elements.count }
 
+    /// Appends an encoded scalar.
     private func add(scalar: [UInt8]) {
         let node = PlainNode()
         node.set(scalar)
@@ -112,7 +120,9 @@ struct PlainUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
 /// Sets a value on its own (an enum's raw value, a wrapper type).
 struct PlainSingleValueEncodingContainer: SingleValueEncodingContainer {
+    /// Where the value goes.
     let node: PlainNode
+    /// The keys and indices that lead to it.
     let codingPath: [any CodingKey]
 
     mutating func encodeNil() throws { node.set(Array("null".utf8)) }

@@ -41,6 +41,7 @@ final class PlainNode {
         case unsupported
     }
 
+    /// What the node holds so far.
     var content = Content.empty
 
     /// Types `JSONEncoder` encodes its own way rather than through their `encode(to:)`.
@@ -190,6 +191,7 @@ final class PlainNode {
 
 /// The members of an object being encoded, in the order they were encoded.
 final class PlainObject {
+    /// Key and value of each member, in encoding order.
     var members: [(key: String, node: PlainNode)] = []
     /// Set when something asked for a `superEncoder`.
     var isUnsupported = false
@@ -197,28 +199,36 @@ final class PlainObject {
 
 /// The elements of an array being encoded.
 final class PlainArray {
+    /// The elements, in order.
     var elements: [PlainNode] = []
 }
 
 /// The `Encoder` `encode(to:)` sees for one value; it may ask for one container.
 final class PlainValueEncoder: Encoder {
+    /// Where the value goes.
     let node: PlainNode
+    /// The keys and indices that lead to it.
     let codingPath: [any CodingKey]
+    /// Nothing: the wire's types need no context.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// An encoder filling `node`, found at `codingPath`.
     init(node: PlainNode, codingPath: [any CodingKey]) {
         self.node = node
         self.codingPath = codingPath
     }
 
+    /// Makes the value an object and adds members to it.
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(PlainKeyedEncodingContainer<Key>(object: node.claimObject(), codingPath: codingPath))
     }
 
+    /// Makes the value an array and appends elements to it.
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         PlainUnkeyedEncodingContainer(array: node.claimArray(), codingPath: codingPath)
     }
 
+    /// Sets the value on its own.
     func singleValueContainer() -> any SingleValueEncodingContainer {
         PlainSingleValueEncodingContainer(node: node, codingPath: codingPath)
     }
