@@ -34,7 +34,7 @@ final class FrameStream {
     func nextEnvelope() throws(SyncClientError) -> (envelope: ServerEnvelope, payload: [UInt8]) {
         let payload = try next()
         do {
-            return (try WireJSON.decode(ServerEnvelope.self, from: payload), payload)
+            return (try ServerEnvelope.decode(payload), payload)
         } catch {
             throw .protocolViolation("a message that does not decode: \(error)")
         }

@@ -64,7 +64,7 @@ public final class Daemon<App: SyncApp> {
         let notifier = SystemdNotifier()
         let writer = JournalWriter<App.State>(
             journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
-            snapshotInterval: configuration.snapshotInterval, logger: logger)
+            snapshotInterval: configuration.snapshotInterval, inlineCommitLimit: configuration.inlineCommitLimit, logger: logger)
         let server = try Server<App>(loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, logger: logger)
         var effects: SideEffectRunner<App.State>?
         var listener: UnixListener?
@@ -89,12 +89,15 @@ public final class Daemon<App: SyncApp> {
             effects = try SideEffectRunner<App.State>(loop: loop, effects: sideEffects, mirror: server.mirror) { [unowned server] action, reply in
                 server.apply(action, requester: .sideEffect(reply))
             }
-            listener = try UnixListener(loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger) { [unowned server] stream in
-                server.accept(from: stream)
-            }
+            // Signals are watched before the socket listens: a client may connect (and a test
+            // or a supervisor send a signal) as soon as it does, and an unwatched SIGHUP would
+            // end the daemon.
             signals.append(try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") })
             signals.append(try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") })
             signals.append(try .signal(SIGHUP, loop: loop) { [logger] in logger.log(.info, "SIGHUP received; nothing to reload, \(status())") })
+            listener = try UnixListener(loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger) { [unowned server] stream in
+                server.accept(from: stream)
+            }
             if let notifier {
                 // Runs on the loop: a loop that is stuck stops the pings, and systemd restarts it.
                 let interval = SystemdNotifier.watchdogInterval()
@@ -114,7 +117,7 @@ public final class Daemon<App: SyncApp> {
         writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
-            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit)")
+            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread)")
         } else {
             logger.log(.info, "stopped at version \(writer.durableVersion)")
         }

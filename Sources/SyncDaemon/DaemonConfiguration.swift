@@ -8,6 +8,10 @@ public struct DaemonConfiguration: Sendable {
     public var dataDirectory: String
     /// A snapshot of the state is saved every this many versions (and at clean shutdown).
     public var snapshotInterval: UInt64 = 1000
+    /// Commits of at most this many actions, started while no commit runs, are made on the
+    /// loop thread (no thread hops; the loop waits for the fsync); larger ones, and all while
+    /// commits follow each other, on the thread pool. 0: always on the pool.
+    public var inlineCommitLimit = 8
     /// `name/version` sent in `welcome`.
     public var serverName: String
     /// Largest frame payload accepted from a client, in bytes.

@@ -3,18 +3,26 @@ import Glibc
 import SyncJournal
 import SyncProtocol
 
-/// Makes applied actions durable without the loop ever waiting on the disk.
+/// Makes applied actions durable, in one transaction per batch (group commit).
 ///
 /// The server records each applied action here. At the end of a loop pass `startNextJob()`
-/// hands everything recorded so far to libuv's thread pool as one transaction (group commit);
-/// whatever is recorded while that commit runs goes into the next one. Reads of the journal
-/// (history) ride along in the same job, after the commit, so the journal is only ever used by
-/// one thread at a time. Outcomes come back on the loop thread through `onOutcome` and the
-/// read callbacks.
+/// commits everything recorded so far as one transaction; whatever is recorded while that
+/// commit runs goes into the next one. Reads of the journal (history) ride along in the same
+/// job, after the commit, so the journal is only ever used by one thread at a time. Outcomes
+/// come back on the loop thread through `onOutcome` and the read callbacks.
+///
+/// Where a job runs depends on its size. A small batch (at most `inlineCommitLimit` actions,
+/// no snapshot due, no reads) is committed on the loop thread itself, as Redis does with
+/// `appendfsync always`: the loop waits for one fsync, but the action's ack leaves in the same
+/// pass, without the two cross-thread wake-ups (loop → pool → loop) that cost more than the
+/// fsync on a lightly loaded daemon. Anything larger, and every job started when one ends
+/// (the daemon is under load), goes to libuv's thread pool, so the loop keeps reading and
+/// applying while the disk works, and the next batch grows meanwhile.
 ///
 /// ```
-/// record ─▶ recorded ─startNextJob()─▶ job on the thread pool ─▶ finished (loop thread)
-///                                       journal.append + reads      └─▶ onOutcome, next job
+/// record ─▶ recorded ─startNextJob()─┬─ small ─▶ journal.append on the loop ─▶ onOutcome
+///                                    └─ large ─▶ job on the thread pool ─▶ finished (loop thread)
+///                                                journal.append + reads      └─▶ onOutcome, next job
 /// ```
 ///
 /// Lifetime: `work.data` points at this writer, retained from `uv_queue_work` to the after-work
@@ -59,6 +67,17 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Most journal reads done in one job.
     static var readsPerJob: Int { 8 }
 
+    /// How `startNextJob()` ran the job it started.
+    enum Start {
+        /// No job started: one is running, or there is nothing to do.
+        case none
+        /// The job went to the thread pool; its outcome comes later.
+        case queued
+        /// The job ran on the loop thread; its outcome was reported before `startNextJob()`
+        /// returned.
+        case ranInline
+    }
+
     /// Called on the loop thread with each commit's outcome.
     var onOutcome: (Outcome) -> Void = { _ in }
     /// The applied state, read when a job starts: it is then the state after the last recorded
@@ -74,6 +93,7 @@ final class JournalWriter<State: Codable & Sendable> {
     private let loop: UnsafeMutablePointer<uv_loop_t>
     private let work: UnsafeMutablePointer<uv_work_t>
     private let snapshotInterval: UInt64
+    private let inlineCommitLimit: Int
     private let logger: Logger
     private var recorded: [JournalEntry] = []
     private var pendingReads: [Read] = []
@@ -84,15 +104,22 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Commits that held more than zero actions, and the actions they held, for the batch-size log.
     private(set) var commitCount = 0
     private(set) var committedActionCount = 0
+    /// Of those, the ones that ran on the loop thread.
+    private(set) var inlineCommitCount = 0
 
     /// A writer appending to `journal`, whose last durable version is `durableVersion`, with a
-    /// snapshot every `snapshotInterval` versions.
-    init(journal: any Journal, loop: UnsafeMutablePointer<uv_loop_t>, durableVersion: UInt64, lastSnapshotVersion: UInt64, snapshotInterval: UInt64, logger: Logger) {
+    /// snapshot every `snapshotInterval` versions, committing batches of at most
+    /// `inlineCommitLimit` actions on the loop thread (0: never).
+    init(
+        journal: any Journal, loop: UnsafeMutablePointer<uv_loop_t>, durableVersion: UInt64, lastSnapshotVersion: UInt64, snapshotInterval: UInt64,
+        inlineCommitLimit: Int, logger: Logger
+    ) {
         self.journal = journal
         self.loop = loop
         self.durableVersion = durableVersion
         self.lastSnapshotVersion = lastSnapshotVersion
         self.snapshotInterval = snapshotInterval
+        self.inlineCommitLimit = inlineCommitLimit
         self.logger = logger
         work = .allocate(capacity: 1)
     }
@@ -115,9 +142,11 @@ final class JournalWriter<State: Codable & Sendable> {
     }
 
     /// Starts a job with everything recorded and queued, unless one is running (its end starts
-    /// the next) or there is nothing to do.
-    func startNextJob() {
-        guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty else { return }
+    /// the next) or there is nothing to do. A small commit runs on the loop thread unless
+    /// `mayRunInline` is false (see the type's summary).
+    @discardableResult
+    func startNextJob(mayRunInline: Bool = true) -> Start {
+        guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty else { return .none }
         let state = recorded.isEmpty ? nil : appliedState()
         // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
@@ -128,12 +157,18 @@ final class JournalWriter<State: Codable & Sendable> {
         recorded.removeAll(keepingCapacity: true)
         pendingReads.removeFirst(reads.count)
         job = next
+        if mayRunInline, next.snapshot == nil, next.reads.isEmpty, next.entries.count <= inlineCommitLimit {
+            performJob()
+            jobFinished(status: 0, ranInline: true)
+            return .ranInline
+        }
         work.pointee.data = Unmanaged.passRetained(self as AnyObject).toOpaque()
         let queued = uv_queue_work(loop, work, onPoolThread, afterPoolJob)
         if queued != 0 {
             Unmanaged<AnyObject>.fromOpaque(work.pointee.data).release()
             jobFinished(status: queued)
         }
+        return .queued
     }
 
     /// Commits what is still recorded and saves a snapshot of the final state and ledger, on
@@ -160,7 +195,7 @@ final class JournalWriter<State: Codable & Sendable> {
         }
     }
 
-    /// Runs on a thread-pool thread.
+    /// Runs on a thread-pool thread, or on the loop thread for an inline commit.
     fileprivate func performJob() {
         guard let job else { return }
         var results = JobResults()
@@ -182,8 +217,10 @@ final class JournalWriter<State: Codable & Sendable> {
         jobResults = results
     }
 
-    /// Runs on the loop thread when the job is done.
-    fileprivate func jobFinished(status: Int32) {
+    /// Runs on the loop thread when the job is done. After a pool job the next one starts at
+    /// once, on the pool whatever its size: actions recorded while a commit ran mean load,
+    /// under which the loop should not wait for the disk.
+    fileprivate func jobFinished(status: Int32, ranInline: Bool = false) {
         guard let finished = job else { return }
         job = nil
         var results = jobResults
@@ -198,6 +235,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 durableVersion = last.version
                 commitCount += 1
                 committedActionCount += finished.entries.count
+                if ranInline { inlineCommitCount += 1 }
                 if let reason = results.snapshotFailure {
                     logger.log(.error, reason)
                 } else if let snapshot = finished.snapshot {
@@ -216,7 +254,7 @@ final class JournalWriter<State: Codable & Sendable> {
             }
         }
         for (read, result) in zip(finished.reads, results.reads) { read.completion(result) }
-        startNextJob()
+        if !ranInline { startNextJob(mayRunInline: false) }
     }
 
     /// The snapshot of `state` and `ledger` at `version`, or why it cannot be made. Pure: runs
@@ -234,7 +272,7 @@ final class JournalWriter<State: Codable & Sendable> {
 /// function pointer cannot capture one).
 private protocol ThreadPoolJob: AnyObject {
     func performJob()
-    func jobFinished(status: Int32)
+    func jobFinished(status: Int32, ranInline: Bool)
 }
 
 extension JournalWriter: ThreadPoolJob {}
@@ -244,7 +282,7 @@ private let onPoolThread: uv_work_cb = { work in
 }
 
 private let afterPoolJob: uv_after_work_cb = { work, status in
-    (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeRetainedValue() as! any ThreadPoolJob).jobFinished(status: status)
+    (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeRetainedValue() as! any ThreadPoolJob).jobFinished(status: status, ranInline: false)
 }
 
 /// Why a snapshot could not be encoded.

@@ -4,12 +4,13 @@ import SyncStore
 
 /// Dispatch, durability and the end of a loop pass: how an action becomes an ack and updates.
 extension Server {
-    /// Decodes the payload of a client's dispatch as `A` and applies it; `numbered` is its
-    /// client id and sequence, if it has them and they are new.
-    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], requester: Requester, numbered: DispatchLedger.Key?) {
+    /// Decodes the payload of a client's dispatch (at `location` in the message `payload`) as
+    /// `A` and applies it; `numbered` is its client id and sequence, if it has them and they
+    /// are new.
+    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], at location: DispatchPayloadLocation, requester: Requester, numbered: DispatchLedger.Key?) {
         let action: A
         do {
-            action = try WireJSON.decode(DispatchEnvelope<A>.self, from: payload).payload
+            action = try DispatchEnvelope<A>.decodePayload(from: payload, at: location)
         } catch {
             fail(requester, ProtocolError(.invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))."))
             return
@@ -87,10 +88,19 @@ extension Server {
         }
     }
 
-    /// Starts the next commit, publishes what became durable to subscribers, then acks, then
-    /// writes each connection once.
+    /// Publishes what became durable to subscribers, then acks, and writes each connection;
+    /// then starts the next commit. A commit made on the loop thread is answered and written
+    /// in the same pass, and what was ready before it does not wait for its fsync.
     func passDidEnd() {
-        writer.startNextJob()
+        answerDurableActions()
+        if writer.startNextJob() == .ranInline { answerDurableActions() }
+        continueShutdownIfIdle()
+        flushConnections()
+        if connectionsToFlush.isEmpty { passEnd.stop() }
+    }
+
+    /// Sends the updates and acks of what became durable.
+    private func answerDurableActions() {
         if !durableAcks.isEmpty {
             publish()
             for (requester, version) in durableAcks {
@@ -104,11 +114,14 @@ extension Server {
             }
             durableAcks.removeAll(keepingCapacity: true)
         }
-        continueShutdownIfIdle()
+        flushConnections()
+    }
+
+    /// Writes every connection that has something queued, once.
+    private func flushConnections() {
         let connections = connectionsToFlush
         connectionsToFlush.removeAll(keepingCapacity: true)
         for connection in connections { connection.flush() }
-        if connectionsToFlush.isEmpty { passEnd.stop() }
     }
 
     private func publish() {

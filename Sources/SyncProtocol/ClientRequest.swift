@@ -38,11 +38,24 @@ public enum ClientRequest: Equatable, Sendable {
         }
     }
 
-    /// Decodes one frame payload. Unknown fields are ignored.
+    /// Decodes one frame payload. Unknown fields are ignored. Frequent requests with plain
+    /// fields are read in one pass without `JSONDecoder` (see `ClientEnvelope.init(scanning:)`).
     public static func decode(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
+        try decodeLocatingPayload(payload).request
+    }
+
+    /// Decodes one frame payload as `decode` does, and says where a dispatch's payload is, as
+    /// far as that pass found out, so that decoding it needs no second look at the message.
+    public static func decodeLocatingPayload(_ payload: [UInt8]) throws(ProtocolError) -> (request: ClientRequest, payload: DispatchPayloadLocation) {
         guard isValidUTF8(payload) else {
             throw ProtocolError(.invalidJSON, "The frame does not hold valid UTF-8.")
         }
+        if let envelope = ClientEnvelope(scanning: payload) { return (try envelope.request(), envelope.payloadLocation) }
+        return (try decodeWithJSONDecoder(payload), .unknown)
+    }
+
+    /// Decodes a payload of valid UTF-8 with `JSONDecoder`: the reference for every request.
+    static func decodeWithJSONDecoder(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
         let envelope: ClientEnvelope
         do {
             envelope = try WireJSON.decode(ClientEnvelope.self, from: payload)
@@ -56,8 +69,26 @@ public enum ClientRequest: Equatable, Sendable {
 
     /// JSONDecoder skips the bytes of fields it ignores, so UTF-8 is checked for the whole frame.
     private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        if isASCII(bytes) { return true }
         let hadError = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true) { _ in }
         return !hadError
+    }
+
+    /// Whether every byte is below 0x80, tested eight at a time: most requests are ASCII.
+    private static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var highBits: UInt64 = 0
+            var offset = 0
+            while offset + 8 <= raw.count {
+                highBits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            while offset < raw.count {
+                highBits |= UInt64(raw[offset])
+                offset += 1
+            }
+            return highBits & 0x8080_8080_8080_8080 == 0
+        }
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -92,12 +123,57 @@ private struct ClientEnvelope: Decodable {
     private(set) var limit: Int64?
     /// The first of this type's fields whose value has the wrong type.
     private(set) var badField: String?
+    /// Where a dispatch's payload is, when `init(scanning:)` read it.
+    private(set) var payloadLocation = DispatchPayloadLocation.unknown
 
     private enum CodingKeys: String, CodingKey {
         case type, id, `protocol`, client, clientId, features, action, sequence, viewModel, subscription, after, limit
     }
 
     static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history"]
+    /// The types `init(scanning:)` reads: every request but the once-per-connection hello.
+    static let scannedTypes: Set<String> = ["dispatch", "subscribe", "unsubscribe", "ping", "history"]
+
+    /// The envelope of a request read in one pass of `JSONObjectFields`, without `JSONDecoder`,
+    /// when its type is one of `scannedTypes` and each of that type's fields is absent or plain
+    /// (a string without escapes, an integer without fraction or exponent, an action object
+    /// with a plain name). `nil` for anything else, which `init(from:)` then judges, so both
+    /// ways give the same request or the same error.
+    init?(scanning payload: [UInt8]) {
+        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type"), Self.scannedTypes.contains(type) else { return nil }
+        /// A field that is absent (`.some(nil)`) or plain; `nil` when present but not plain.
+        func plain<T>(_ key: StaticString, _ read: (StaticString) -> T?) -> T?? {
+            guard fields.member(key) != nil else { return .some(nil) }
+            return read(key).map { .some($0) }
+        }
+        guard let id = plain("id", fields.plainInteger) else { return nil }
+        self.type = type
+        self.id = id
+        switch type {
+        case "dispatch":
+            if let action = fields.member("action") {
+                guard action.kind == .object, let actionFields = JSONObjectFields(payload, range: action.value),
+                    let name = actionFields.plainString("name")
+                else { return nil }
+                self.action = ActionName(name: name)
+                payloadLocation = DispatchPayloadLocation(in: actionFields)
+            }
+            guard let sequence = plain("sequence", fields.plainInteger) else { return nil }
+            self.sequence = sequence
+        case "subscribe":
+            guard let viewModel = plain("viewModel", fields.plainString) else { return nil }
+            self.viewModel = viewModel
+        case "unsubscribe":
+            guard let subscription = plain("subscription", fields.plainInteger) else { return nil }
+            self.subscription = subscription
+        case "history":
+            guard let after = plain("after", fields.plainInteger), let limit = plain("limit", fields.plainInteger) else { return nil }
+            self.after = after
+            self.limit = limit
+        default:
+            break
+        }
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -14,14 +14,24 @@ public enum WireJSON {
         return encoder
     }
 
-    /// Encodes `value` with the wire settings.
+    /// Encodes `value` with the wire settings: with `PlainJSONEncoder` when the value is plain,
+    /// else (and for every error) with the encoder `makeEncoder()` makes; the bytes are the
+    /// same either way.
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
-        Array(try makeEncoder().encode(value))
+        if let bytes = try? PlainJSONEncoder.encode(value) { return bytes }
+        return Array(try makeEncoder().encode(value))
     }
 
-    /// Decodes `type` from `bytes`.
+    /// Decodes `type` from `bytes`: with `PlainJSONDecoder` when the JSON is plain, else (and
+    /// for every error) with `JSONDecoder`, so the result and the errors are `JSONDecoder`'s.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try JSONDecoder().decode(type, from: Data(bytes))
+        if let value = try? PlainJSONDecoder.decode(type, from: bytes) { return value }
+        return try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
+    /// Decodes `type` from part of a message (`bytes` is one JSON value).
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws -> T {
+        try decode(type, from: Array(bytes))
     }
 
     /// Decodes `type` from `{}`: what an omitted payload or params object means.

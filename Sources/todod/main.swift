@@ -9,6 +9,7 @@ import TodoDomain
 let usage = """
     usage: todod [--socket PATH] [--data-dir DIR] [--max-frame BYTES] [--clear-done-after SECONDS]
                  [--log-level LEVEL] [--allow-uid USER]... [--allow-group GROUP]...
+                 [--inline-commit-limit N]
 
     Serves the todo list on a Unix socket until SIGINT or SIGTERM. Every acknowledged change is
     in the journal DIR/journal.sqlite3 before any client sees it. Under systemd it takes the
@@ -24,6 +25,9 @@ let usage = """
       --allow-uid USER           also serve this user (name or uid); the daemon's own user and
                                  root are always served
       --allow-group GROUP        also serve members of this group (name or gid)
+      --inline-commit-limit N    commit batches of at most N actions on the event loop when
+                                 no commit is running, no thread hops (default 8; 0: always
+                                 on the thread pool)
       --help                     show this help
       --version                  show the version
 
@@ -54,6 +58,7 @@ var maximumFrame = WireProtocol.defaultMaximumFrameLength
 var clearDoneAfter: Int?
 var logLevel = Logger.Level.info
 var peerPolicy = PeerPolicy()
+var inlineCommitLimit: Int?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -80,6 +85,9 @@ while let argument = arguments.next() {
         let name = required(arguments.next(), for: "--allow-group")
         guard let gid = PeerPolicy.groupID(named: name) else { fail("--allow-group: no group \(name)") }
         peerPolicy.allowedGroupIDs.insert(gid)
+    case "--inline-commit-limit":
+        guard let value = arguments.next(), let limit = Int(value), limit >= 0 else { fail("--inline-commit-limit needs an integer of at least 0") }
+        inlineCommitLimit = limit
     case "--help", "-h":
         print(usage, terminator: "")
         exit(0)
@@ -105,6 +113,7 @@ var configuration = DaemonConfiguration(
     serverName: "todod/\(TodoRelease.version)")
 configuration.maximumFrameLength = maximumFrame
 configuration.peerPolicy = peerPolicy
+if let inlineCommitLimit { configuration.inlineCommitLimit = inlineCommitLimit }
 
 let sideEffects: [any SideEffect<TodoState>] = clearDoneAfter.map { seconds in
     [ExpireCompletedItems(retentionMilliseconds: Int64(seconds) * 1000, intervalMilliseconds: min(Int64(seconds) * 1000, 1000))]

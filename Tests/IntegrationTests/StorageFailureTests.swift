@@ -13,8 +13,11 @@ import TestSupport
         guard try prlimit.waitForExit() == 0 else { throw TestFailure("prlimit failed: \(prlimit.standardError)") }
     }
 
-    @Test func failedCommitsAreRefusedRolledBackAndRetried() throws {
-        let daemon = try DaemonHarness()
+    /// Once with commits of one action made on the loop thread (the default), once with every
+    /// commit on the thread pool.
+    @Test(arguments: [[], ["--inline-commit-limit", "0"]])
+    func failedCommitsAreRefusedRolledBackAndRetried(daemonArguments: [String]) throws {
+        let daemon = try DaemonHarness(arguments: daemonArguments)
         let writer = try daemon.greetedClient()
         let watcher = try daemon.greetedClient()
         _ = try watcher.subscribeAndWait("list")

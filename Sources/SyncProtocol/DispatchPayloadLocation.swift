@@ -1,0 +1,46 @@
+/// Where the payload of a dispatch is in its message, as far as a scan with `JSONObjectFields`
+/// found out: what lets the daemon hand only the payload's bytes to `JSONDecoder`.
+public enum DispatchPayloadLocation: Equatable, Sendable {
+    /// `action.payload` is an object at these bytes of the message.
+    case object(Range<Int>)
+    /// The action has no `payload` (it means `{}`).
+    case absent
+    /// Not found out (the message was not scanned, or the payload is not an object): decode
+    /// the whole message.
+    case unknown
+
+    /// Where the payload is in the action object `action` (a scan of it inside its message).
+    init(in action: JSONObjectFields) {
+        guard let payload = action.member("payload") else {
+            self = .absent
+            return
+        }
+        self = payload.kind == .object ? .object(payload.value) : .unknown
+    }
+
+    /// Finds the payload of the dispatch `message` with a scan of its own.
+    public init(scanning message: [UInt8]) {
+        guard let fields = JSONObjectFields(message), let action = fields.member("action"), action.kind == .object,
+            let actionFields = JSONObjectFields(message, range: action.value)
+        else {
+            self = .unknown
+            return
+        }
+        self.init(in: actionFields)
+    }
+}
+
+extension DispatchEnvelope {
+    /// The payload of the dispatch `message`, whose payload is at `location`. Only the payload's
+    /// bytes go through `JSONDecoder` when the location is known; otherwise the whole message
+    /// does, as `DispatchEnvelope`. Either way the same payload, or an error that
+    /// `shortDescription` words the same (the coding path lacks `action.payload`, which it
+    /// leaves out anyway).
+    public static func decodePayload(from message: [UInt8], at location: DispatchPayloadLocation) throws -> Payload {
+        switch location {
+        case .object(let range): return try WireJSON.decode(Payload.self, from: message[range])
+        case .absent: return try WireJSON.decodeFromEmptyObject(Payload.self)
+        case .unknown: return try WireJSON.decode(Self.self, from: message).payload
+        }
+    }
+}

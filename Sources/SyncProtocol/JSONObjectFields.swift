@@ -1,0 +1,107 @@
+/// The top-level members of one JSON object, found in a single pass over its bytes without
+/// building any value: where each member's value starts and ends, and what kind it is.
+///
+/// It is the cheap first look at a message: enough to route it (its `type`, `id`, `version`,
+/// `subscription`) and to hand one member's bytes (a dispatch's payload, an update's model) to a
+/// typed decoder, instead of decoding the whole message twice with `JSONDecoder`.
+///
+/// ```
+/// {"id":7,"model":{"items":[…]},"type":"update"}
+///  ^^ ^   ^^^^^   ^^^^^^^^^^^^^^  ^^^^   ^^^^^^
+///  key value      value (object)  key    value (string)
+/// ```
+///
+/// It only takes the plain case and refuses the rest (`init` returns `nil`), so that callers
+/// fall back to `JSONDecoder`, whose behaviour stays the reference: anything that is not valid
+/// JSON, a top level that is not an object, a key with escapes, a key given twice, or nesting
+/// deeper than `maximumDepth`. The syntax of every value is checked, nested ones included;
+/// UTF-8 is not (the daemon checks whole frames first; the client trusts its daemon, and typed
+/// decoding of a member still checks its bytes).
+public struct JSONObjectFields {
+    /// What a member's value is.
+    public enum Kind: Equatable, Sendable {
+        case string, number, object, array, bool, null
+    }
+
+    /// One member: the bytes of its key (without quotes) and of its value, and the value's kind.
+    public struct Member {
+        /// The key's bytes inside the quotes.
+        public let key: Range<Int>
+        /// The value's bytes, quotes and brackets included.
+        public let value: Range<Int>
+        /// What the value is.
+        public let kind: Kind
+    }
+
+    /// Nesting deeper than this is left to `JSONDecoder`.
+    public static let maximumDepth = 64
+
+    /// The bytes scanned.
+    public let bytes: [UInt8]
+    /// The members, in the order they appear.
+    public let members: [Member]
+
+    /// Scans `bytes` (all of them), or the object at `range` of them; `nil` when they are not
+    /// one plain JSON object (see the type's summary).
+    public init?(_ bytes: [UInt8], range: Range<Int>? = nil) {
+        let range = range ?? 0..<bytes.count
+        guard let members = bytes.withUnsafeBufferPointer({ buffer in
+            var scanner = JSONScanner(buffer, start: range.lowerBound, end: range.upperBound)
+            return scanner.topLevelObject()
+        }) else { return nil }
+        self.bytes = bytes
+        self.members = members
+    }
+
+    /// The members of the object that makes up all of `bytes`, when it is plain JSON (see
+    /// `JSONScanner.isPlain`, repeated keys looked for at every depth): `PlainJSONDecoder`'s
+    /// first look, which its top-level container then reuses.
+    init?(plain bytes: [UInt8]) {
+        guard let members = bytes.withUnsafeBufferPointer({ buffer -> [Member]? in
+            var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
+            scanner.checksNestedKeys = true
+            guard let members = scanner.topLevelObject(), scanner.isPlain else { return nil }
+            return members
+        }) else { return nil }
+        self.bytes = bytes
+        self.members = members
+    }
+
+    /// The member named `key`, if there is one.
+    public func member(_ key: StaticString) -> Member? {
+        let name = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        return members.first { member in
+            member.key.count == name.count && bytes[member.key].elementsEqual(name)
+        }
+    }
+
+    /// The value of `key` when it is a string without escapes; `nil` when it is absent, not a
+    /// string, or a string with escapes.
+    public func plainString(_ key: StaticString) -> String? {
+        guard let member = member(key), member.kind == .string else { return nil }
+        let inner = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
+        guard !bytes[inner].contains(UInt8(ascii: "\\")) else { return nil }
+        return String(decoding: bytes[inner], as: UTF8.self)
+    }
+
+    /// The value of `key` when it is an integer written without fraction or exponent that fits
+    /// an `Int64`; `nil` otherwise (absent, another kind, `1.0`, `1e3`, out of range).
+    public func plainInteger(_ key: StaticString) -> Int64? {
+        guard let member = member(key), member.kind == .number else { return nil }
+        var digits = bytes[member.value]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in digits { magnitude = magnitude * 10 + UInt64(digit - UInt8(ascii: "0")) }
+        if negative {
+            return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// The value of `key` as an unsigned integer (see `plainInteger`); `nil` when negative.
+    public func plainUnsigned(_ key: StaticString) -> UInt64? {
+        plainInteger(key).flatMap { $0 >= 0 ? UInt64($0) : nil }
+    }
+}

@@ -1,0 +1,229 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+@testable import SyncProtocol
+
+@Suite struct JSONObjectFieldsTests {
+    private func fields(_ json: String) -> JSONObjectFields? {
+        JSONObjectFields(Array(json.utf8))
+    }
+
+    private func text(_ fields: JSONObjectFields, _ range: Range<Int>) -> String {
+        String(decoding: fields.bytes[range], as: UTF8.self)
+    }
+
+    @Test func findsEveryTopLevelMemberWithItsKindAndBytes() throws {
+        let json = #" { "a" : "x\"y" , "b":-12.5e+3,"c":{"d":[1,{"e":null}]},"f":[],"g":true,"h":false,"i":null } "#
+        let found = try #require(fields(json))
+        #expect(found.members.map { text(found, $0.key) } == ["a", "b", "c", "f", "g", "h", "i"])
+        #expect(found.members.map(\.kind) == [.string, .number, .object, .array, .bool, .bool, .null])
+        #expect(found.members.map { text(found, $0.value) } == [#""x\"y""#, "-12.5e+3", #"{"d":[1,{"e":null}]}"#, "[]", "true", "false", "null"])
+        #expect(fields("{}")?.members.isEmpty == true)
+    }
+
+    @Test func readsPlainStringsAndIntegersOnly() throws {
+        let found = try #require(fields(#"{"s":"plain","e":"a\nb","i":42,"n":-7,"f":1.0,"x":1e2,"big":9223372036854775807,"min":-9223372036854775808,"over":9223372036854775808,"z":-0}"#))
+        #expect(found.plainString("s") == "plain")
+        #expect(found.plainString("e") == nil)
+        #expect(found.plainString("i") == nil)
+        #expect(found.plainString("absent") == nil)
+        #expect(found.plainInteger("i") == 42)
+        #expect(found.plainInteger("n") == -7)
+        #expect(found.plainUnsigned("n") == nil)
+        #expect(found.plainInteger("f") == nil)
+        #expect(found.plainInteger("x") == nil)
+        #expect(found.plainInteger("big") == Int64.max)
+        #expect(found.plainInteger("min") == Int64.min)
+        #expect(found.plainInteger("over") == nil)
+        #expect(found.plainInteger("z") == 0)
+        #expect(found.plainInteger("s") == nil)
+    }
+
+    @Test func refusesWhatIsNotOnePlainObject() {
+        let refused = [
+            "", "[]", "42", #""s""#, "{", "}", #"{"a"}"#, #"{"a":}"#, #"{"a":1,}"#, #"{"a":1 "b":2}"#, #"{a:1}"#,
+            #"{"a":01}"#, #"{"a":1.}"#, #"{"a":.5}"#, #"{"a":-}"#, #"{"a":1e}"#, #"{"a":+1}"#, #"{"a":tru}"#, #"{"a":nul}"#,
+            #"{"a":"\x"}"#, #"{"a":"\u12G4"}"#, "{\"a\":\"tab\there\"}", #"{"a":"open}"#, #"{"a":[1,]}"#, #"{"a":[1}"#,
+            #"{"a":{"b"}}"#, #"{"a":1} x"#, #"{"a":1}{}"#, #"{"a":1,"a":2}"#, #"{"\u0061":1}"#,
+            "{\"a\":" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}",
+        ]
+        for json in refused {
+            #expect(fields(json) == nil, "accepted \(json)")
+        }
+    }
+
+    @Test func acceptsOnlyWhatJSONDecoderAccepts() {
+        let samples = [
+            #"{"a":[1,2.5,-3e-2,"\u00e9\/\b\f\n\r\t",true,false,null,{}]}"#, #"{"a":1}"#, #"{"a":1,}"#, #"{"a":01}"#,
+            #"{"a":"\x"}"#, #"{"a":[1,]}"#, #"{"a":1} x"#, #"{"a":0.0e0,"b":-0}"#, " {\n\"a\"\t:\r1 } ",
+        ]
+        for json in samples where fields(json) != nil {
+            #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))) != nil, "scanned but not decodable: \(json)")
+        }
+    }
+
+    /// Strings are skipped eight bytes at a time: an escape, a closing quote or a control
+    /// character is found wherever it falls in a word.
+    @Test func findsEveryStringEndAndEscapeWhateverItsOffset() throws {
+        for length in 0..<20 {
+            let padding = String(repeating: "x", count: length)
+            for (inside, valid) in [(#"\""#, true), (#"\n"#, true), (#"\u00e9"#, true), ("\t", false), (#"\q"#, false), ("", true)] {
+                for tail in ["", "yyyyyyyyy"] {
+                    let json = #"{"s":""# + padding + inside + tail + #"","n":1}"#
+                    let found = fields(json)
+                    #expect((found != nil) == valid, "\(json)")
+                    if let found {
+                        #expect(found.plainInteger("n") == 1, "\(json)")
+                        #expect(text(found, found.member("s")!.value) == "\"" + padding + inside + tail + "\"", "\(json)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func scansAMemberObjectOfALargerMessage() throws {
+        let bytes = Array(#"{"action":{"name":"edit","payload":{"number":1}},"id":3}"#.utf8)
+        let message = try #require(JSONObjectFields(bytes))
+        let action = try #require(message.member("action"))
+        let inner = try #require(JSONObjectFields(bytes, range: action.value))
+        #expect(inner.plainString("name") == "edit")
+        #expect(inner.member("payload")?.kind == .object)
+    }
+}
+
+@Suite struct ScannedMessageTests {
+    /// Requests read by the scanner and by `JSONDecoder` give the same request or error code.
+    @Test func requestsDecodeAlikeBothWays() {
+        let requests = [
+            #"{"type":"dispatch","id":2,"action":{"name":"add","payload":{"text":"a"}}}"#,
+            #"{"type":"dispatch","id":2,"sequence":9,"action":{"name":"add"}}"#,
+            #"{"type":"dispatch","id":2,"sequence":0,"action":{"name":"add"}}"#,
+            #"{"type":"dispatch","id":2,"sequence":-4,"action":{"name":"add"}}"#,
+            #"{"type":"dispatch","id":2}"#,
+            #"{"type":"dispatch","id":2,"action":{"payload":{}}}"#,
+            #"{"type":"dispatch","id":2,"action":[]}"#,
+            #"{"type":"dispatch","id":2,"action":{"name":7}}"#,
+            #"{"type":"dispatch","id":2,"sequence":"1","action":{"name":"add"}}"#,
+            #"{"type":"subscribe","id":3,"viewModel":"list","params":{}}"#,
+            #"{"type":"subscribe","id":3}"#,
+            #"{"type":"subscribe","id":3,"viewModel":null}"#,
+            #"{"type":"unsubscribe","id":4,"subscription":7}"#,
+            #"{"type":"unsubscribe","id":4,"subscription":7.5}"#,
+            #"{"type":"history","id":6,"after":3,"limit":1000}"#,
+            #"{"type":"history","id":6,"limit":1001}"#,
+            #"{"type":"history","id":6,"after":-1}"#,
+            #"{"type":"history","id":6}"#,
+            #"{"type":"ping","id":5,"viewModel":7}"#,
+            #"{"type":"ping"}"#,
+            #"{"type":"ping","id":-9223372036854775808}"#,
+            #"{"type":"ping","id":9223372036854775808}"#,
+        ]
+        for json in requests {
+            let payload = Array(json.utf8)
+            #expect(outcome { () throws(ProtocolError) in try ClientRequest.decode(payload) } == outcome { () throws(ProtocolError) in try ClientRequest.decodeWithJSONDecoder(payload) }, "\(json)")
+        }
+    }
+
+    @Test func theRequestScanFindsTheDispatchPayload() throws {
+        let message = Array(#"{"action":{"name":"edit","payload":{"number":1}},"id":3,"type":"dispatch"}"#.utf8)
+        let (request, location) = try ClientRequest.decodeLocatingPayload(message)
+        #expect(request == .dispatch(id: 3, actionName: "edit", sequence: nil))
+        #expect(location == DispatchPayloadLocation(scanning: message))
+        guard case .object(let range) = location else {
+            Issue.record("no payload found")
+            return
+        }
+        #expect(String(decoding: message[range], as: UTF8.self) == #"{"number":1}"#)
+        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo"},"id":3,"type":"dispatch"}"#.utf8)).payload == .absent)
+        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo","payload":[]},"id":3,"type":"dispatch"}"#.utf8)).payload == .unknown)
+        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo"},"id":3.0,"type":"dispatch"}"#.utf8)).payload == .unknown)
+    }
+
+    private func outcome(_ decode: () throws(ProtocolError) -> ClientRequest) -> String {
+        do {
+            return "\(try decode())"
+        } catch {
+            return "\(error.code) \(error.requestID.map(String.init) ?? "-") \(error.message)"
+        }
+    }
+
+    @Test func dispatchPayloadsDecodeAlikeBothWays() throws {
+        struct Payload: Decodable, Equatable { var number: Int; var text: String? }
+        let messages = [
+            #"{"action":{"name":"a","payload":{"number":1,"text":"t"}},"id":1,"type":"dispatch"}"#,
+            #"{"action":{"name":"a","payload":{"number":1}}}"#,
+            #"{"action":{"name":"a","payload":{"text":"t"}}}"#,
+            #"{"action":{"name":"a","payload":{"number":"1"}}}"#,
+            #"{"action":{"name":"a","payload":[1]}}"#,
+            #"{"action":{"name":"a"}}"#,
+        ]
+        for json in messages {
+            let bytes = Array(json.utf8)
+            let scanned = Result { try DispatchEnvelope<Payload>.decodePayload(from: bytes, at: DispatchPayloadLocation(scanning: bytes)) }
+            let whole = Result { try WireJSON.decode(DispatchEnvelope<Payload>.self, from: bytes).payload }
+            switch (scanned, whole) {
+            case (.success(let left), .success(let right)): #expect(left == right, "\(json)")
+            case (.failure(let left), .failure(let right)): #expect(problem(left) == problem(right), "\(json)")
+            default: Issue.record("one way decoded and the other did not: \(json)")
+            }
+        }
+    }
+
+    /// What went wrong and where, leaving out the `action.payload` prefix the daemon's error
+    /// messages leave out too.
+    private func problem(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context): return "missing \(key.stringValue) \(path(context))"
+        case .typeMismatch(_, let context): return "type \(path(context))"
+        case .valueNotFound(_, let context): return "value \(path(context))"
+        case .dataCorrupted(let context): return "corrupted \(path(context))"
+        default: return "\(error)"
+        }
+    }
+
+    private func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map(\.stringValue).filter { $0 != "action" && $0 != "payload" }.joined(separator: ".")
+    }
+
+    @Test func frequentRepliesDecodeAlikeBothWays() throws {
+        let replies = [
+            #"{"id":2,"type":"ack","version":8}"#,
+            #"{"model":{"items":[1,{"a":"b"}]},"subscription":1,"type":"update","version":13}"#,
+            #"{"base":13,"patch":[],"subscription":1,"type":"update","version":14}"#,
+            #"{"id":3,"subscription":1,"type":"subscribed"}"#,
+            #"{"id":5,"type":"pong"}"#,
+            #"{"id":null,"type":"ack","version":8}"#,
+            #"{"id":2,"type":"ack","version":-8}"#,
+            #"{"code":"rejected","id":2,"message":"no","type":"error"}"#,
+            #"{"id":1,"protocol":1,"server":"todod","type":"welcome","version":0}"#,
+        ]
+        for json in replies {
+            let bytes = Array(json.utf8)
+            let scanned = try? ServerEnvelope.decode(bytes)
+            let whole = try? WireJSON.decode(ServerEnvelope.self, from: bytes)
+            #expect(scanned.map(describe) == whole.map(describe), "\(json)")
+        }
+        #expect(ServerEnvelope.scanned(Array(#"{"id":2,"type":"ack","version":8}"#.utf8)) != nil)
+        #expect(ServerEnvelope.scanned(Array(#"{"code":"x","id":2,"type":"ack","version":8}"#.utf8)) == nil)
+    }
+
+    private func describe(_ envelope: ServerEnvelope) -> String {
+        "\(envelope.type) \(String(describing: envelope.id)) \(String(describing: envelope.version)) \(String(describing: envelope.subscription)) "
+            + "\(String(describing: envelope.base)) \(String(describing: envelope.code)) \(String(describing: envelope.server))"
+    }
+
+    @Test func dispatchRequestsAreWrittenAsTheEncoderWouldWriteThem() throws {
+        struct Payload: Encodable { var text: String; var number: Int }
+        struct Action: Encodable { var name: String; var payload: Payload }
+        struct Dispatch: Encodable { var type = "dispatch"; var id: Int64; var action: Action; var sequence: UInt64? }
+        for (name, sequence) in [("edit", UInt64?.some(3)), ("edit", nil), ("odd name\"", 4)] {
+            let payload = Payload(text: "a/b \"c\" é", number: -2)
+            let written = try RequestEncoder.dispatch(id: 7, actionName: name, payload: payload, sequence: sequence)
+            let encoded = try WireJSON.encode(Dispatch(id: 7, action: Action(name: name, payload: payload), sequence: sequence))
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
+        }
+    }
+}

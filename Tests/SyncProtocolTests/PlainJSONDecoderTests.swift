@@ -1,0 +1,109 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+import TestSupport
+@testable import SyncProtocol
+
+/// `PlainJSONDecoder` gives what `JSONDecoder` gives on plain JSON and refuses everything else.
+@Suite struct PlainJSONDecoderTests {
+    enum Colour: String, Codable, Equatable { case red, green }
+
+    struct Item: Codable, Equatable {
+        var number: Int
+        var text: String
+        var completed: Bool
+        var tags: [String]
+        var colour: Colour?
+        var weight: Double?
+        var small: Int8?
+        var big: UInt64?
+        var nested: [[Int]]?
+    }
+
+    struct Model: Codable, Equatable {
+        var items: [Item]
+        var openCount: Int
+        var note: String?
+    }
+
+    private func foundation<T: Decodable>(_ type: T.Type, _ json: String) -> T? {
+        try? JSONDecoder().decode(type, from: Data(json.utf8))
+    }
+
+    private func plain<T: Decodable>(_ type: T.Type, _ json: String) -> T? {
+        try? PlainJSONDecoder.decode(type, from: Array(json.utf8))
+    }
+
+    @Test func decodesPlainDocumentsAsJSONDecoderDoes() throws {
+        let documents = [
+            #"{"items":[],"openCount":0}"#,
+            #"{"items":[{"number":1,"text":"é ünïcode ✓","completed":true,"tags":["a","b"],"colour":"red","weight":3,"small":-128,"big":18446744073709551615,"nested":[[1],[],[2,3]]}],"openCount":1,"note":null}"#,
+            #" { "openCount" : -0 , "items" : [ { "number" : 7 , "text" : "" , "completed" : false , "tags" : [ ] , "colour" : null } ] } "#,
+        ]
+        for json in documents {
+            let expected = try #require(foundation(Model.self, json), "JSONDecoder refused \(json)")
+            #expect(plain(Model.self, json) == expected, "\(json)")
+        }
+    }
+
+    @Test func refusesWhatJSONDecoderWouldReadDifferentlyOrRefuse() {
+        let documents = [
+            #"{"items":[],"openCount":1.0}"#,
+            #"{"items":[],"openCount":1e0}"#,
+            #"{"items":[],"openCount":1,"note":"a\"b"}"#,
+            #"{"items":[],"openCount":1,"openCount":2}"#,
+            #"{"items":[{"number":1,"text":"t","completed":true,"tags":[],"small":128}],"openCount":1}"#,
+            #"{"items":[{"number":1,"text":"t","completed":true,"tags":[],"colour":"blue"}],"openCount":1}"#,
+            #"{"items":[{"number":1,"text":"t","completed":1,"tags":[]}],"openCount":1}"#,
+            #"{"items":[{"number":1,"completed":true,"tags":[]}],"openCount":1}"#,
+            #"{"items":{},"openCount":1}"#,
+            #"{"items":[],"openCount":1"#,
+            #"{"items":[],"openCount":1} []"#,
+        ]
+        for json in documents {
+            #expect(plain(Model.self, json) == nil, "\(json)")
+        }
+    }
+
+    @Test func wireDecodingFallsBackToJSONDecoderWithItsErrors() throws {
+        let escaped = #"{"items":[],"openCount":2,"note":"a\"b\u00e9"}"#
+        #expect(try WireJSON.decode(Model.self, from: Array(escaped.utf8)) == foundation(Model.self, escaped))
+        do {
+            _ = try WireJSON.decode(Model.self, from: Array(#"{"items":[]}"#.utf8))
+            Issue.record("decoded a model without openCount")
+        } catch DecodingError.keyNotFound(let key, _) {
+            #expect(key.stringValue == "openCount")
+        }
+    }
+
+    /// Random JSON values (whose decoding probes types one after another) decode alike.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func randomValuesDecodeAlike(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        for _ in 0..<50 {
+            let value = Self.randomValue(depth: 0, using: &random)
+            let bytes = try WireJSON.encode(value)
+            let expected = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            #expect(try WireJSON.decode(JSONValue.self, from: bytes) == expected)
+            if let plain = try? PlainJSONDecoder.decode(JSONValue.self, from: bytes) { #expect(plain == expected) }
+        }
+    }
+
+    private static func randomValue(depth: Int, using random: inout SeededRandom) -> JSONValue {
+        switch Int.random(in: 0..<(depth > 3 ? 6 : 8), using: &random) {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &random))
+        case 2: return .integer(Int64.random(in: Int64.min...Int64.max, using: &random) >> Int64.random(in: 0..<63, using: &random))
+        case 3: return .number([0.5, -1.25, 1e300, 3.0, 0.1][Int.random(in: 0..<5, using: &random)])
+        case 4, 5: return .string(["", "plain", "quote \" inside", "é✓", "slash /", "tab\t"][Int.random(in: 0..<6, using: &random)])
+        case 6: return .array((0..<Int.random(in: 0..<4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
+        default:
+            var members: [String: JSONValue] = [:]
+            for index in 0..<Int.random(in: 0..<4, using: &random) { members["k\(index)"] = randomValue(depth: depth + 1, using: &random) }
+            return .object(members)
+        }
+    }
+}
