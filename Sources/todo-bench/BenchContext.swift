@@ -28,8 +28,10 @@ final class BenchContext {
             guard redisPresent else { throw .missingProgram(name: "redis-server, redis-benchmark and redis-cli", looked: "$PATH; scripts/bench installs them with apt-get") }
             redisSkipReason = nil
         }
-        var template = Array("/tmp/todo-bench.XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw .file(path: "/tmp/todo-bench.XXXXXX", reason: String(cString: strerror(errno))) }
+        let temporaryParent = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let pattern = temporaryParent + "/todo-bench.XXXXXX"
+        var template = Array(pattern.utf8CString)
+        guard let created = mkdtemp(&template) else { throw .file(path: pattern, reason: String(cString: strerror(errno))) }
         runDirectory = String(cString: created)
     }
 

@@ -11,7 +11,9 @@ import TestSupport
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let reportPath = directory + "/report.json"
-        let bench = try ChildProcess(Binaries.path("todo-bench"), ["--smoke", "--json", reportPath], outputDirectory: directory)
+        // Its own TMPDIR, so that the leftover check below sees this run's processes only.
+        let bench = try ChildProcess(
+            Binaries.path("todo-bench"), ["--smoke", "--json", reportPath], environment: ["TMPDIR": directory], outputDirectory: directory)
         let status = try bench.waitForExit(timeout: 900)
         try #require(status == 0, "todo-bench exited with \(status); stderr:\n\(bench.standardError)")
 
@@ -37,7 +39,7 @@ import TestSupport
 
         let table = bench.standardOutput
         for number in 1...7 { #expect(table.contains("\n\(number)  "), "the table has no row of figure \(number):\n\(table)") }
-        #expect(Self.processesMentioning("/tmp/todo-bench.").isEmpty, "todo-bench left processes running")
+        #expect(Self.processesMentioning(directory + "/todo-bench.").isEmpty, "todo-bench left processes running")
     }
 
     @Test(arguments: [
