@@ -19,13 +19,28 @@ enum GrowthFigure {
     }
 
     /// Measures the figure (starting and stopping its own servers) and returns its rows.
+    ///
+    /// Every size's daemon runs for the whole figure and the toggles go in rounds, a few per
+    /// size in turn, so that each size meets the same moments of the machine's other load
+    /// (the disk's above all): measured one after the other, the smallest list's median moved
+    /// by a third between runs, and with it every ratio.
     static func run(_ context: BenchContext) async throws -> FigureReport {
         var report = FigureReport(figure: 5, title: "Cost of one toggle as the list grows")
-        var samples: [Sample] = []
+        var lists: [ToggledList] = []
+        defer { for list in lists { list.stop() } }
         for size in context.options.growthSizes {
-            context.progress("figure 5: \(context.options.growthToggles) toggles in a list of \(size) items")
-            samples.append(try await measure(context, items: size))
+            context.progress("figure 5: a list of \(size) items")
+            lists.append(try await ToggledList(context, items: size))
         }
+        let toggles = context.options.growthToggles
+        let rounds = min(toggles, 10)
+        context.progress("figure 5: \(toggles) toggles per list, in \(rounds) rounds")
+        for round in 0..<rounds {
+            let count = toggles / rounds + (round < toggles % rounds ? 1 : 0)
+            for list in lists { try await list.toggle(count) }
+        }
+        var samples: [Sample] = []
+        for list in lists { samples.append(try await list.finish(expecting: toggles)) }
         guard let smallest = samples.first else { return report }
         let largest = samples.count > 1 ? samples.last : nil
         for sample in samples {
@@ -39,69 +54,106 @@ enum GrowthFigure {
             report.details["items\(sample.items)FirstModelBytes"] = Double(sample.firstModelBytes)
         }
         report.notes = [
-            "A journal of N adds with a snapshot at N is written directly (see figure 6), todod starts on it, one raw connection that takes patches (hello features [\"patch\"], as SyncClient does) subscribes to list (all items) and counts the bytes of each update frame (header included): the first is the whole model, the toggles' are patches; a SyncClient then dispatches complete and reopen of the middle item alternately, \(context.options.growthToggles) measured after 2 unmeasured, each awaited and seen by the subscriber before the next (so no update is coalesced).",
+            "For each N a journal of N adds with a snapshot at N is written directly (see figure 6) and a todod starts on it; one raw connection that takes patches (hello features [\"patch\"], as SyncClient does) subscribes to list (all items) and counts the bytes of each update frame (header included): the first is the whole model, the toggles' are patches; a SyncClient then dispatches complete and reopen of the middle item alternately, \(toggles) measured after 2 unmeasured, each awaited and seen by the subscriber before the next (so no update is coalesced).",
+            "The daemons of all sizes run together and the toggles go in \(rounds) rounds, the sizes in turn, so that every size meets the same moments of the machine's load.",
             "Latency is dispatch to ack at the SyncClient: it includes recomputing and encoding the list for the subscriber, which the daemon does before it sends the ack.",
-            "No periodic snapshot falls inside the measured toggles (the next is due 1000 versions after the start); its cost, an encoding of the whole state every 1000 versions, is not in these numbers.",
+            "No periodic snapshot falls inside the measured toggles (the next is due 1000 versions after the start) while there are fewer than 998 toggles; its cost, an encoding of the whole state every 1000 versions, is not in these numbers.",
         ]
         return report
     }
 
-    private static func measure(_ context: BenchContext, items: Int) async throws -> Sample {
-        let directory = try context.directory("figure5-\(items)")
-        _ = try JournalBuilder.write(dataDirectory: directory + "/data", workload: .adds, count: items, snapshotVersion: UInt64(items))
-        let daemon = try TodoDaemon(context, directory: directory)
-        let subscriber = try daemon.rawConnection(features: ["patch"])
-        let firstModelBytes = try subscriber.subscribe(viewModel: ListViewModel.wireName, params: ListViewModel.Params())
-        // A figure that fails half-way must not leave the reader blocked on this socket.
-        defer { subscriber.stream.shutDown() }
-        let received = Locked((lastVersion: UInt64(items), frames: 0, bytes: 0))
-        let failure = Locked<String?>(nil)
-        let reader = try BenchThread {
-            do {
-                while let frame = try subscriber.nextFrame() {
-                    guard let version = try updateVersion(frame) else { continue }
-                    received.withLock { $0 = (version, $0.frames + 1, $0.bytes + 4 + frame.count) }
+    /// One list size under measurement: its daemon, the subscriber counting update bytes, and
+    /// the client that toggles the middle item.
+    private final class ToggledList {
+        let items: Int
+        private let daemon: TodoDaemon
+        private let subscriber: FrameSocket
+        private let firstModelBytes: Int
+        private let received: Locked<(lastVersion: UInt64, frames: Int, bytes: Int)>
+        private let failure = Locked<String?>(nil)
+        private let reader: BenchThread
+        private let client: SyncClient
+        private var latencies: [Double] = []
+        private var measuredFrom = (frames: 0, bytes: 0)
+        private var toggled = 0
+        private var finished = false
+
+        /// Writes the journal, starts the daemon, subscribes, and makes two unmeasured toggles.
+        init(_ context: BenchContext, items: Int) async throws {
+            self.items = items
+            let directory = try context.directory("figure5-\(items)")
+            _ = try JournalBuilder.write(dataDirectory: directory + "/data", workload: .adds, count: items, snapshotVersion: UInt64(items))
+            daemon = try TodoDaemon(context, directory: directory)
+            let subscriber = try daemon.rawConnection(features: ["patch"])
+            self.subscriber = subscriber
+            firstModelBytes = try subscriber.subscribe(viewModel: ListViewModel.wireName, params: ListViewModel.Params())
+            let received = Locked((lastVersion: UInt64(items), frames: 0, bytes: 0))
+            self.received = received
+            let failure = failure
+            reader = try BenchThread {
+                do {
+                    while let frame = try subscriber.nextFrame() {
+                        guard let version = try GrowthFigure.updateVersion(frame) else { continue }
+                        received.withLock { $0 = (version, $0.frames + 1, $0.bytes + 4 + frame.count) }
+                    }
+                } catch {
+                    failure.withLock { $0 = "subscriber: \(error)" }
                 }
-            } catch {
-                failure.withLock { $0 = "subscriber: \(error)" }
+            }
+            client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "todo-bench/5")
+            try await toggle(2)
+            latencies.removeAll()
+            measuredFrom = received.withLock { ($0.frames, $0.bytes) }
+        }
+
+        /// Toggles the middle item `count` times, each awaited and seen by the subscriber.
+        func toggle(_ count: Int) async throws {
+            let number = max(1, items / 2)
+            for _ in 0..<count {
+                let started = MonotonicClock.now()
+                let version = toggled % 2 == 0
+                    ? try await client.dispatch(CompleteItem(number: number))
+                    : try await client.dispatch(ReopenItem(number: number))
+                latencies.append(Double(MonotonicClock.now() - started) / 1e6)
+                toggled += 1
+                try await MonotonicClock.pollFromTask("the subscriber to receive version \(version)", timeout: 120) {
+                    received.withLock { $0.lastVersion } >= version || failure.withLock { $0 } != nil
+                }
             }
         }
 
-        let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "todo-bench/5")
-        let number = max(1, items / 2)
-        let warmUp = 2
-        var latencies: [Double] = []
-        var measuredFrom = (frames: 0, bytes: 0)
-        for toggle in 0..<(warmUp + context.options.growthToggles) {
-            if toggle == warmUp { measuredFrom = received.withLock { ($0.frames, $0.bytes) } }
-            let started = MonotonicClock.now()
-            let version = toggle % 2 == 0
-                ? try await client.dispatch(CompleteItem(number: number))
-                : try await client.dispatch(ReopenItem(number: number))
-            let latency = Double(MonotonicClock.now() - started) / 1e6
-            if toggle >= warmUp { latencies.append(latency) }
-            try await MonotonicClock.pollFromTask("the subscriber to receive version \(version)", timeout: 120) {
-                received.withLock { $0.lastVersion } >= version || failure.withLock { $0 } != nil
+        /// Stops everything and returns what was measured, checking that each of the `toggles`
+        /// measured toggles sent the subscriber one update.
+        func finish(expecting toggles: Int) async throws -> Sample {
+            finished = true
+            client.close()
+            subscriber.stream.shutDown()
+            await reader.joinFromTask()
+            try daemon.stop()
+            if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 5", reason: failure) }
+            let totals = received.withLock { ($0.frames, $0.bytes) }
+            let updates = totals.0 - measuredFrom.frames
+            guard updates == toggles else {
+                throw BenchError.unexpectedReply(from: "todod", reply: "\(updates) updates for \(toggles) toggles")
             }
+            return Sample(items: items, latencyMs: Distribution(latencies), updateBytes: Double(totals.1 - measuredFrom.bytes) / Double(updates), firstModelBytes: firstModelBytes)
         }
-        client.close()
-        subscriber.stream.shutDown()
-        await reader.joinFromTask()
-        try daemon.stop()
-        if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 5", reason: failure) }
-        let totals = received.withLock { ($0.frames, $0.bytes) }
-        let updates = totals.0 - measuredFrom.frames
-        guard updates == context.options.growthToggles else {
-            throw BenchError.unexpectedReply(from: "todod", reply: "\(updates) updates for \(context.options.growthToggles) toggles")
+
+        /// Stops the subscriber and the daemon if the figure failed before `finish`.
+        func stop() {
+            guard !finished else { return }
+            finished = true
+            client.close()
+            subscriber.stream.shutDown()
+            try? daemon.stop()
         }
-        return Sample(items: items, latencyMs: Distribution(latencies), updateBytes: Double(totals.1 - measuredFrom.bytes) / Double(updates), firstModelBytes: firstModelBytes)
     }
 
     /// The version of an `update` frame, `nil` for another message. The daemon writes keys
     /// sorted, so an update ends with `"type":"update","version":V}`: reading its tail spares
     /// this thread a JSON decode of megabytes while the daemon is being timed. Anything else
     /// is decoded in full.
-    private static func updateVersion(_ frame: [UInt8]) throws(BenchError) -> UInt64? {
+    fileprivate static func updateVersion(_ frame: [UInt8]) throws(BenchError) -> UInt64? {
         let tail = String(decoding: frame.suffix(64), as: UTF8.self)
         if let marker = tail.range(of: #""type":"update","version":"#), tail.hasSuffix("}"),
            let version = UInt64(tail[marker.upperBound...].dropLast()) {
