@@ -41,11 +41,17 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
         let withPatch = withPatch && (lastEncoded.encodedByteCount ?? Int.max) >= Self.smallModelByteCount
         let model = makeModel(state)
         if withPatch, case .some(.some(let old)) = lastModel, let model, let changes = Self.changes(from: old, to: model) {
-            guard !changes.isEmpty else { return nil }
+            guard !changes.isEmpty else {
+                rememberUnchanged(model)
+                return nil
+            }
             remember(model)
             return (lastEncoded, Self.encode(changes))
         }
-        if let lastModel, lastModel == model { return nil }
+        if let lastModel, lastModel == model {
+            rememberUnchanged(model)
+            return nil
+        }
         let previous = withPatch && lastModel != nil ? (lastDocument ?? Self.document(lastEncoded.bytes)) : nil
         remember(model)
         guard let previous else { return (lastEncoded, nil) }
@@ -72,6 +78,12 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
     private static func model<Incremental: IncrementalViewModel>(following previous: Incremental, state: Model.State, params: Model.Params) -> Model?? {
         guard let state = state as? Incremental.State, let params = params as? Incremental.Params else { return nil }
         return .some(Incremental(state: state, params: params, previous: previous).flatMap { $0 as? Model })
+    }
+
+    /// Keeps `model`, equal to the last one, as the base of the next: an incremental model
+    /// made from it follows the state it was made from, not an older one. The encodings stay.
+    private func rememberUnchanged(_ model: Model?) {
+        lastModel = .some(model)
     }
 
     private func remember(_ model: Model?) {

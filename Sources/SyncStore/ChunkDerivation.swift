@@ -11,6 +11,8 @@ public struct ChunkDerivation<Source: Sendable, Value: Sendable>: Sendable {
     public let values: [Value]
 
     /// `derive` applied to every chunk of `array`, except those `previous` already derived.
+    /// Only pass a `previous` made with a `derive` that gives the same value for the same
+    /// elements (one that captured other settings, such as a filter, gives other values).
     @inlinable
     public init(_ array: ChunkedArray<Source>, reusing previous: Self? = nil, _ derive: ([Source]) -> Value) {
         let chunks = array.chunks

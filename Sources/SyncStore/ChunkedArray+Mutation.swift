@@ -1,10 +1,11 @@
-/// Changes to a `ChunkedArray`. Each rebuilds only the chunk it touches (two when a full chunk
-/// splits, or a small one joins its neighbour), never the elements of the others.
+/// Changes to a `ChunkedArray`. Each change at one position rebuilds only the chunk it touches
+/// (two when a full chunk splits, or a small one joins its neighbour); `removeAll` rebuilds the
+/// chunks that lose elements.
 extension ChunkedArray {
     /// A chunk this small after a removal joins a neighbour, if the two fit in one chunk: many
     /// removals do not leave many tiny chunks behind.
     @inlinable
-    static var smallChunkCount: Int { chunkCapacity / 4 }
+    static var smallChunkThreshold: Int { chunkCapacity / 4 }
 
     /// Replaces the element at `index`.
     @inlinable
@@ -51,7 +52,9 @@ extension ChunkedArray {
         let (chunk, offset) = location(of: index)
         var elements = storedChunks[chunk].elements
         let removed = elements.remove(at: offset)
-        if elements.count < Self.smallChunkCount, let neighbour = joinableNeighbour(of: chunk, keeping: elements.count) {
+        if elements.isEmpty {
+            replaceChunks(chunk..<chunk + 1, with: [])
+        } else if elements.count < Self.smallChunkThreshold, let neighbour = joinableNeighbour(of: chunk, keeping: elements.count) {
             let joined = neighbour < chunk ? storedChunks[neighbour].elements + elements : elements + storedChunks[neighbour].elements
             replaceChunks(Swift.min(chunk, neighbour)..<Swift.max(chunk, neighbour) + 1, with: [Chunk(joined)])
         } else {
@@ -79,7 +82,7 @@ extension ChunkedArray {
             }
         }
         guard changed else { return }
-        if kept.count > 1, keptCount < kept.count * Self.smallChunkCount {
+        if kept.count > 1, keptCount < kept.count * Self.smallChunkThreshold {
             self = ChunkedArray(kept.lazy.flatMap(\.elements))
         } else {
             replaceChunks(0..<storedChunks.count, with: kept)

@@ -124,7 +124,7 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
     }
 }
 
-extension ChunkedArray: RandomAccessCollection, MutableCollection {
+extension ChunkedArray: RandomAccessCollection {
     /// An iterator that walks the chunks in order.
     public struct Iterator: IteratorProtocol {
         @usableFromInline
@@ -163,7 +163,9 @@ extension ChunkedArray: RandomAccessCollection, MutableCollection {
     @inlinable
     public var isEmpty: Bool { endIndex == 0 }
 
-    /// The element at `index`; setting it rebuilds its chunk (`replace(at:with:)`).
+    /// The element at `index`; setting it rebuilds its chunk (`replace(at:with:)`). Not a
+    /// `MutableCollection`: its element-by-element algorithms (sorting, swapping) would rebuild
+    /// a chunk per step.
     @inlinable
     public subscript(index: Int) -> Element {
         get {

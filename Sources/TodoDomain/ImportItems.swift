@@ -35,9 +35,7 @@ public struct ImportItems: Action {
         guard !added.isEmpty else { return }
         state.nextNumber = nextNumber
         for item in added {
-            // Usually newer than every item: then no search.
-            let isNewest = state.items.last.map { $0.createdAt <= item.createdAt } ?? true
-            let index = isNewest ? state.items.count : state.items.firstIndex { $0.createdAt > item.createdAt } ?? state.items.count
+            let index = state.items.firstIndex { $0.createdAt > item.createdAt } ?? state.items.count
             state.items.insert(item, at: index)
         }
         state.pushUndo("import \(added.count) item\(added.count == 1 ? "" : "s")", added.map { .remove(number: $0.number) })

@@ -28,14 +28,20 @@ extension TodoState {
 
     /// Applies `changes`. Each one is skipped if the state no longer has what it refers to.
     mutating func revert(_ changes: [UndoChange]) {
+        // Restoring looks for an item that is usually absent, which a search by number only
+        // learns by looking at every item: with many restores, collect the numbers once.
+        var numbers = changes.count > 1 ? Set(items.lazy.map(\.number)) : nil
         for change in changes {
             switch change {
             case .remove(let number):
                 guard let index = position(of: number) else { continue }
                 items.remove(at: index)
+                numbers?.remove(number)
             case .restore(let item, let index):
-                guard position(of: item.number) == nil else { continue }
+                let isPresent = numbers?.contains(item.number) ?? (position(of: item.number) != nil)
+                guard !isPresent else { continue }
                 items.insert(item, at: min(index, items.count))
+                numbers?.insert(item.number)
             case .replace(let item):
                 guard let index = position(of: item.number) else { continue }
                 items.replace(at: index, with: item)

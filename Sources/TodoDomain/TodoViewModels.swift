@@ -72,15 +72,18 @@ public struct ListViewModel: IncrementalViewModel {
     public var openCount: Int
     /// Done items in the whole list, whatever the filter.
     public var doneCount: Int
-    /// The rows of each chunk of the state's items, for the next version; not on the wire.
-    private var chunkRows: ChunkDerivation<TodoItem, ChunkRows>? = nil
+    /// The rows of each chunk of the state's items and the filter they were made with, for the
+    /// next version; not on the wire.
+    private var chunkRows: (filter: ListFilter, rows: ChunkDerivation<TodoItem, ChunkRows>)? = nil
 
     public init(state: TodoState, params: Params) {
         self.init(state: state, filter: params.filter, reusing: nil)
     }
 
+    /// Reuses `previous`'s rows only if they were made with the same filter.
     public init(state: TodoState, params: Params, previous: ListViewModel) {
-        self.init(state: state, filter: params.filter, reusing: previous.chunkRows)
+        let reusable = previous.chunkRows.flatMap { $0.filter == params.filter ? $0.rows : nil }
+        self.init(state: state, filter: params.filter, reusing: reusable)
     }
 
     private init(state: TodoState, filter: ListFilter, reusing previous: ChunkDerivation<TodoItem, ChunkRows>?) {
@@ -97,7 +100,7 @@ public struct ListViewModel: IncrementalViewModel {
         items = ChunkedArray(chunks: chunkRows.values.map(\.rows))
         doneCount = chunkRows.values.reduce(0) { $0 + $1.doneCount }
         openCount = state.items.count - doneCount
-        self.chunkRows = chunkRows
+        self.chunkRows = (filter, chunkRows)
     }
 
     public static func == (lhs: ListViewModel, rhs: ListViewModel) -> Bool {

@@ -28,9 +28,9 @@ enum GrowthFigure {
         var report = FigureReport(figure: 5, title: "Cost of one toggle as the list grows")
         var lists: [ToggledList] = []
         defer { for list in lists { list.stop() } }
-        for size in context.options.growthSizes {
+        for (index, size) in context.options.growthSizes.enumerated() {
             context.progress("figure 5: a list of \(size) items")
-            lists.append(try await ToggledList(context, items: size))
+            lists.append(try await ToggledList(context, items: size, directoryName: "figure5-\(index)-\(size)"))
         }
         let toggles = context.options.growthToggles
         let rounds = min(toggles, 10)
@@ -78,10 +78,12 @@ enum GrowthFigure {
         private var toggled = 0
         private var finished = false
 
-        /// Writes the journal, starts the daemon, subscribes, and makes two unmeasured toggles.
-        init(_ context: BenchContext, items: Int) async throws {
+        /// Writes the journal in `directoryName`, starts the daemon, subscribes, and makes two
+        /// unmeasured toggles. If this throws, the daemon's `deinit` kills it, which also ends
+        /// the subscriber's reader thread.
+        init(_ context: BenchContext, items: Int, directoryName: String) async throws {
             self.items = items
-            let directory = try context.directory("figure5-\(items)")
+            let directory = try context.directory(directoryName)
             _ = try JournalBuilder.write(dataDirectory: directory + "/data", workload: .adds, count: items, snapshotVersion: UInt64(items))
             daemon = try TodoDaemon(context, directory: directory)
             let subscriber = try daemon.rawConnection(features: ["patch"])

@@ -120,22 +120,34 @@ import Testing
     }
 
     /// Changes between chunked arrays, applied to the first one, give the second; the indices
-    /// of each run of changed chunks are right once the runs before it are applied.
-    @Test(arguments: [3, 4] as [UInt64]) func chunkedArrayChangesTurnOneArrayIntoTheOther(seed: UInt64) {
+    /// of each run of changed chunks are right once the runs before it are applied. The arrays
+    /// grow from empty, lose runs of elements (`removeAll`, which may chunk again) and empty out.
+    /// The same holds for the changes between the plain arrays.
+    @Test(arguments: [(3, 700), (4, 0)] as [(UInt64, Int)]) func arrayChangesTurnOneArrayIntoTheOther(seed: UInt64, startCount: Int) {
         var random = SeededRandom(seed: seed)
-        var array = Numbers(0..<700)
+        var array = Numbers(0..<startCount)
         for step in 0..<300 {
             let old = array
             for _ in 0..<Int.random(in: 1...4, using: &random) {
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0: array.insert(10_000 + step, at: Int.random(in: 0...array.count, using: &random))
-                case 1: if !array.isEmpty { array.remove(at: Int.random(in: 0..<array.count, using: &random)) }
-                default: if !array.isEmpty { array[Int.random(in: 0..<array.count, using: &random)] = -step }
+                switch Int.random(in: 0..<12, using: &random) {
+                case 0...3: for _ in 0..<Int.random(in: 1...300, using: &random) { array.append(10_000 + step) }
+                case 4, 5: array.insert(20_000 + step, at: Int.random(in: 0...array.count, using: &random))
+                case 6, 7: if !array.isEmpty { array.remove(at: Int.random(in: 0..<array.count, using: &random)) }
+                case 8, 9: if !array.isEmpty { array[Int.random(in: 0..<array.count, using: &random)] = -step }
+                case 10:
+                    let low = Int.random(in: 0..<max(1, array.count), using: &random)
+                    let removed = Set(array.indices.filter { $0 >= low && $0 < low + 400 }.map { array[$0] })
+                    array.removeAll { removed.contains($0) }
+                default: if step % 40 == 0 { array.removeAll { _ in true } }
                 }
             }
+            expectWellFormed(array, "step \(step)")
             var patched = Array(old)
             ModelChangeApplier.apply(ModelChange.arrayChanges(from: old, to: array, at: ["items"]), toArray: "items", &patched)
             #expect(patched == Array(array), "step \(step)")
+            var plainPatched = Array(old)
+            ModelChangeApplier.apply(ModelChange.arrayChanges(from: Array(old), to: Array(array), at: ["items"]), toArray: "items", &plainPatched)
+            #expect(plainPatched == Array(array), "step \(step), plain arrays")
         }
     }
 }

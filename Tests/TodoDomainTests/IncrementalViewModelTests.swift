@@ -101,6 +101,16 @@ import Testing
         #expect(after.doneCount == before.doneCount + 1)
     }
 
+    @Test func aPreviousModelWithAnotherFilterIsNotReused() throws {
+        var store = store(items: 600)
+        let all = ListViewModel(state: store.state, params: .init(filter: .all))
+        try store.apply(accepted(CompleteItem(number: 1), store.state, 1))
+        for filter in [ListFilter.open, .done] {
+            let next = ListViewModel(state: store.state, params: .init(filter: filter), previous: all)
+            #expect(next == ListViewModel(state: store.state, params: .init(filter: filter)), "filter \(filter)")
+        }
+    }
+
     @Test func aModelDecodedFromTheWireStillMakesTheNextVersion() throws {
         var store = store(items: 600)
         let decoded = try WireJSON.decode(ListViewModel.self, from: WireJSON.encode(ListViewModel(state: store.state, params: .init())))
