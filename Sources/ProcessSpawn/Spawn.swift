@@ -15,8 +15,8 @@ public enum Spawn {
         public var description: String { "cannot start \(executable): \(reason)" }
     }
 
-    /// Starts `executable` with `arguments` (`argv[0]` is `executable`) and the whole
-    /// `environment`, writing its output to `stdoutPath` and `stderrPath` (created 0600, or
+    /// Starts `executable` with `arguments` (`argv[0]` is `executable`) in this process's
+    /// environment with `environment` added (its values win), writing its output to `stdoutPath` and `stderrPath` (created 0600, or
     /// `/dev/null`). Returns the child's process id.
     public static func start(
         _ executable: String, _ arguments: [String], environment: [String: String], stdoutPath: String, stderrPath: String
@@ -41,7 +41,7 @@ public enum Spawn {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = Self.currentEnvironment(adding: environment).map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
@@ -50,5 +50,18 @@ public enum Spawn {
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else { throw Failure(executable: executable, reason: String(cString: strerror(result))) }
         return pid
+    }
+
+    /// This process's environment as `KEY=VALUE` entries, with `added` set over it.
+    private static func currentEnvironment(adding added: [String: String]) -> [String] {
+        var entries: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            let key = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+            if added[key] == nil { entries.append(text) }
+            index += 1
+        }
+        return entries + added.map { "\($0.key)=\($0.value)" }
     }
 }

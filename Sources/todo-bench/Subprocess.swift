@@ -31,10 +31,8 @@ final class Subprocess {
             stdoutPath = "/dev/null"
             stderrPath = "/dev/null"
         }
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in environment { merged[key] = value }
         do {
-            pid = try Spawn.start(executable, arguments, environment: merged, stdoutPath: stdoutPath, stderrPath: stderrPath)
+            pid = try Spawn.start(executable, arguments, environment: environment, stdoutPath: stdoutPath, stderrPath: stderrPath)
         } catch {
             throw .process(name: executable, reason: "cannot start: \(error.reason)")
         }

@@ -24,10 +24,8 @@ public final class ChildProcess: @unchecked Sendable {
         stdoutPath = "\(outputDirectory)/\(name)-\(stamp).out"
         stderrPath = "\(outputDirectory)/\(name)-\(stamp).err"
 
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in environment { merged[key] = value }
         do {
-            pid = try Spawn.start(executable, arguments, environment: merged, stdoutPath: stdoutPath, stderrPath: stderrPath)
+            pid = try Spawn.start(executable, arguments, environment: environment, stdoutPath: stdoutPath, stderrPath: stderrPath)
         } catch {
             throw TestFailure(error.description)
         }
