@@ -1,5 +1,5 @@
 /// Where the payload of a dispatch is in its message, as far as a scan with `JSONObjectFields`
-/// found out: what lets the daemon hand only the payload's bytes to `JSONDecoder`.
+/// found out: what lets the daemon decode only the payload's bytes (`WireJSON.decode`).
 public enum DispatchPayloadLocation: Equatable, Sendable {
     /// `action.payload` is an object at these bytes of the message.
     case object(Range<Int>)
@@ -32,7 +32,7 @@ public enum DispatchPayloadLocation: Equatable, Sendable {
 
 extension DispatchEnvelope {
     /// The payload of the dispatch `message`, whose payload is at `location`. Only the payload's
-    /// bytes go through `JSONDecoder` when the location is known; otherwise the whole message
+    /// bytes are decoded (`WireJSON.decode`) when the location is known; otherwise the whole message
     /// does, as `DispatchEnvelope`. Either way the same payload, or an error that
     /// `shortDescription` words the same (the coding path lacks `action.payload`, which it
     /// leaves out anyway).
