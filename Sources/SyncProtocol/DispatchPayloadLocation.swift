@@ -33,7 +33,7 @@ public enum DispatchPayloadLocation: Equatable, Sendable {
 extension DispatchEnvelope {
     /// The payload of the dispatch `message`, whose payload is at `location`. Only the payload's
     /// bytes are decoded (`WireJSON.decode`) when the location is known; otherwise the whole message
-    /// does, as `DispatchEnvelope`. Either way the same payload, or an error that
+    /// is, as a `DispatchEnvelope`. Either way the same payload, or an error that
     /// `shortDescription` words the same (the coding path lacks `action.payload`, which it
     /// leaves out anyway).
     public static func decodePayload(from message: [UInt8], at location: DispatchPayloadLocation) throws -> Payload {
