@@ -25,7 +25,7 @@ struct TmuxTests {
     private func expectRestored(_ tmux: Tmux, _ name: String, exitStatus: Int) throws {
         let screen = try tmux.waitForScreen(name, "the shell after the TUI") { $0.contains { $0.hasPrefix("EXIT=") } }
         let report = try #require(screen.first { $0.hasPrefix("EXIT=") }).split(separator: " ")
-        #expect(report.first == "EXIT=\(exitStatus)")
+        #expect(report.first == "EXIT=\(exitStatus)", "the screen: \(screen.joined(separator: "\n"))")
         #expect(Set(report.dropFirst()) == ["icrnl", "isig", "icanon", "echo"], "cooked mode with echo again: \(report)")
         #expect(try tmux.display(name, "#{alternate_on}") == "0", "the alternate screen was left")
         #expect(!screen.contains { $0.contains("Items (") }, "nothing of the TUI is left on the shell's screen")
