@@ -84,8 +84,9 @@ final class Statement {
         sqlite3_finalize(handle)
     }
 
-    /// Binds `values` to the parameters 1, 2, … (`nil` binds NULL).
-    func bind(_ values: [SQLiteValue?], operation: String) throws(JournalError) {
+    /// Binds `values` to the parameters 1, 2, … (`nil` binds NULL). `operation` names what
+    /// failed in the error; it is only made then.
+    func bind(_ values: [SQLiteValue?], operation: @autoclosure () -> String) throws(JournalError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -99,17 +100,18 @@ final class Statement {
                     sqlite3_bind_text(handle, index, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), Int32($0.count), csqlite_transient())
                 }
             }
-            guard result == SQLITE_OK else { throw database.error(result, operation) }
+            guard result == SQLITE_OK else { throw database.error(result, operation()) }
         }
     }
 
-    /// Runs the statement to completion, calling `row` for each result row.
-    func run(operation: String, row: (Statement) throws(JournalError) -> Void = { _ in }) throws(JournalError) {
+    /// Runs the statement to completion, calling `row` for each result row. `operation` names
+    /// what failed in the error; it is only made then.
+    func run(operation: @autoclosure () -> String, row: (Statement) throws(JournalError) -> Void = { _ in }) throws(JournalError) {
         defer { sqlite3_reset(handle) }
         while true {
             let result = sqlite3_step(handle)
             if result == SQLITE_DONE { return }
-            guard result == SQLITE_ROW else { throw database.error(result, operation) }
+            guard result == SQLITE_ROW else { throw database.error(result, operation()) }
             try row(self)
         }
     }

@@ -100,6 +100,10 @@ extension SQLiteJournal {
 
     /// The statements that write a file of the current schema.
     struct WriteStatements {
+        /// Starts a commit (`BEGIN IMMEDIATE`).
+        let begin: Statement
+        /// Ends a commit (`COMMIT`).
+        let commit: Statement
         /// Inserts one action: the eight columns in `ReadStatements.actions` order.
         let action: Statement
         /// Inserts (or replaces) a snapshot: `version, state, saved_at, ledger`.
@@ -108,6 +112,8 @@ extension SQLiteJournal {
         let pruneSnapshots: Statement
 
         init(_ database: SQLiteDatabase) throws(JournalError) {
+            begin = try database.prepare("BEGIN IMMEDIATE", operation: "preparing")
+            commit = try database.prepare("COMMIT", operation: "preparing")
             action = try database.prepare(
                 "INSERT INTO actions(version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 operation: "preparing")

@@ -69,7 +69,7 @@ public final class SQLiteJournal: Journal {
     public func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) {
         guard let writes else { preconditionFailure("SQLiteJournal.append before prepareForWriting") }
         if database.isInTransaction { try? database.execute("ROLLBACK", operation: "rolling back") }
-        try database.execute("BEGIN IMMEDIATE", operation: "starting a commit")
+        try writes.begin.run(operation: "starting a commit")
         do {
             for entry in entries {
                 try writes.action.bind([
@@ -88,7 +88,7 @@ public final class SQLiteJournal: Journal {
                 try writes.pruneSnapshots.bind([.integer(Int64(snapshot.version))], operation: "pruning snapshots")
                 try writes.pruneSnapshots.run(operation: "pruning snapshots")
             }
-            try database.execute("COMMIT", operation: "committing")
+            try writes.commit.run(operation: "committing")
         } catch {
             try? database.execute("ROLLBACK", operation: "rolling back")
             throw error

@@ -39,6 +39,11 @@ public enum TodoText {
     /// holds control characters: items are one line, shown on other people's terminals, where
     /// an escape sequence would take over the screen.
     public static func validated(_ text: String) throws(TodoRejection) -> String {
+        if let trimmed = trimmedPrintableASCII(text) {
+            guard !trimmed.isEmpty else { throw .emptyText }
+            guard trimmed.utf8.count <= maximumLength else { throw .textTooLong(length: trimmed.utf8.count) }
+            return trimmed
+        }
         // Scalar by scalar: walking characters backwards through generic reversed views cost
         // thousands of instructions per character, most of the daemon's time per `add`.
         let scalars = text.unicodeScalars
@@ -52,5 +57,16 @@ public enum TodoText {
         let length = trimmed.count
         guard length <= maximumLength else { throw .textTooLong(length: length) }
         return trimmed
+    }
+
+    /// `text` trimmed of spaces if every byte of it is printable ASCII, the common case, where
+    /// the only whitespace is the space and each character is one byte; nil otherwise.
+    private static func trimmedPrintableASCII(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+            guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else { return "" }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
+        }
     }
 }

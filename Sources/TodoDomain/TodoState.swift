@@ -8,10 +8,10 @@ public struct TodoState: Codable, Equatable, Sendable {
     /// The number the next new item gets. Only grows, so numbers are never reused.
     public var nextNumber: Int
     /// What `undo` can revert, newest last.
-    public var undoStack: [UndoStep]
+    public var undoStack: UndoHistory
 
     /// A state with the given items, next number and undo steps.
-    public init(items: some Sequence<TodoItem> = [], nextNumber: Int = 1, undoStack: [UndoStep] = []) {
+    public init(items: some Sequence<TodoItem> = [], nextNumber: Int = 1, undoStack: UndoHistory = []) {
         self.items = ChunkedArray(items)
         self.nextNumber = nextNumber
         self.undoStack = undoStack

@@ -22,8 +22,7 @@ extension TodoState {
 
     /// Remembers how to revert an action that just changed the state.
     mutating func pushUndo(_ summary: String, _ changes: [UndoChange]) {
-        undoStack.append(UndoStep(summary: summary, changes: changes))
-        if undoStack.count > Self.undoDepth { undoStack.removeFirst(undoStack.count - Self.undoDepth) }
+        undoStack.push(UndoStep(summary: summary, changes: changes))
     }
 
     /// Applies `changes`. Each one is skipped if the state no longer has what it refers to.

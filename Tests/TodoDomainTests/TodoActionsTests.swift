@@ -113,6 +113,23 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         }
     }
 
+    /// Plain ASCII takes a shorter path than other text; both trim and count alike.
+    @Test(arguments: [
+        ("  buy milk  ", "buy milk"), ("\tbuy milk\n", "buy milk"), (" \u{A0}caf\u{E9} ", "caf\u{E9}"),
+        ("a  b", "a  b"), (String(repeating: "x", count: 1000) + "   ", String(repeating: "x", count: 1000)),
+    ])
+    func textIsTrimmedOfWhitespace(text: String, expected: String) throws {
+        #expect(try TodoText.validated(text) == expected)
+    }
+
+    @Test(arguments: [
+        ("   ", TodoRejection.emptyText), ("", .emptyText), (" \t ", .emptyText),
+        (String(repeating: "x", count: 1001), .textTooLong(length: 1001)), ("x\u{7F}", .controlCharacters),
+    ])
+    func textIsRefusedAlikeWhateverItsBytes(text: String, rejection: TodoRejection) {
+        #expect(throws: rejection) { try TodoText.validated(text) }
+    }
+
     @Test func textOfExactlyTheLimitIsAccepted() throws {
         var store = Store(state: TodoApp.initialState)
         try store.apply(accepted(AddItem(text: String(repeating: "界", count: 1000)), 1))

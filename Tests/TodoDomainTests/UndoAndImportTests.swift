@@ -61,7 +61,7 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         var store = Store(state: TodoApp.initialState)
         for n in 0..<(TodoState.undoDepth + 10) { try apply(AddItem(text: "item \(n)"), &store) }
         #expect(store.state.undoStack.count == TodoState.undoDepth)
-        #expect(store.state.undoStack.first?.summary == #"add "item 10""#)
+        #expect(store.state.undoStack.steps.first?.summary == #"add "item 10""#)
     }
 }
 
