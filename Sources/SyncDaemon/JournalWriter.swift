@@ -39,13 +39,6 @@ final class JournalWriter<State: Codable & Sendable> {
         case failed(durableVersion: UInt64, reason: String)
     }
 
-    /// A read of the journal queued by the server.
-    struct Read {
-        let after: UInt64
-        let limit: Int
-        let completion: (Result<[JournalEntry], JournalError>) -> Void
-    }
-
     /// One unit of work for the thread pool.
     private struct Job {
         var entries: [JournalEntry]
@@ -53,15 +46,7 @@ final class JournalWriter<State: Codable & Sendable> {
         /// large state does not stall the loop.
         var snapshot: (state: State, ledger: DispatchLedger, version: UInt64)?
         var endState: State?
-        var reads: [Read]
-    }
-
-    /// What the pool thread found.
-    private struct JobResults {
-        var commit: Result<Void, JournalError> = .success(())
-        /// Why the snapshot due could not be encoded (the commit went ahead without it).
-        var snapshotFailure: String?
-        var reads: [Result<[JournalEntry], JournalError>] = []
+        var reads: [JournalRead]
     }
 
     /// Most journal reads done in one job.
@@ -96,9 +81,9 @@ final class JournalWriter<State: Codable & Sendable> {
     private let inlineCommitLimit: Int
     private let logger: Logger
     private var recorded: [JournalEntry] = []
-    private var pendingReads: [Read] = []
+    private var pendingReads: [JournalRead] = []
     private var job: Job?
-    private var jobResults = JobResults()
+    private var jobResults = JournalJobResults()
     private(set) var durableVersion: UInt64
     private var lastSnapshotVersion: UInt64
     /// Commits that held more than zero actions, and the actions they held, for the batch-size log.
@@ -138,7 +123,7 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Queues a read of up to `limit` entries after version `after`.
     func read(after: UInt64, limit: Int, completion: @escaping (Result<[JournalEntry], JournalError>) -> Void) {
-        pendingReads.append(Read(after: after, limit: limit, completion: completion))
+        pendingReads.append(JournalRead(after: after, limit: limit, completion: completion))
     }
 
     /// Starts a job with everything recorded and queued, unless one is running (its end starts
@@ -198,7 +183,7 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Runs on a thread-pool thread, or on the loop thread for an inline commit.
     fileprivate func performJob() {
         guard let job else { return }
-        var results = JobResults()
+        var results = JournalJobResults()
         if !job.entries.isEmpty {
             var snapshot: Snapshot?
             if let due = job.snapshot {
@@ -224,10 +209,10 @@ final class JournalWriter<State: Codable & Sendable> {
         guard let finished = job else { return }
         job = nil
         var results = jobResults
-        jobResults = JobResults()
+        jobResults = JournalJobResults()
         if status != 0 {
             let failure = JournalError.storage(path: "", operation: "running a commit", reason: String(cString: uv_err_name(status)))
-            results = JobResults(commit: .failure(failure), reads: finished.reads.map { _ in .failure(failure) })
+            results = JournalJobResults(commit: .failure(failure), reads: finished.reads.map { _ in .failure(failure) })
         }
         if let last = finished.entries.last {
             switch results.commit {
@@ -288,4 +273,21 @@ private let afterPoolJob: uv_after_work_cb = { work, status in
 /// Why a snapshot could not be encoded.
 private struct SnapshotFailure: Error, CustomStringConvertible {
     let description: String
+}
+
+/// A read of the journal queued by the server. Not nested in the generic `JournalWriter`
+/// (neither is `JournalJobResults`), so that their type metadata is not looked up at run time
+/// on every commit.
+struct JournalRead {
+    let after: UInt64
+    let limit: Int
+    let completion: (Result<[JournalEntry], JournalError>) -> Void
+}
+
+/// What the pool thread found.
+private struct JournalJobResults {
+    var commit: Result<Void, JournalError> = .success(())
+    /// Why the snapshot due could not be encoded (the commit went ahead without it).
+    var snapshotFailure: String?
+    var reads: [Result<[JournalEntry], JournalError>] = []
 }

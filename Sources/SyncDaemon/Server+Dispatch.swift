@@ -7,7 +7,7 @@ extension Server {
     /// Decodes the payload of a client's dispatch (at `location` in the message `payload`) as
     /// `A` and applies it; `numbered` is its client id and sequence, if it has them and they
     /// are new.
-    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], at location: DispatchPayloadLocation, requester: Requester, numbered: DispatchLedger.Key?) {
+    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], at location: DispatchPayloadLocation, requester: DispatchRequester, numbered: DispatchLedger.Key?) {
         let action: A
         do {
             action = try DispatchEnvelope<A>.decodePayload(from: payload, at: location)
@@ -21,7 +21,7 @@ extension Server {
     /// Accepts and applies `action` and records it for the next commit (and, if `numbered`,
     /// in the ledger); the requester hears back once it is durable. A rejected action is not
     /// recorded anywhere: resent, it is judged again.
-    func apply<A: Action<App.State>>(_ action: A, requester: Requester, numbered: DispatchLedger.Key? = nil) {
+    func apply<A: Action<App.State>>(_ action: A, requester: DispatchRequester, numbered: DispatchLedger.Key? = nil) {
         var action = action
         let context = AcceptanceContext.now()
         action.accept(context, state: store.state)
@@ -48,7 +48,7 @@ extension Server {
         passEnd.start()
     }
 
-    private func peerCredentials(of requester: Requester) -> (uid: UInt32, pid: Int32)? {
+    private func peerCredentials(of requester: DispatchRequester) -> (uid: UInt32, pid: Int32)? {
         guard case .client(let connectionID, _) = requester, let peer = sessions[connectionID]?.connection.peer else { return nil }
         return (peer.uid, peer.pid)
     }
@@ -76,7 +76,7 @@ extension Server {
         passEnd.start()
     }
 
-    func fail(_ requester: Requester, _ error: ProtocolError) {
+    func fail(_ requester: DispatchRequester, _ error: ProtocolError) {
         switch requester {
         case .client(let connectionID, let requestID):
             guard let session = sessions[connectionID] else { return }

@@ -13,7 +13,7 @@ extension Server {
     /// Judges a numbered dispatch. Returns the key to apply and record it under when it is new;
     /// `nil` when it was answered here: a duplicate (the original's ack, or its failure), a
     /// stale sequence, or a connection without a client id.
-    func admitNumberedDispatch(sequence: UInt64, from session: Session<App.State>, requestID: Int64) -> DispatchLedger.Key? {
+    func admitNumberedDispatch(sequence: UInt64, from session: Session, requestID: Int64) -> DispatchLedger.Key? {
         guard let clientID = session.clientID else {
             send(.error(ProtocolError(
                 .invalidMessage, "A dispatch with a \"sequence\" needs a connection whose hello gave a \"clientId\".", requestID: requestID)), to: session)
@@ -38,7 +38,7 @@ extension Server {
     /// Answers a duplicate with the ack of the original, applied as `version`: at the end of
     /// this pass if that is durable, else with the original's own outcome (its ack, or the
     /// same `storage_unavailable` if its commit fails).
-    private func answerDuplicate(_ requester: Requester, of version: UInt64, session: Session<App.State>) {
+    private func answerDuplicate(_ requester: DispatchRequester, of version: UInt64, session: Session) {
         session.awaitedReplies += 1
         if version <= writer.durableVersion {
             durableAcks.append((requester, version))

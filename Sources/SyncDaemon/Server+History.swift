@@ -5,7 +5,7 @@ import SyncProtocol
 extension Server {
     /// Answers `history` from the journal, read on the thread pool between commits. Only
     /// durable actions are listed.
-    func history(_ session: Session<App.State>, requestID: Int64, after: UInt64?, limit: Int) {
+    func history(_ session: Session, requestID: Int64, after: UInt64?, limit: Int) {
         let connectionID = session.connection.id
         let start = after ?? (publishedVersion > UInt64(limit) ? publishedVersion - UInt64(limit) : 0)
         session.awaitedReplies += 1

@@ -3,7 +3,7 @@ import SyncStore
 
 extension Server {
     /// Handles `subscribe`: replies `subscribed`, then at once the pair's current model.
-    func subscribe(_ session: Session<App.State>, requestID: Int64, viewModel: String, payload: [UInt8]) {
+    func subscribe(_ session: Session, requestID: Int64, viewModel: String, payload: [UInt8]) {
         guard let type = App.viewModelType(named: viewModel) else {
             send(.error(ProtocolError(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID)), to: session)
             return
@@ -13,7 +13,7 @@ extension Server {
             send(.error(ProtocolError(.tooManySubscriptions, "This connection already holds \(limit) subscriptions, the limit.", requestID: requestID)), to: session)
             return
         }
-        let source: (key: ViewHub<App.State>.Key, make: () -> any ViewSource<App.State>)
+        let source: (key: ViewKey, make: () -> any ViewSource<App.State>)
         do {
             source = try Self.viewSource(type, payload: payload)
         } catch {
@@ -23,7 +23,7 @@ extension Server {
         let subscription = session.nextSubscriptionID
         session.nextSubscriptionID += 1
         session.subscriptions[subscription] = source.key
-        let subscriber = ViewHub<App.State>.Subscriber(connectionID: session.connection.id, subscription: subscription)
+        let subscriber = ViewSubscriber(connectionID: session.connection.id, subscription: subscription)
         let model = hub.subscribe(
             subscriber, to: source.key, takesPatches: session.takesPatches, makeSource: source.make, state: publishedState, version: publishedVersion)
         send(.subscribed(id: requestID, subscription: subscription), to: session)
@@ -32,7 +32,7 @@ extension Server {
     }
 
     /// Handles `unsubscribe`.
-    func unsubscribe(_ session: Session<App.State>, requestID: Int64, subscription: Int64) {
+    func unsubscribe(_ session: Session, requestID: Int64, subscription: Int64) {
         guard let key = session.subscriptions.removeValue(forKey: subscription) else {
             send(.error(ProtocolError(.unknownSubscription, "This connection has no subscription \(subscription).", requestID: requestID)), to: session)
             return
@@ -43,8 +43,8 @@ extension Server {
 
     /// Decodes the params of a subscribe frame as `Model`'s and returns the pair's key and a
     /// way to make its source.
-    private static func viewSource<Model: ViewModel<App.State>>(_ type: Model.Type, payload: [UInt8]) throws -> (key: ViewHub<App.State>.Key, make: () -> any ViewSource<App.State>) {
+    private static func viewSource<Model: ViewModel<App.State>>(_ type: Model.Type, payload: [UInt8]) throws -> (key: ViewKey, make: () -> any ViewSource<App.State>) {
         let params = try WireJSON.decode(SubscribeEnvelope<Model.Params>.self, from: payload).params
-        return (ViewHub.Key(viewModel: Model.wireName, params: AnyHashable(params)), { TypedViewSource<Model>(params: params) })
+        return (ViewKey(viewModel: Model.wireName, params: AnyHashable(params)), { TypedViewSource<Model>(params: params) })
     }
 }

@@ -13,13 +13,6 @@ import SyncStore
 /// is written before the ack carrying V, and everything produced in one pass leaves in one
 /// write per connection.
 final class Server<App: SyncApp>: ConnectionDelegate {
-    /// Who is waiting for the outcome of a dispatch.
-    enum Requester {
-        /// A client's `dispatch` request.
-        case client(connectionID: Int, requestID: Int64)
-        /// A side effect running off the loop.
-        case sideEffect(CheckedContinuation<UInt64, any Error>)
-    }
 
     let configuration: DaemonConfiguration
     let logger: Logger
@@ -36,15 +29,15 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     let hub = ViewHub<App.State>()
     /// What every connection reads into.
     private let readBuffer = ReadBuffer(byteCount: Connection.readChunkSize)
-    var sessions: [Int: Session<App.State>] = [:]
+    var sessions: [Int: Session] = [:]
     private var nextConnectionID = 1
     let loop: UnsafeMutablePointer<uv_loop_t>
     var passEnd: LoopHandle<uv_prepare_t>!
     var connectionsToFlush: [Connection] = []
     /// Dispatches applied but not yet durable, and duplicates of them, in arrival order.
-    var awaitingDurability: [(requester: Requester, version: UInt64)] = []
+    var awaitingDurability: [(requester: DispatchRequester, version: UInt64)] = []
     /// Dispatches durable and not yet answered; answered at the end of the pass.
-    var durableAcks: [(requester: Requester, version: UInt64)] = []
+    var durableAcks: [(requester: DispatchRequester, version: UInt64)] = []
     /// Shutdown progress (see `Server+Shutdown.swift`).
     var shutdown = ShutdownProgress.serving
     /// The timer that cuts off clients that do not read their `bye` in time.
@@ -93,7 +86,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             let connection = try Connection(id: nextConnectionID, loop: loop, acceptingFrom: listener, limits: limits, readBuffer: readBuffer)
             nextConnectionID += 1
             connection.delegate = self
-            let session = Session<App.State>(connection: connection)
+            let session = Session(connection: connection)
             sessions[connection.id] = session
             guard let peer = connection.peer, configuration.peerPolicy.allows(uid: peer.uid, gid: peer.gid) else {
                 let who = connection.peer.map { "uid \($0.uid) pid \($0.pid)" } ?? "an unknown peer"
@@ -148,7 +141,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
 
     /// Closes the connection of a client that finished sending once nothing it asked for is
     /// still waiting for an answer.
-    private func closeIfFinished(_ session: Session<App.State>) {
+    private func closeIfFinished(_ session: Session) {
         if session.inputEnded && session.awaitedReplies == 0 {
             session.connection.closeAfterFlushing(reason: "client closed the connection")
         }
@@ -178,7 +171,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
 
     // MARK: Requests
 
-    private func handle(_ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation, from session: Session<App.State>) {
+    private func handle(_ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation, from session: Session) {
         if case .hello(let id, let protocolVersion, let client, let clientID, let features) = request {
             greet(session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID, features: features)
             return
@@ -213,7 +206,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         }
     }
 
-    private func greet(_ session: Session<App.State>, id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String]) {
+    private func greet(_ session: Session, id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String]) {
         guard !session.isGreeted else {
             send(.error(ProtocolError(.invalidMessage, "This connection already said hello.", requestID: id)), to: session)
             return
@@ -244,16 +237,16 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             clientID: clientID, lastSequence: lastSequence, features: granted), to: session)
     }
 
-    private func refuseBeforeHello(_ session: Session<App.State>, because reason: String) {
+    private func refuseBeforeHello(_ session: Session, because reason: String) {
         logger.log(.warning, "\(session.logName): handshake refused: \(reason)")
         closeWithError(ProtocolError(.handshakeRequired, "The first message must be hello (\(reason))."), session)
     }
 
-    func send(_ message: ServerMessage, to session: Session<App.State>) {
+    func send(_ message: ServerMessage, to session: Session) {
         session.connection.enqueue(FrameEncoder.frame(message.encoded()))
     }
 
-    private func closeWithError(_ error: ProtocolError, _ session: Session<App.State>) {
+    private func closeWithError(_ error: ProtocolError, _ session: Session) {
         send(.error(error), to: session)
         session.connection.closeAfterFlushing()
     }

@@ -1,5 +1,5 @@
 /// What the server knows about one connected client. Loop-confined: not `Sendable`.
-final class Session<State> {
+final class Session {
     /// The client's socket.
     let connection: Connection
     /// The `client` string from `hello`, once greeted.
@@ -9,7 +9,7 @@ final class Session<State> {
     /// Whether the client asked for `patch` updates in `hello`.
     var takesPatches = false
     /// This connection's subscriptions by id, and the pair each one follows.
-    var subscriptions: [Int64: ViewHub<State>.Key] = [:]
+    var subscriptions: [Int64: ViewKey] = [:]
     /// The id the next subscription gets (ids are per connection and never reused on it).
     var nextSubscriptionID: Int64 = 1
     /// Requests still waiting for the journal (dispatches not yet durable, history reads).

@@ -11,18 +11,6 @@ import SyncStore
 /// applies to what each of them holds. A pair with no subscribers left is dropped.
 /// Loop-confined: not `Sendable`.
 final class ViewHub<State> {
-    /// Identifies one distinct (view model, params) pair.
-    struct Key: Hashable {
-        let viewModel: String
-        let params: AnyHashable
-    }
-
-    /// One subscriber of a pair: a connection and the subscription id it chose for it.
-    struct Subscriber: Hashable {
-        let connectionID: Int
-        let subscription: Int64
-    }
-
     /// What a subscriber is told about a changed model.
     struct Change {
         /// The new model.
@@ -52,7 +40,7 @@ final class ViewHub<State> {
     private final class Entry {
         let source: any ViewSource<State>
         var model: EncodedModel
-        var subscribers: [Subscriber: Delivery] = [:]
+        var subscribers: [ViewSubscriber: Delivery] = [:]
         var patchTakers = 0
 
         init(source: any ViewSource<State>, model: EncodedModel) {
@@ -61,7 +49,7 @@ final class ViewHub<State> {
         }
     }
 
-    private var entries: [Key: Entry] = [:]
+    private var entries: [ViewKey: Entry] = [:]
 
     /// How many distinct pairs have subscribers.
     var count: Int { entries.count }
@@ -69,7 +57,7 @@ final class ViewHub<State> {
     /// Adds `subscriber` to the pair `key`, computing the pair at `state` if it is new, and
     /// records that it receives the model as of `version`. Returns the pair's current model.
     func subscribe(
-        _ subscriber: Subscriber, to key: Key, takesPatches: Bool, makeSource: () -> any ViewSource<State>, state: State, version: UInt64
+        _ subscriber: ViewSubscriber, to key: ViewKey, takesPatches: Bool, makeSource: () -> any ViewSource<State>, state: State, version: UInt64
     ) -> [UInt8] {
         let entry: Entry
         if let existing = entries[key] {
@@ -86,7 +74,7 @@ final class ViewHub<State> {
     }
 
     /// Removes `subscriber` from the pair `key`; drops the pair when nobody is left.
-    func unsubscribe(_ subscriber: Subscriber, from key: Key) {
+    func unsubscribe(_ subscriber: ViewSubscriber, from key: ViewKey) {
         guard let entry = entries[key], let delivery = entry.subscribers.removeValue(forKey: subscriber) else { return }
         if delivery.takesPatches { entry.patchTakers -= 1 }
         if entry.subscribers.isEmpty { entries[key] = nil }
@@ -95,7 +83,7 @@ final class ViewHub<State> {
     /// Recomputes every pair at `state` (version `version`) and calls `deliver` for each
     /// subscriber of each pair whose model changed. A patch is computed only for pairs that
     /// have a subscriber taking patches.
-    func publish(_ state: State, version: UInt64, deliver: (Subscriber, Change) -> Void) {
+    func publish(_ state: State, version: UInt64, deliver: (ViewSubscriber, Change) -> Void) {
         for entry in entries.values {
             guard let change = entry.source.renderChange(state, withPatch: entry.patchTakers > 0) else { continue }
             entry.model = change.model

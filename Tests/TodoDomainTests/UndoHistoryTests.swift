@@ -59,8 +59,10 @@ import Testing
 
     @Test func encodesAsTheArrayOfItsStepsOldestFirst() throws {
         let steps = (0..<(TodoState.undoDepth + 5)).map(step)
-        let encoded = try JSONEncoder().encode(UndoHistory(steps))
-        #expect(encoded == (try JSONEncoder().encode(Array(steps.suffix(TodoState.undoDepth)))))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let encoded = try encoder.encode(UndoHistory(steps))
+        #expect(encoded == (try encoder.encode(Array(steps.suffix(TodoState.undoDepth)))))
         #expect(try JSONDecoder().decode(UndoHistory.self, from: encoded) == UndoHistory(steps))
     }
 }
