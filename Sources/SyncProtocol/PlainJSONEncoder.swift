@@ -8,11 +8,11 @@ import Foundation
 /// faster, for the plain values most messages hold: what every dispatch journals and every
 /// SyncClient dispatch sends.
 ///
-/// Plain means: strings of printable ASCII without `"` or `\` (nothing to escape), integers,
+/// Plain means: strings of printable ASCII (where only `"` and `\` are escaped), integers,
 /// booleans, nulls, arrays, and objects whose keys sort the same bytewise and ignoring case
 /// with no digits in them (so that the sorted-keys order cannot depend on how the encoder
 /// compares keys). Anything else (a floating-point number, a `Date`, `Data`, `URL` or
-/// `Decimal`, a string that needs escaping, a `superEncoder`) throws `Unsupported`, and
+/// `Decimal`, a string with control characters or beyond ASCII, a `superEncoder`) throws `Unsupported`, and
 /// `WireJSON.encode` then asks `JSONEncoder`.
 enum PlainJSONEncoder {
     /// The value holds something this encoder leaves to `JSONEncoder`.
@@ -115,14 +115,21 @@ final class PlainNode {
         return bytes
     }
 
-    /// Appends `text` as a JSON string, when it needs no escaping.
+    /// Appends `text` as a JSON string, when it is printable ASCII: a `"` or `\\` is escaped
+    /// with a backslash, as `JSONEncoder` does, and nothing else needs escaping.
     static func append(_ text: String, to bytes: inout [UInt8]) throws {
         var text = text
         let plain = text.withUTF8 { utf8 in
-            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return false }
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
             bytes.reserveCapacity(bytes.count + utf8.count + 2)
             bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                bytes.append(UInt8(ascii: "\\"))
+                start = index
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
             bytes.append(UInt8(ascii: "\""))
             return true
         }

@@ -38,7 +38,10 @@ import TestSupport
     @Test func writesPlainValuesAsJSONEncoderDoes() throws {
         let item = Item(number: -3, text: "plain text / with slash", completed: true, tags: ["a", ""], colour: .green, createdAt: 1_795_996_837_753,
                         small: -128, big: .max, nested: [[1, 2], []], note: nil)
-        let values: [any Encodable] = [Wrapper(items: [item, item], openCount: 2, id: "5A28-ab"), item, [item], "top", 42, true, [String: Int]()]
+        let values: [any Encodable] = [
+            Wrapper(items: [item, item], openCount: 2, id: "5A28-ab"), item, [item], "top", 42, true, [String: Int](),
+            #"edit "quoted \ and \\""#, #"""#, #"\"#, #"a""b"#, ["key \"x\"": "\\"],
+        ]
         for value in values {
             let plain = try PlainJSONEncoder.encode(value)
             #expect(String(decoding: plain, as: UTF8.self) == (try foundation(value)))
@@ -50,7 +53,7 @@ import TestSupport
         struct Keys: Codable { var aB: Int; var ab: Int }
         struct Digits: Codable { var item10: Int; var item9: Int }
         let refused: [any Encodable] = [
-            "quote \" inside", "back\\slash", "tab\t", "é", Weighted(weight: 1), Keys(aB: 1, ab: 2), Digits(item10: 1, item9: 2),
+            "tab\t", "é", "line\n", Weighted(weight: 1), Keys(aB: 1, ab: 2), Digits(item10: 1, item9: 2),
             Date(timeIntervalSince1970: 0), Data([1]),
         ]
         for value in refused {
@@ -75,7 +78,7 @@ import TestSupport
         case 1: return .bool(Bool.random(using: &random))
         case 2: return .integer(Int64.random(in: Int64.min...Int64.max, using: &random) >> Int64.random(in: 0..<63, using: &random))
         case 3: return Int.random(in: 0..<4, using: &random) == 0 ? .number(0.5) : .integer(7)
-        case 4, 5: return .string(["", "plain", "quote \" inside", "é✓", "slash /", "tab\t", "Upper"][Int.random(in: 0..<7, using: &random)])
+        case 4, 5: return .string(["", "plain", "quote \" inside", "é✓", "slash /", "tab\t", "Upper", #"back\slash"#, #"\""#][Int.random(in: 0..<9, using: &random)])
         case 6: return .array((0..<Int.random(in: 0..<4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
         default:
             var members: [String: JSONValue] = [:]
