@@ -33,8 +33,13 @@ final class ConnectionStateBroadcaster: Sendable {
                 }
                 return key
             }
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.watchers.withLock { $0.continuations.removeValue(forKey: key) }
+            // Holds the watchers, not the broadcaster: the cycle this makes (watchers,
+            // continuation, this closure) ends when the stream ends or the state is closed,
+            // and no weak reference is needed (the runtime's side table of a weakly referenced
+            // object that lives until exit reads as a leak to LeakSanitizer).
+            let watchers = watchers
+            continuation.onTermination = { _ in
+                _ = watchers.withLock { $0.continuations.removeValue(forKey: key) }
             }
         }
     }

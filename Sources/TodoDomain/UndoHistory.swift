@@ -50,8 +50,8 @@ public struct UndoHistory: Sendable {
 
     /// Adds `step` as the newest; the oldest step is forgotten when the history is full.
     ///
-    /// Forgotten nodes stay linked until there are as many of them as steps kept; then the kept
-    /// steps are linked anew, which costs one node per push on average.
+    /// Forgotten nodes stay linked until the chain is twice `TodoState.undoDepth` long; then the
+    /// kept steps are linked anew, which costs about one node per push.
     public mutating func push(_ step: UndoStep) {
         newest = Node(step: step, previous: newest)
         count = min(count + 1, TodoState.undoDepth)
