@@ -13,7 +13,6 @@ import SyncStore
 /// is written before the ack carrying V, and everything produced in one pass leaves in one
 /// write per connection.
 final class Server<App: SyncApp>: ConnectionDelegate {
-
     let configuration: DaemonConfiguration
     let logger: Logger
     /// The latest published state, for side effects on other threads.

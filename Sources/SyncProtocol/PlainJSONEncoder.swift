@@ -12,8 +12,8 @@ import Foundation
 /// booleans, nulls, arrays, and objects whose keys sort the same bytewise and ignoring case
 /// with no digits in them (so that the sorted-keys order cannot depend on how the encoder
 /// compares keys). Anything else (a floating-point number, a `Date`, `Data`, `URL` or
-/// `Decimal`, a string with control characters or beyond ASCII, a `superEncoder`) throws `Unsupported`, and
-/// `WireJSON.encode` then asks `JSONEncoder`.
+/// `Decimal`, a string with control characters or beyond ASCII, a `superEncoder`) throws
+/// `Unsupported`, and `WireJSON.encode` then asks `JSONEncoder`.
 enum PlainJSONEncoder {
     /// The value holds something this encoder leaves to `JSONEncoder`.
     struct Unsupported: Error {}
@@ -115,7 +115,7 @@ final class PlainNode {
         return bytes
     }
 
-    /// Appends `text` as a JSON string, when it is printable ASCII: a `"` or `\\` is escaped
+    /// Appends `text` as a JSON string, when it is printable ASCII: a `"` or `\` is escaped
     /// with a backslash, as `JSONEncoder` does, and nothing else needs escaping.
     static func append(_ text: String, to bytes: inout [UInt8]) throws {
         var text = text
