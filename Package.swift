@@ -47,7 +47,7 @@ let package = Package(
         // The todo screens and views of `todo tui`, and the adapter from SyncClient to them.
         .target(name: "TodoTUI", dependencies: ["TerminalUI", "SyncClient", "SyncStore", "TodoDomain"]),
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncJournal", "SyncStore", "SyncProtocol", "TodoDomain"]),
-        .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TodoDomain", "TodoTUI"]),
+        .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI", "TodoDomain", "TodoTUI"]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
         .executableTarget(name: "todo-bench", dependencies: ["ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain"]),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).

@@ -53,13 +53,7 @@ public final class SystemTerminal: TerminalDevice {
 
     /// Writes all of `bytes`, retrying after interruptions.
     public func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+        bytes.withUnsafeBytes { writeAll(output, $0) }
     }
 
     /// Keys, resizes and focus changes, read on a thread of their own from now on.

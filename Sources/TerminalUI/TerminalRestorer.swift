@@ -91,7 +91,7 @@ enum TerminalRestorer {
     static func restore() {
         guard let saved, done == 0 else { return }
         done = 1
-        writeAll(saved.output, saved.bytes, saved.count)
+        writeAll(saved.output, UnsafeRawBufferPointer(start: saved.bytes, count: saved.count))
         _ = tcsetattr(saved.input, TCSANOW, saved.attributes)
         guard saved.standardError >= 0 else { return }
         _ = dup2(saved.standardError, 2)
@@ -99,7 +99,7 @@ enum TerminalRestorer {
             let count = read(saved.divertedErrors, saved.buffer, bufferSize)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            writeAll(2, saved.buffer, count)
+            writeAll(2, UnsafeRawBufferPointer(start: saved.buffer, count: count))
         }
     }
 
@@ -121,16 +121,6 @@ enum TerminalRestorer {
         _ = dup2(ends[1], 2)
         close(ends[1])
         return (copy, ends[0])
-    }
-
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeMutablePointer<UInt8>, _ count: Int) {
-        var offset = 0
-        while offset < count {
-            let written = Glibc.write(descriptor, bytes + offset, count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
     }
 
     private static func install(_ signal: Int32, _ handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void) {

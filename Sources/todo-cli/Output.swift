@@ -1,4 +1,4 @@
-import Glibc
+import TerminalUI
 
 /// Unbuffered writes to standard output and standard error (Swift 6 rejects the C `stdout`
 /// globals, and `watch` must show each rendering at once).
@@ -14,13 +14,6 @@ enum Output {
     }
 
     private static func write(_ descriptor: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+        Array(text.utf8).withUnsafeBytes { writeAll(descriptor, $0) }
     }
 }
