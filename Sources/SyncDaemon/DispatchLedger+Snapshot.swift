@@ -18,12 +18,10 @@ extension DispatchLedger {
         for (index, (clientID, client)) in orderedClients.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes += #"{"floor":\#(client.floor),"id":"#.utf8
-            if ClientID.problem(with: clientID) == nil {
-                // The characters of a valid client id need no escaping.
-                bytes += #""\#(clientID)""#.utf8
-            } else {
-                // Only a journal edited by hand holds another one; the encoder escapes it.
-                bytes += (try? WireJSON.encode(clientID)) ?? Array(#""""#.utf8)
+            do {
+                try WireJSON.appendString(clientID, to: &bytes)
+            } catch {
+                bytes += #""""#.utf8
             }
             bytes += #","recent":["#.utf8
             for (position, applied) in client.recent.enumerated() {

@@ -41,11 +41,12 @@ enum Recovery<App: SyncApp> {
                 }
                 snapshotVersion = snapshot.version
             }
+            let actionTypes = ActionDirectory<App.State>(App.actions)
             var replayed = 0
             while true {
                 let entries = try journal.entries(after: store.version, limit: chunkSize)
                 for entry in entries {
-                    try replay(entry, into: &store, path: path)
+                    try replay(entry, into: &store, actionTypes: actionTypes, path: path)
                     if let clientID = entry.clientID, let sequence = entry.clientSequence {
                         ledger.record(.init(clientID: clientID, sequence: sequence), version: entry.version, durableThrough: entry.version)
                     }
@@ -63,11 +64,13 @@ enum Recovery<App: SyncApp> {
         }
     }
 
-    private static func replay(_ entry: JournalEntry, into store: inout Store<App.State>, path: String) throws(DaemonError) {
+    private static func replay(
+        _ entry: JournalEntry, into store: inout Store<App.State>, actionTypes: ActionDirectory<App.State>, path: String
+    ) throws(DaemonError) {
         guard entry.version == store.version + 1 else {
             throw .recovery(path: path, reason: "version \(store.version + 1) is missing (the next action recorded is \(entry.version))")
         }
-        guard let type = App.actionType(named: entry.name) else {
+        guard let type = actionTypes[entry.name] else {
             throw .recovery(path: path, reason: "the action \"\(entry.name)\" at version \(entry.version) is unknown to this todod")
         }
         try apply(type, entry, into: &store, path: path)

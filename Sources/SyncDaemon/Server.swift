@@ -44,9 +44,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     /// The state and version clients have been shown: everything durable, as of the last pass.
     var publishedState: App.State
     var publishedVersion: UInt64
-    /// The app's action types by wire name, the first of each name as `App.actionType(named:)`
-    /// finds it: one hash lookup per dispatch instead of a walk over the list.
-    private let actionTypes: [String: any Action<App.State>.Type]
+    /// The app's action types by wire name.
+    private let actionTypes = ActionDirectory<App.State>(App.actions)
 
     /// A server for `store` and `ledger` (everything in them durable) on `loop`, committing
     /// through `writer`.
@@ -63,7 +62,6 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         self.logger = logger
         publishedState = store.state
         publishedVersion = store.version
-        actionTypes = Dictionary(App.actions.map { ($0.wireName, $0) }, uniquingKeysWith: { first, _ in first })
         mirror = StateMirror(state: store.state, version: store.version)
         passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
         writer.onOutcome = { [unowned self] outcome in self.journalDidFinish(outcome) }

@@ -45,15 +45,10 @@ struct PlainValue {
     /// The members of this object, when a scan already found them.
     var scanned: JSONObjectFields?
 
-    /// Types `JSONDecoder` decodes its own way rather than through their `init(from:)`.
-    private static func isSpecialCased<T>(_ type: T.Type) -> Bool {
-        type == Data.self || type == URL.self || type == Decimal.self || type == Date.self
-    }
-
     /// The value as `T`, through `T`'s `init(from:)` unless `T` is a JSON primitive.
     func decode<T: Decodable>(_ type: T.Type, codingPath: [any CodingKey]) throws -> T {
         if let primitive = try primitive(type) { return primitive }
-        guard !Self.isSpecialCased(type) else { throw PlainJSONDecoder.Unsupported() }
+        guard !WireJSON.isSpecialCased(type) else { throw PlainJSONDecoder.Unsupported() }
         return try T(from: PlainValueDecoder(value: self, codingPath: codingPath))
     }
 

@@ -44,11 +44,6 @@ final class PlainNode {
     /// What the node holds so far.
     var content = Content.empty
 
-    /// Types `JSONEncoder` encodes its own way rather than through their `encode(to:)`.
-    private static func isSpecialCased<T>(_ type: T.Type) -> Bool {
-        type == Data.self || type == URL.self || type == Decimal.self || type == Date.self
-    }
-
     /// Encodes `value` into a new node.
     static func encoding<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> PlainNode {
         let node = PlainNode()
@@ -68,7 +63,7 @@ final class PlainNode {
         case let number as UInt32: node.set(Array(String(number).utf8))
         case is Double, is Float: throw PlainJSONEncoder.Unsupported()
         default:
-            guard !isSpecialCased(T.self) else { throw PlainJSONEncoder.Unsupported() }
+            guard !WireJSON.isSpecialCased(T.self) else { throw PlainJSONEncoder.Unsupported() }
             try value.encode(to: PlainValueEncoder(node: node, codingPath: codingPath))
         }
     }

@@ -10,35 +10,18 @@ public enum RequestEncoder {
     /// `dispatch {id, action: {name, payload}, sequence?}`; `sequence` numbers the action
     /// among those of the connection's client id.
     ///
-    /// Only the payload goes through `JSONEncoder`; the envelope around it is written by hand,
-    /// with the same bytes the encoder would write (keys sorted), when the action name needs
-    /// no escaping.
+    /// Only the payload goes through the encoder; the envelope around it is written by hand,
+    /// with the same bytes the encoder would write (keys sorted).
     public static func dispatch(id: Int64, actionName: String, payload: some Encodable, sequence: UInt64? = nil) throws -> [UInt8] {
-        guard isPlainName(actionName) else {
-            return try WireJSON.encode(Dispatch(id: id, action: .init(name: actionName, payload: payload), sequence: sequence))
-        }
         let encodedPayload = try WireJSON.encode(payload)
-        let head = #"{"action":{"name":"\#(actionName)","payload":"#
-        let tail = #"},"id":\#(id)"# + (sequence.map { #","sequence":\#($0)"# } ?? "") + #","type":"dispatch"}"#
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(head.utf8.count + encodedPayload.count + tail.utf8.count)
-        bytes.append(contentsOf: head.utf8)
-        bytes.append(contentsOf: encodedPayload)
-        bytes.append(contentsOf: tail.utf8)
+        bytes.reserveCapacity(encodedPayload.count + actionName.utf8.count + 64)
+        bytes += #"{"action":{"name":"#.utf8
+        try WireJSON.appendString(actionName, to: &bytes)
+        bytes += #","payload":"#.utf8
+        bytes += encodedPayload
+        bytes += (#"},"id":\#(id)"# + (sequence.map { #","sequence":\#($0)"# } ?? "") + #","type":"dispatch"}"#).utf8
         return bytes
-    }
-
-    /// Whether `name` is written in JSON as it is: letters, digits, `_`, `-` and `.` only.
-    private static func isPlainName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                return true
-            default:
-                return false
-            }
-        }
     }
 
     /// `subscribe {id, viewModel, params}`.
@@ -68,17 +51,6 @@ public enum RequestEncoder {
         let client: String
         let clientId: String?
         let features: [String]?
-    }
-
-    private struct Dispatch<Payload: Encodable>: Encodable {
-        struct Action: Encodable {
-            let name: String
-            let payload: Payload
-        }
-        let type = "dispatch"
-        let id: Int64
-        let action: Action
-        let sequence: UInt64?
     }
 
     private struct Subscribe<Params: Encodable>: Encodable {

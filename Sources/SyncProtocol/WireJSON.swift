@@ -22,6 +22,16 @@ public enum WireJSON {
         return Array(try makeEncoder().encode(value))
     }
 
+    /// Appends `text` as a JSON string, escaped as `encode` escapes it: for envelopes written
+    /// by hand around values encoded on their own.
+    public static func appendString(_ text: String, to bytes: inout [UInt8]) throws {
+        do {
+            try PlainNode.append(text, to: &bytes)
+        } catch {
+            bytes += try makeEncoder().encode(text)
+        }
+    }
+
     /// Decodes `type` from `bytes`: with `PlainJSONDecoder` when the JSON is plain, else (and
     /// for every error) with `JSONDecoder`, so the result and the errors are `JSONDecoder`'s.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
@@ -32,6 +42,12 @@ public enum WireJSON {
     /// Decodes `type` from part of a message (`bytes` is one JSON value).
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws -> T {
         try decode(type, from: Array(bytes))
+    }
+
+    /// Types Foundation's JSON coders handle their own way rather than through their `Codable`
+    /// conformance; the plain coders leave them to Foundation.
+    static func isSpecialCased<T>(_ type: T.Type) -> Bool {
+        type == Data.self || type == URL.self || type == Decimal.self || type == Date.self
     }
 
     /// Decodes `type` from `{}`: what an omitted payload or params object means.
