@@ -13,5 +13,4 @@ import TodoDomain
         #expect(directory["teleport"] == nil)
         #expect(directory[""] == nil)
     }
-
 }
