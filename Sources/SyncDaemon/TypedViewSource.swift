@@ -46,7 +46,11 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
                 return nil
             }
             remember(model)
-            return (lastEncoded, Self.encode(changes))
+            do {
+                return (lastEncoded, try Self.encode(changes))
+            } catch {
+                preconditionFailure("a change of \(Model.wireName) failed to encode: \(error)")
+            }
         }
         if let lastModel, lastModel == model {
             rememberUnchanged(model)
@@ -104,7 +108,7 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
 
     /// `changes` as an RFC 6902 patch, written straight from each value's encoding (keys in
     /// the sorted order the wire uses: `op`, `path`, `value`).
-    private static func encode(_ changes: [ModelChange]) -> [UInt8] {
+    private static func encode(_ changes: [ModelChange]) throws -> [UInt8] {
         var patch: [UInt8] = [UInt8(ascii: "[")]
         for (index, change) in changes.enumerated() {
             if index > 0 { patch.append(UInt8(ascii: ",")) }
@@ -114,23 +118,15 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
             case .replace(let path, let value): ("replace", path, value)
             }
             patch.append(contentsOf: #"{"op":"\#(op)","path":"#.utf8)
-            patch.append(contentsOf: encodeValue(JSONPatch.pointer(path)))
+            try WireJSON.appendString(JSONPatch.pointer(path), to: &patch)
             if let value {
                 patch.append(contentsOf: #","value":"#.utf8)
-                patch.append(contentsOf: encodeValue(value))
+                patch += try WireJSON.encode(value)
             }
             patch.append(UInt8(ascii: "}"))
         }
         patch.append(UInt8(ascii: "]"))
         return patch
-    }
-
-    private static func encodeValue(_ value: any Encodable) -> [UInt8] {
-        do {
-            return try WireJSON.encode(value)
-        } catch {
-            preconditionFailure("a change of \(Model.wireName) failed to encode: \(error)")
-        }
     }
 
     private static func encodeWhole(_ model: Model?) -> [UInt8] {
