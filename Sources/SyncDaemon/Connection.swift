@@ -141,7 +141,7 @@ final class Connection {
         let result = uv_write(writeRequest, cuv_pipe_as_stream(pipe), &descriptor, 1, Self.onWrite)
         if result < 0 {
             releaseInFlight()
-            close(reason: "write failed: \(String(cString: uv_err_name(result)))")
+            close(reason: Self.reason("write", result))
         }
         resumeReadingIfDrained()
     }
@@ -222,7 +222,7 @@ final class Connection {
     private func didWrite(status: Int32) {
         releaseInFlight()
         if status < 0 {
-            close(reason: status == UV_ECANCELED.rawValue ? "closed" : "write failed: \(String(cString: uv_err_name(status)))")
+            close(reason: status == UV_ECANCELED.rawValue ? "closed" : Self.reason("write", status))
             return
         }
         flush()
@@ -243,6 +243,15 @@ final class Connection {
         buffer!.pointee = uv_buf_init(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
     }
 
+    /// Why a `read` or `write` that ended with `status` closes the connection. A client that
+    /// closed its socket while replies were on their way (a one-shot `todo list` does, once it
+    /// has its model) makes writes fail with EPIPE or reads with ECONNRESET: that is the client
+    /// going away, not a failure.
+    private static func reason(_ operation: String, _ status: Int32) -> String {
+        let name = String(cString: uv_err_name(status))
+        return status == UV_EPIPE.rawValue || status == UV_ECONNRESET.rawValue ? "client went away (\(name))" : "\(operation) failed: \(name)"
+    }
+
     private static let onRead: uv_read_cb = { stream, nread, _ in
         let connection = owner(stream!.pointee.data)
         if nread > 0 {
@@ -253,7 +262,7 @@ final class Connection {
             connection.endReading()
             connection.delegate?.connectionReachedEndOfInput(connection)
         } else if nread < 0 {
-            connection.close(reason: "read failed: \(String(cString: uv_err_name(Int32(nread))))")
+            connection.close(reason: reason("read", Int32(nread)))
         }
         // nread == 0 is EAGAIN, not EOF: nothing to do.
     }

@@ -18,6 +18,28 @@ import TestSupport
         #expect(try daemon.stop() == 0, "clean exit, no leak or sanitizer report")
     }
 
+    /// A one-shot client (`todo list`) closes once it has its model, often with replies still
+    /// on their way: the daemon's next write fails with EPIPE (or its read with ECONNRESET).
+    /// That is the client going away, logged at debug level, not a warning.
+    @Test func aClientClosingWithRepliesUnreadIsNotAWarning() throws {
+        let daemon = try DaemonHarness(arguments: ["--log-level", "debug"])
+        do {
+            let leaving = try daemon.greetedClient()
+            _ = try leaving.subscribe("list")
+            // Wait until the replies are in its socket, then close without reading them: the
+            // kernel resets the connection.
+            var ready = pollfd(fd: leaving.descriptor, events: Int16(POLLIN), revents: 0)
+            #expect(poll(&ready, 1, 10_000) == 1)
+        }
+        let writer = try daemon.greetedClient()
+        for number in 1...3 { _ = try writer.dispatchAndWait("add", ["text": "item \(number)"]) }
+        try writer.expectOnlyPong()
+        #expect(try daemon.stop() == 0)
+        let log = daemon.process.standardError
+        #expect(log.contains("disconnected: client went away (E"), "\(log)")
+        #expect(!log.contains("warning"), "\(log)")
+    }
+
     @Test func aSubscriberThatNeverReadsDoesNotDisturbOthersAndStaysBounded() throws {
         let daemon = try DaemonHarness()
         let idle = try daemon.greetedClient()
