@@ -37,25 +37,12 @@ public final class Daemon<App: SyncApp> {
         } catch {
             throw .dataDirectory(error)
         }
-        let journalPath = directory.file(SQLiteJournal.fileName)
-        let journal: SQLiteJournal
-        do {
-            journal = try SQLiteJournal(path: journalPath)
-        } catch {
-            throw .journal(error)
-        }
+        let journal = try JournalOpener.open(configuration, in: directory)
         let started = Self.monotonicMilliseconds()
         let emptyLedger = DispatchLedger(windowSize: configuration.ledgerWindowSize, clientLimit: configuration.ledgerClientLimit)
-        let recovered = try Recovery<App>.recover(from: journal, path: journalPath, emptyLedger: emptyLedger)
-        do {
-            try journal.prepareForWriting()
-        } catch {
-            throw .journal(error)
-        }
-        if journal.openedSchemaVersion < SQLiteJournal.schemaVersion {
-            logger.log(.info, "migrated \(journalPath) from schema version \(journal.openedSchemaVersion) to \(SQLiteJournal.schemaVersion)")
-        }
-        logger.log(.info, "recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed, \(recovered.ledger.clientCount.counting("client id")) in the dispatch ledger) in \(Self.monotonicMilliseconds() - started) ms")
+        let recovered = try Recovery<App>.recover(from: journal, path: journal.location, emptyLedger: emptyLedger)
+        try JournalOpener.prepareForWriting(journal, logger: logger)
+        logger.log(.info, "recovered version \(recovered.store.version) from \(journal.location) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed, \(recovered.ledger.clientCount.counting("client id")) in the dispatch ledger) in \(Self.monotonicMilliseconds() - started) ms")
 
         let activated = try SystemdActivation.listeningDescriptor()
         if activated == nil, try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
@@ -64,7 +51,9 @@ public final class Daemon<App: SyncApp> {
         let notifier = SystemdNotifier()
         let writer = JournalWriter<App.State>(
             journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
-            snapshotInterval: configuration.snapshotInterval, inlineCommitLimit: configuration.inlineCommitLimit, logger: logger)
+            snapshotInterval: configuration.snapshotInterval,
+            // A round trip to a database server must not stall the loop.
+            inlineCommitLimit: journal.isShared ? 0 : configuration.inlineCommitLimit, logger: logger)
         let server = try Server<App>(loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, logger: logger)
         var effects: SideEffectRunner<App.State>?
         var listener: UnixListener?
@@ -113,7 +102,9 @@ public final class Daemon<App: SyncApp> {
         logger.log(.info, "listening on \(listener?.path ?? configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)")
         notifier?.send("READY=1\nSTATUS=\(status())")
         effects?.start()
+        server.onFatalError = { shutDown() }
         uv_run(loop, UV_RUN_DEFAULT)
+        if let fatal = server.fatalStop { throw fatal }
         writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
@@ -150,7 +141,7 @@ public final class Daemon<App: SyncApp> {
     }
 }
 
-private extension Int {
+extension Int {
     /// `1 action`, `2 actions`.
     func counting(_ noun: String) -> String { "\(self) \(noun)\(self == 1 ? "" : "s")" }
 }

@@ -45,7 +45,13 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var publishedState: App.State
     var publishedVersion: UInt64
     /// The app's action types by wire name.
-    private let actionTypes = ActionDirectory<App.State>(App.actions)
+    let actionTypes = ActionDirectory<App.State>(App.actions)
+    /// Why no action is accepted any more (a shared log rewritten under this daemon), if so.
+    var writeRefusal: String?
+    /// Why the daemon must stop at once (a commit that may or may not be on disk), if so.
+    var fatalStop: DaemonError?
+    /// Called once when the daemon must stop at once; the daemon closes its own handles.
+    var onFatalError: () -> Void = {}
 
     /// A server for `store` and `ledger` (everything in them durable) on `loop`, committing
     /// through `writer`.

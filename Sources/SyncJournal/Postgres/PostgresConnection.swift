@@ -64,9 +64,10 @@ final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = [], timeoutMilliseconds: Int) throws(PostgresError) -> Rows {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
-        let sent = withOptionalCStrings(parameters) { pointers in
-            PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
-        }
+        // Without parameters, the simple protocol, which also runs several statements at once.
+        let sent = parameters.isEmpty
+            ? PQsendQuery(connection, sql)
+            : withOptionalCStrings(parameters) { pointers in PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0) }
         guard sent == 1 else { throw .connectionLost(Self.errorMessage(connection)) }
         try flush(until: deadline)
         var rows: Rows = []
