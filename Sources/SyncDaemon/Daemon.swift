@@ -56,6 +56,7 @@ public final class Daemon<App: SyncApp> {
             inlineCommitLimit: journal.isShared ? 0 : configuration.inlineCommitLimit, logger: logger)
         let server = try Server<App>(loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, logger: logger)
         var effects: SideEffectRunner<App.State>?
+        var watcher: SharedLogWatcher?
         var listener: UnixListener?
         var timers: [LoopHandle<uv_timer_t>] = []
         var signals: [LoopHandle<uv_signal_t>] = []
@@ -64,6 +65,7 @@ public final class Daemon<App: SyncApp> {
         // a start fails halfway.
         let shutDown = {
             listener?.close()
+            watcher?.stop()
             effects?.stop()
             for timer in timers { timer.close() }
             for signal in signals { signal.close() }
@@ -84,6 +86,16 @@ public final class Daemon<App: SyncApp> {
             signals.append(try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") })
             signals.append(try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") })
             signals.append(try .signal(SIGHUP, loop: loop) { [logger] in logger.log(.info, "SIGHUP received; nothing to reload, \(status())") })
+            if let conninfo = configuration.postgres {
+                watcher = try SharedLogWatcher(
+                    loop: loop, conninfo: conninfo, applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
+                ) { [unowned server, logger] observation in
+                    Self.noteChanges(from: server.sharedLog, to: observation, logger: logger)
+                    server.sharedLogDidChange(observation)
+                    // The side effects that act for every host run on the leader only.
+                    if observation.isLeader { effects?.start() } else { effects?.pause() }
+                }
+            }
             listener = try UnixListener(loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger) { [unowned server] stream in
                 server.accept(from: stream)
             }
@@ -101,7 +113,7 @@ public final class Daemon<App: SyncApp> {
         }
         logger.log(.info, "listening on \(listener?.path ?? configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)")
         notifier?.send("READY=1\nSTATUS=\(status())")
-        effects?.start()
+        if configuration.postgres == nil { effects?.start() }
         server.onFatalError = { shutDown() }
         uv_run(loop, UV_RUN_DEFAULT)
         if let fatal = server.fatalStop { throw fatal }
@@ -111,6 +123,19 @@ public final class Daemon<App: SyncApp> {
             logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread)")
         } else {
             logger.log(.info, "stopped at version \(writer.durableVersion)")
+        }
+    }
+
+    /// Logs the database going away or coming back, and the leader lock changing hands.
+    private static func noteChanges(from old: SharedLogObservation?, to new: SharedLogObservation, logger: Logger) {
+        let old = old ?? .unknown
+        if old.isReachable && !new.isReachable {
+            logger.log(.warning, "the shared log's database is unreachable (\(new.problem ?? "no answer")); reads go on, changes wait for it")
+        } else if !old.isReachable && new.isReachable {
+            logger.log(.info, "the shared log's database is reachable again")
+        }
+        if old.isLeader != new.isLeader {
+            logger.log(.info, new.isLeader ? "this daemon now runs the side effects for every host (it holds the leader lock)" : "this daemon no longer holds the leader lock; its side effects stop")
         }
     }
 

@@ -46,6 +46,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var publishedVersion: UInt64
     /// The app's action types by wire name.
     let actionTypes = ActionDirectory<App.State>(App.actions)
+    /// What the listener of a shared log last saw; `nil` with a journal of this daemon only.
+    var sharedLog: SharedLogObservation?
     /// Why no action is accepted any more (a shared log rewritten under this daemon), if so.
     var writeRefusal: String?
     /// Why the daemon must stop at once (a commit that may or may not be on disk), if so.

@@ -89,16 +89,16 @@ final class PostgresConnection {
         return rows
     }
 
-    /// Reads what the server sent without waiting and returns the channels notified since the
-    /// last call. Throws when the connection is gone.
+    /// Reads what the server sent without waiting and returns the payloads of the
+    /// notifications received since the last call. Throws when the connection is gone.
     func takeNotifications() throws(PostgresError) -> [String] {
         guard PQconsumeInput(connection) == 1 else { throw .connectionLost(Self.errorMessage(connection)) }
-        var channels: [String] = []
+        var payloads: [String] = []
         while let notification = PQnotifies(connection) {
-            channels.append(String(cString: notification.pointee.relname))
+            payloads.append(String(cString: notification.pointee.extra))
             PQfreemem(notification)
         }
-        return channels
+        return payloads
     }
 
     /// Waits until the server sends something or `timeoutMilliseconds` pass.
@@ -172,7 +172,8 @@ struct Deadline {
     /// Milliseconds left, 0 once passed.
     var remainingMilliseconds: Int { Int(max(0, end - Self.now())) }
 
-    private static func now() -> Int64 {
+    /// The monotonic clock, in milliseconds.
+    static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000

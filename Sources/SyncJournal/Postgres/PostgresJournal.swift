@@ -254,7 +254,7 @@ public final class PostgresJournal: Journal {
     /// else the last failure again (so a database that is down costs no wait per call).
     private func connected(timeoutMilliseconds: Int) throws(JournalError) -> PostgresConnection {
         if let connection { return connection }
-        let now = Self.monotonicMilliseconds()
+        let now = Deadline.now()
         guard now >= nextConnectAttempt else {
             throw .storage(path: location, operation: "connecting", reason: lastConnectFailure)
         }
@@ -267,7 +267,7 @@ public final class PostgresJournal: Journal {
         } catch {
             lastConnectFailure = error.description
             backoffMilliseconds = min(max(100, backoffMilliseconds * 2), 2_000)
-            nextConnectAttempt = Self.monotonicMilliseconds() + Int64(backoffMilliseconds)
+            nextConnectAttempt = Deadline.now() + Int64(backoffMilliseconds)
             throw .storage(path: location, operation: "connecting", reason: error.description)
         }
     }
@@ -330,11 +330,5 @@ public final class PostgresJournal: Journal {
         if fsync == "off" {
             throw .cannotOpen(path: location, reason: "the server runs with fsync=off, so a commit it acknowledges can be lost in a crash; turn fsync on")
         }
-    }
-
-    private static func monotonicMilliseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 }
