@@ -4,6 +4,16 @@ public struct UndoStep: Codable, Equatable, Sendable {
     public var summary: String
     /// The changes that revert it, applied in order.
     public var changes: [UndoChange]
+    /// The step's number, from `TodoState.lastUndoSerial`: what an `undo` names as the step it
+    /// reverts. `nil` in steps recorded before undo named its target.
+    public var serial: Int?
+
+    /// A step with every field given.
+    public init(summary: String, changes: [UndoChange], serial: Int? = nil) {
+        self.summary = summary
+        self.changes = changes
+        self.serial = serial
+    }
 }
 
 /// One change that reverts part of an action.
@@ -22,7 +32,9 @@ extension TodoState {
 
     /// Remembers how to revert an action that just changed the state.
     mutating func pushUndo(_ summary: String, _ changes: [UndoChange]) {
-        undoStack.push(UndoStep(summary: summary, changes: changes))
+        let serial = (lastUndoSerial ?? 0) + 1
+        lastUndoSerial = serial
+        undoStack.push(UndoStep(summary: summary, changes: changes, serial: serial))
     }
 
     /// Applies `changes`. Each one is skipped if the state no longer has what it refers to.

@@ -2,20 +2,33 @@ import SyncStore
 
 /// `undo {}`: reverts the most recent change that has not been undone yet. Undoing again goes
 /// further back; an undo is never itself undone. Rejected when there is nothing left to undo.
+///
+/// An undo names what it undoes when the daemon accepts it: the step at the top of the undo
+/// history then (`reverts`, its serial). If another change lands before the undo is applied
+/// (one from another host, committed first to a shared log), the undo is rejected, never
+/// re-targeted at that newer change.
 public struct UndoLast: Action {
     public static let wireName = "undo"
     /// What is undone, noted at acceptance for the journal and the person who asked
     /// (`add "buy milk"`); replay does not need it.
     public var undoing: String?
+    /// The serial of the step this undo reverts, fixed at acceptance; `nil` in undos journaled
+    /// before undo named its target, and for a step recorded before steps had serials.
+    public var reverts: Int?
 
     /// The undo action.
     public init() {}
 
     public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
         undoing = state.undoStack.last?.summary
+        reverts = state.undoStack.last?.serial
     }
 
     public func update(_ state: inout TodoState) throws {
+        guard let top = state.undoStack.last else { throw TodoRejection.nothingToUndo }
+        if let reverts, top.serial != reverts {
+            throw TodoRejection.undoOvertaken(undoing: undoing ?? "the change it was for", latest: top.summary)
+        }
         guard let step = state.undoStack.popLast() else { throw TodoRejection.nothingToUndo }
         state.revert(step.changes)
     }

@@ -15,6 +15,48 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         try store.apply(accept(action, on: store, n))
     }
 
+    /// A shared log may put another host's change before an undo accepted here: the undo then
+    /// refuses, naming both changes, instead of undoing the change its user never saw.
+    @Test func anUndoOvertakenByANewerChangeIsRejectedNotRetargeted() throws {
+        var store = Store(state: TodoApp.initialState)
+        try apply(AddItem(text: "mine"), &store, 1)
+        let undo = accept(UndoLast(), on: store)
+        #expect(undo.undoing == #"add "mine""# && undo.reverts == 1)
+        try apply(AddItem(text: "theirs"), &store, 2)
+        let before = store
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "mine""#, latest: #"add "theirs""#)) { try store.apply(undo) }
+        #expect(store.state == before.state && store.version == before.version, "a rejected undo changes nothing")
+        #expect(TodoRejection.undoOvertaken(undoing: #"add "mine""#, latest: #"add "theirs""#).description
+            == #"nothing was undone: the undo was for add "mine", but a newer change (add "theirs") landed first"#)
+    }
+
+    /// An undo that was undone and replaced by a new change at the same depth does not match it.
+    @Test func serialsNameOneStepForGoodEvenAfterItWasUndone() throws {
+        var store = Store(state: TodoApp.initialState)
+        try apply(AddItem(text: "a"), &store, 1)
+        try apply(AddItem(text: "b"), &store, 2)
+        let staleUndo = accept(UndoLast(), on: store)
+        try apply(UndoLast(), &store)
+        try apply(AddItem(text: "c"), &store, 3)
+        #expect(store.state.undoStack.last?.serial == 3)
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "b""#, latest: #"add "c""#)) { try store.apply(staleUndo) }
+    }
+
+    /// Journals and snapshots written before undo named its target still replay: an undo
+    /// without `reverts` undoes the top step, and steps without serials decode.
+    @Test func undosAndStepsFromBeforeSerialsStillApply() throws {
+        let old = #"{"items":[{"completed":false,"createdAt":1000,"id":"00000000-0000-0000-0000-000000000001","number":1,"text":"a"}],"nextNumber":2,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""}]}"#
+        let state = try JSONDecoder().decode(TodoState.self, from: Data(old.utf8))
+        #expect(state.undoStack.last?.serial == nil && state.lastUndoSerial == nil)
+        var store = Store(state: state)
+        let legacyUndo = try JSONDecoder().decode(UndoLast.self, from: Data(#"{"undoing":"add \"a\""}"#.utf8))
+        try store.apply(legacyUndo)
+        #expect(store.state.items.isEmpty)
+        var fresh = Store(state: state)
+        try apply(UndoLast(), &fresh)
+        #expect(fresh.state.items.isEmpty, "an undo accepted on a step without a serial undoes it")
+    }
+
     @Test func eachUndoRevertsTheNextOlderChangeExactly() throws {
         var store = Store(state: TodoApp.initialState)
         try apply(AddItem(text: "a"), &store, 1)
