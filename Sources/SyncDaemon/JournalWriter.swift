@@ -138,6 +138,8 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Whether other daemons append to the same log.
     var isShared: Bool { journal.isShared }
+    /// Where the journal is (never a password).
+    var location: String { journal.location }
 
     /// Records an applied action.
     func record(_ entry: JournalEntry) {
@@ -288,7 +290,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 logger.log(.error, "reading the shared log failed: \(error)")
                 onOutcome(.rewritten(durableVersion: durableVersion, reason: error.description))
             } else {
-                logger.log(.debug, "catching up with the shared log failed: \(error)")
+                logger.log(.warning, "catching up with the shared log failed (tried again within a second): \(error)")
             }
         }
         for (read, result) in zip(finished.reads, results.reads) { read.completion(result) }

@@ -239,7 +239,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         let lastSequence = clientID.map { ledger.lastSequence(of: $0, durableThrough: publishedVersion) }
         send(.welcome(
             id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion,
-            clientID: clientID, lastSequence: lastSequence, features: granted), to: session)
+            clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus), to: session)
     }
 
     private func refuseBeforeHello(_ session: Session, because reason: String) {

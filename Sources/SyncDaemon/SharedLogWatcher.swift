@@ -31,10 +31,15 @@ final class SharedLogWatcher {
         let work = ListenerThreadWork {
             let listener = SharedLogListener(conninfo: conninfo, applicationName: applicationName, wantsLeadership: wantsLeadership)
             var last: SharedLogObservation?
+            var polls = 0
             while !stopping.withLock({ $0 }) {
                 let observation = listener.poll(timeoutMilliseconds: Self.pollMilliseconds)
-                if observation != last {
+                polls += 1
+                // Changes at once, and the same news about once a second, so that a catch-up
+                // that failed is tried again.
+                if observation != last || polls * Self.pollMilliseconds >= 1_000 {
                     last = observation
+                    polls = 0
                     if !sender.post(observation) { break }
                 }
             }

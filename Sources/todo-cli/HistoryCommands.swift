@@ -59,9 +59,11 @@ extension Command {
 
 /// How `log` shows journal entries.
 enum HistoryRendering {
-    /// `  12  2026-11-29 23:58:02  uid 1000 pid 4242  add {"text":"buy milk"}`
+    /// `  12  2026-11-29 23:58:02  uid 1000 pid 4242  add {"text":"buy milk"}`; with a shared
+    /// log, the host that accepted it follows: `uid 1000 pid 4242 on alpha`.
     static func line(_ entry: HistoryEntry) -> String {
-        let who = entry.uid.map { uid in "uid \(uid) pid \(entry.pid.map(String.init) ?? "?")" } ?? "todod"
+        let who = (entry.uid.map { uid in "uid \(uid) pid \(entry.pid.map(String.init) ?? "?")" } ?? "todod")
+            + (entry.host.map { " on \(ListRendering.printable($0))" } ?? "")
         let payload = (try? WireJSON.encode(entry.payload)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
         return "\(entry.version)  \(localTime(entry.acceptedAt))  \(who)  \(entry.name) \(ListRendering.printable(payload))\n"
     }
@@ -75,7 +77,8 @@ enum HistoryRendering {
         }
     }
 
-    private static func localTime(_ milliseconds: Int64) -> String {
+    /// `milliseconds` since the Unix epoch as local time, `2026-11-29 23:58:02`.
+    static func localTime(_ milliseconds: Int64) -> String {
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
         localtime_r(&seconds, &parts)

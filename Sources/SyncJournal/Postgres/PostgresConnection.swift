@@ -38,6 +38,9 @@ final class PostgresConnection {
             switch status {
             case PGRES_POLLING_OK:
                 PQsetnonblocking(started, 1)
+                // libpq prints the server's notices (a shutdown's FATAL, WARNING) to stderr
+                // itself; the daemon reports what matters through its own log.
+                PQsetNoticeProcessor(started, { _, _ in }, nil)
                 return PostgresConnection(started)
             case PGRES_POLLING_FAILED:
                 break
@@ -64,6 +67,11 @@ final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = [], timeoutMilliseconds: Int) throws(PostgresError) -> Rows {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
+        // A connection the server closed meanwhile (a restart) holds its last words unread:
+        // read them first, so that a dead connection fails before anything is sent.
+        guard PQconsumeInput(connection) == 1, PQstatus(connection) == CONNECTION_OK else {
+            throw .connectionLost(Self.errorMessage(connection))
+        }
         // Without parameters, the simple protocol, which also runs several statements at once.
         let sent = parameters.isEmpty
             ? PQsendQuery(connection, sql)

@@ -30,6 +30,8 @@ public final class PostgresJournal: Journal {
     private var nextConnectAttempt: Int64 = 0
     private var backoffMilliseconds = 0
     private var lastConnectFailure = ""
+    /// Whether the last failed statement was sent and then lost (it may have run).
+    private var sentButUnanswered = false
 
     /// How long one statement may take before the call counts as lost.
     public var statementTimeoutMilliseconds = 2_000
@@ -113,6 +115,22 @@ public final class PostgresJournal: Journal {
     // MARK: Appending
 
     private func appendBatch(_ entries: [JournalEntry]) throws(JournalError) {
+        // A batch found not committed after its connection broke is sent once more.
+        if try appendBatchOnce(entries) == .notCommitted {
+            guard try appendBatchOnce(entries) == .committed else {
+                throw .storage(path: location, operation: "appending", reason: "the connection broke twice while appending, and the batch was not committed")
+            }
+        }
+    }
+
+    /// What became of one attempt to append a batch.
+    private enum AppendAttempt {
+        case committed
+        /// The connection broke after sending, and the log shows the batch is not there.
+        case notCommitted
+    }
+
+    private func appendBatchOnce(_ entries: [JournalEntry]) throws(JournalError) -> AppendAttempt {
         let base = head
         guard entries[0].version == base.version + 1 else { throw .overtaken(head: max(base.version, entries[0].version - 1)) }
         var links: [LogChain] = []
@@ -123,26 +141,21 @@ public final class PostgresJournal: Journal {
             links.append(link)
         }
         let batch = Self.batchJSON(entries, links)
-        let connection = try connected(timeoutMilliseconds: connectTimeoutMilliseconds)
-        let result: Int64
+        let operation = "appending versions \(entries[0].version)-\(entries.last!.version)"
+        var session: Int32 = 0
+        let rows: PostgresConnection.Rows
         do {
-            let rows = try connection.execute(
-                "SELECT todod_append($1, decode($2, 'hex'), $3::json)", [String(base.version), base.hexHash, batch],
-                timeoutMilliseconds: statementTimeoutMilliseconds)
-            guard let value = rows.first?[0].flatMap(Int64.init) else { throw JournalError.corrupt(path: location, reason: "todod_append returned nothing") }
-            result = value
-        } catch let error as PostgresError {
-            if case .lostAfterSending(let reason) = error {
-                try settleAmbiguousAppend(of: links.last!, base: base, oldSession: connection.backendPID, reason: reason)
-                return
+            rows = try perform(operation) { connection throws(PostgresError) in
+                session = connection.backendPID
+                return try connection.execute(
+                    "SELECT todod_append($1, decode($2, 'hex'), $3::json)", [String(base.version), base.hexHash, batch],
+                    timeoutMilliseconds: statementTimeoutMilliseconds)
             }
-            disconnect(after: error)
-            throw storageError(error, operation: "appending versions \(entries[0].version)-\(entries.last!.version)")
-        } catch let error as JournalError {
-            throw error
-        } catch {
-            throw .storage(path: location, operation: "appending", reason: String(describing: error))
+        } catch .storage(_, _, let reason) where connection == nil && sentButUnanswered {
+            sentButUnanswered = false
+            return try settleAmbiguousAppend(of: links.last!, base: base, oldSession: session, reason: reason)
         }
+        guard let result = rows.first?[0].flatMap(Int64.init) else { throw .corrupt(path: location, reason: "todod_append returned nothing") }
         if result < 0 {
             let current = UInt64(-1 - result)
             if current == base.version {
@@ -152,10 +165,11 @@ public final class PostgresJournal: Journal {
         }
         head = links.last!
         headFile.remember(head)
+        return .committed
     }
 
     /// The append was sent and the connection broke: find out whether it committed, never guess.
-    private func settleAmbiguousAppend(of last: LogChain, base: LogChain, oldSession pid: Int32, reason: String) throws(JournalError) {
+    private func settleAmbiguousAppend(of last: LogChain, base: LogChain, oldSession pid: Int32, reason: String) throws(JournalError) -> AppendAttempt {
         connection = nil
         let deadline = Deadline(milliseconds: statementTimeoutMilliseconds)
         do {
@@ -175,12 +189,10 @@ public final class PostgresJournal: Journal {
         if let logged, logged.hash == last.hash {
             head = last
             headFile.remember(head)
-            return
+            return .committed
         }
         let current = try lastVersion()
-        if current == base.version {
-            throw .storage(path: location, operation: "appending", reason: "\(reason); the batch was not committed")
-        }
+        if current == base.version { return .notCommitted }
         throw .overtaken(head: current)
     }
 
@@ -275,22 +287,46 @@ public final class PostgresJournal: Journal {
     /// Runs a statement on the connection; a broken connection is dropped for the next call.
     @discardableResult
     private func run(_ sql: String, _ parameters: [String?], operation: String) throws(JournalError) -> PostgresConnection.Rows {
-        let connection = try connected(timeoutMilliseconds: connectTimeoutMilliseconds)
-        do {
-            return try connection.execute(sql, parameters, timeoutMilliseconds: statementTimeoutMilliseconds)
-        } catch {
-            disconnect(after: error)
-            throw storageError(error, operation: operation)
+        try perform(operation, readOnly: true) { connection throws(PostgresError) in
+            try connection.execute(sql, parameters, timeoutMilliseconds: statementTimeoutMilliseconds)
+        }
+    }
+
+    /// Runs `body` on the connection. A connection found dead before anything was sent (the
+    /// server restarted since the last call) is replaced once, and so is one that broke while
+    /// a `readOnly` statement ran; after any other failure of the connection it is dropped, and
+    /// `sentButUnanswered` tells whether the statement was sent.
+    private func perform(
+        _ operation: String, readOnly: Bool = false, _ body: (PostgresConnection) throws(PostgresError) -> PostgresConnection.Rows
+    ) throws(JournalError) -> PostgresConnection.Rows {
+        sentButUnanswered = false
+        var attempt = 0
+        while true {
+            let current = try connected(timeoutMilliseconds: connectTimeoutMilliseconds)
+            do {
+                return try body(current)
+            } catch {
+                if case .server = error { throw .storage(path: location, operation: operation, reason: error.description) }
+                connection = nil
+                let retrySafe: Bool
+                switch error {
+                case .connectionLost: retrySafe = true
+                case .lostAfterSending: retrySafe = readOnly
+                default: retrySafe = false
+                }
+                if retrySafe, attempt == 0 {
+                    attempt += 1
+                    continue
+                }
+                if case .lostAfterSending = error { sentButUnanswered = true }
+                throw .storage(path: location, operation: operation, reason: error.description)
+            }
         }
     }
 
     private func disconnect(after error: PostgresError) {
         if case .server = error { return }
         connection = nil
-    }
-
-    private func storageError(_ error: PostgresError, operation: String) -> JournalError {
-        .storage(path: location, operation: operation, reason: error.description)
     }
 
     /// Creates the tables and the append function unless they exist, under an advisory lock
