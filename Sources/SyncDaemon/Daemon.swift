@@ -37,7 +37,7 @@ public final class Daemon<App: SyncApp> {
         } catch {
             throw .dataDirectory(error)
         }
-        let journal = try JournalOpener.open(configuration, in: directory)
+        let journal = try JournalOpener.open(configuration, in: directory, logger: logger)
         let started = Self.monotonicMilliseconds()
         let emptyLedger = DispatchLedger(windowSize: configuration.ledgerWindowSize, clientLimit: configuration.ledgerClientLimit)
         let recovered = try Recovery<App>.recover(from: journal, path: journal.location, emptyLedger: emptyLedger)

@@ -33,10 +33,13 @@ public final class PostgresJournal: Journal {
     /// Whether the last failed statement was sent and then lost (it may have run).
     private var sentButUnanswered = false
 
-    /// How long one statement may take before the call counts as lost.
-    public var statementTimeoutMilliseconds = 2_000
+    /// How long one statement may take before the call counts as lost. With the time to settle
+    /// an ambiguous append, a dispatch is answered within 3 s however the database fails.
+    public var statementTimeoutMilliseconds = 1_500
     /// How long a connection attempt may take.
-    public var connectTimeoutMilliseconds = 1_500
+    public var connectTimeoutMilliseconds = 1_000
+    /// How long settling an ambiguous append may take: reconnect, end the old session, read.
+    public var settleTimeoutMilliseconds = 1_200
 
     public var location: String { target.description }
     public var isShared: Bool { true }
@@ -171,7 +174,7 @@ public final class PostgresJournal: Journal {
     /// The append was sent and the connection broke: find out whether it committed, never guess.
     private func settleAmbiguousAppend(of last: LogChain, base: LogChain, oldSession pid: Int32, reason: String) throws(JournalError) -> AppendAttempt {
         connection = nil
-        let deadline = Deadline(milliseconds: statementTimeoutMilliseconds)
+        let deadline = Deadline(milliseconds: settleTimeoutMilliseconds)
         do {
             let fresh = try connected(timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
             try fresh.execute("SELECT pg_terminate_backend($1)", [String(pid)], timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
@@ -201,7 +204,7 @@ public final class PostgresJournal: Journal {
         let savedAt = Int64(time(nil)) * 1000
         _ = try? run(
             Self.writeSnapshot,
-            [String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), LogChain.hex(snapshot.ledger ?? Array("null".utf8)), String(savedAt)],
+            [String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex), String(savedAt)],
             operation: "saving a snapshot")
         _ = try? run(Self.pruneSnapshots, [], operation: "pruning snapshots")
     }
