@@ -67,6 +67,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         .testTarget(name: "SyncDaemonTests", dependencies: ["SyncDaemon"]),
+        .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
