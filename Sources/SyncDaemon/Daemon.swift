@@ -120,7 +120,8 @@ public final class Daemon<App: SyncApp> {
         writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
-            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread)")
+            let overtaken = journal.isShared ? ", \(writer.overtakenCount) overtaken by other daemons" : ""
+            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread\(overtaken))")
         } else {
             logger.log(.info, "stopped at version \(writer.durableVersion)")
         }

@@ -111,6 +111,9 @@ final class JournalWriter<State: Codable & Sendable> {
     private(set) var committedActionCount = 0
     /// Of those, the ones that ran on the loop thread.
     private(set) var inlineCommitCount = 0
+    /// Commits a shared log refused because other daemons had appended first (each rebased
+    /// and tried again).
+    private(set) var overtakenCount = 0
 
     /// A writer appending to `journal`, whose last durable version is `durableVersion`, with a
     /// snapshot every `snapshotInterval` versions, committing batches of at most
@@ -300,6 +303,7 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Other daemons appended `foreign`: they are durable, and what was recorded here and not
     /// saved goes back to the server to be rebased on them.
     private func absorb(_ foreign: [JournalEntry], unsaved batch: [JournalEntry]) {
+        if !batch.isEmpty { overtakenCount += 1 }
         let unsaved = batch + recorded
         recorded.removeAll()
         durableVersion = foreign.last!.version
