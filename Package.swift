@@ -25,6 +25,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // A pthread-mutex-guarded value shared by the daemon and the client.
         .target(name: "SyncLock"),
         // Pure state container: actions, view models, side effects. No I/O.
