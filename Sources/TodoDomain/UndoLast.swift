@@ -3,10 +3,11 @@ import SyncStore
 /// `undo {}`: reverts the most recent change that has not been undone yet. Undoing again goes
 /// further back; an undo is never itself undone. Rejected when there is nothing left to undo.
 ///
-/// An undo names what it undoes when the daemon accepts it: the step at the top of the undo
-/// history then (`reverts`, its serial). If another change lands before the undo is applied
-/// (one from another host, committed first to a shared log), the undo is rejected, never
-/// re-targeted at that newer change.
+/// An undo names what it undoes: the change its client saw as the newest (`UndoViewModel`,
+/// given with `init(reverting:)`), or else the newest change when the daemon accepts it
+/// (`reverts`, its serial). If another change is the newest when the undo is applied (one made
+/// meanwhile, or one from another host committed first to a shared log), the undo is
+/// rejected, never re-targeted at that newer change.
 public struct UndoLast: Action {
     public static let wireName = "undo"
     /// What is undone, noted at acceptance for the journal and the person who asked
@@ -16,10 +17,18 @@ public struct UndoLast: Action {
     /// before undo named its target, and for a step recorded before steps had serials.
     public var reverts: Int?
 
-    /// The undo action.
+    /// An undo of the newest change when the daemon accepts it.
     public init() {}
 
+    /// An undo of `target`, the change the client saw as the newest (`UndoViewModel.next`).
+    public init(reverting target: UndoTarget) {
+        undoing = target.summary
+        reverts = target.serial
+    }
+
     public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
+        // A client that named its target keeps it: the undo is judged against it.
+        guard reverts == nil else { return }
         undoing = state.undoStack.last?.summary
         reverts = state.undoStack.last?.serial
     }

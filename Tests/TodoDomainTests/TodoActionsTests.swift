@@ -166,6 +166,6 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
 
     @Test func wireNamesAreUniqueAndStable() {
         #expect(TodoApp.actions.map { $0.wireName } == ["add", "complete", "reopen", "edit", "remove", "clearCompleted", "undo", "import"])
-        #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary", "export"])
+        #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary", "export", "undo"])
     }
 }

@@ -30,6 +30,24 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
             == #"nothing was undone: the undo was for add "mine", but a newer change (add "theirs") landed first"#)
     }
 
+    /// A client names the change it saw as the newest (the `undo` view model): its undo reverts
+    /// exactly that one, and is refused when another change is the newest by then, even one
+    /// accepted on this daemon after the client looked.
+    @Test func anUndoNamingWhatItsClientSawRevertsOnlyThat() throws {
+        var store = Store(state: TodoApp.initialState)
+        try apply(AddItem(text: "a"), &store, 1)
+        let seen = try #require(UndoViewModel(state: store.state, params: NoParams()).next)
+        #expect(seen == UndoTarget(serial: 1, summary: #"add "a""#))
+        try apply(AddItem(text: "b"), &store, 2)
+        let undo = accept(UndoLast(reverting: seen), on: store)
+        #expect(undo.reverts == 1 && undo.undoing == #"add "a""#, "acceptance keeps the client's target")
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "a""#, latest: #"add "b""#)) { try store.apply(undo) }
+        let now = try #require(UndoViewModel(state: store.state, params: NoParams()).next)
+        try store.apply(accept(UndoLast(reverting: now), on: store))
+        #expect(store.state.items.map(\.text) == ["a"])
+        #expect(UndoViewModel(state: Store(state: TodoApp.initialState).state, params: NoParams()).next == nil)
+    }
+
     /// An undo that was undone and replaced by a new change at the same depth does not match it.
     @Test func serialsNameOneStepForGoodEvenAfterItWasUndone() throws {
         var store = Store(state: TodoApp.initialState)
