@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TestSupport", "SyncClient", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite"]
+            dependencies: ["TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite"]
         ),
     ]
 )

@@ -116,6 +116,9 @@ public final class Daemon<App: SyncApp> {
         if configuration.postgres == nil { effects?.start() }
         server.onFatalError = { shutDown() }
         uv_run(loop, UV_RUN_DEFAULT)
+        // The hook holds `shutDown`, which holds the server: let go, so that the server, its
+        // writer and the journal are released (SQLite checkpoints its WAL on close).
+        server.onFatalError = {}
         if let fatal = server.fatalStop { throw fatal }
         writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
         if writer.commitCount > 0 {

@@ -9,16 +9,12 @@ public struct TodoState: Codable, Equatable, Sendable {
     public var nextNumber: Int
     /// What `undo` can revert, newest last.
     public var undoStack: UndoHistory
-    /// The serial of the newest undo step ever recorded (`nil`: none yet). Only grows, so a
-    /// serial names one step for good, even after that step was undone.
-    public var lastUndoSerial: Int?
 
     /// A state with the given items, next number and undo steps.
-    public init(items: some Sequence<TodoItem> = [], nextNumber: Int = 1, undoStack: UndoHistory = [], lastUndoSerial: Int? = nil) {
+    public init(items: some Sequence<TodoItem> = [], nextNumber: Int = 1, undoStack: UndoHistory = []) {
         self.items = ChunkedArray(items)
         self.nextNumber = nextNumber
         self.undoStack = undoStack
-        self.lastUndoSerial = lastUndoSerial
     }
 
     /// The position of the item with `number`, if there is one.

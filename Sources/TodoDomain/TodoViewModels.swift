@@ -208,21 +208,21 @@ public struct UndoViewModel: ViewModel {
     public var next: UndoTarget?
 
     public init(state: TodoState, params: NoParams) {
-        next = state.undoStack.last.map { UndoTarget(serial: $0.serial, summary: $0.summary) }
+        next = state.undoStack.last.map { UndoTarget(change: $0.change, summary: $0.summary) }
     }
 }
 
-/// A change `undo` can revert: its serial (`nil` for one recorded before changes had serials)
-/// and what it did, for people.
+/// A change `undo` can revert: its id (`nil` for one recorded before changes had ids) and
+/// what it did, for people.
 public struct UndoTarget: Codable, Equatable, Sendable {
-    /// The change's serial in the undo history.
-    public var serial: Int?
+    /// The id of the action that made the change.
+    public var change: Int?
     /// What it did: `add "buy milk"`.
     public var summary: String
 
     /// A target with both fields given.
-    public init(serial: Int?, summary: String) {
-        self.serial = serial
+    public init(change: Int?, summary: String) {
+        self.change = change
         self.summary = summary
     }
 }

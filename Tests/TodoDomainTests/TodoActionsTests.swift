@@ -21,8 +21,8 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         #expect(store.version == 1)
         let milk = TodoItem(id: "00000000-0000-0000-0000-000000000001", number: 1, text: "buy milk", completed: false, createdAt: 1000)
         #expect(store.state == TodoState(items: [milk], nextNumber: 2, undoStack: [
-            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], serial: 1),
-        ], lastUndoSerial: 1))
+            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1),
+        ]))
 
         try store.apply(accepted(AddItem(text: "walk dog"), 2))
         try store.apply(accepted(CompleteItem(number: 1), 3))
@@ -53,16 +53,16 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         var renamedDog = dog
         renamedDog.text = "walk the dog"
         #expect(store.state == TodoState(items: [renamedDog], nextNumber: 4, undoStack: [
-            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], serial: 1),
-            UndoStep(summary: #"add "walk dog""#, changes: [.remove(number: 2)], serial: 2),
-            UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: milk)], serial: 3),
-            UndoStep(summary: #"edit "walk dog""#, changes: [.replace(item: dog)], serial: 4),
-            UndoStep(summary: #"reopen "buy milk""#, changes: [.replace(item: doneMilk)], serial: 5),
-            UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)], serial: 6),
-            UndoStep(summary: #"add "third""#, changes: [.remove(number: 3)], serial: 7),
-            UndoStep(summary: #"complete "third""#, changes: [.replace(item: third)], serial: 8),
-            UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)], serial: 9),
-        ], lastUndoSerial: 9))
+            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1),
+            UndoStep(summary: #"add "walk dog""#, changes: [.remove(number: 2)], change: 2),
+            UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: milk)], change: 3),
+            UndoStep(summary: #"edit "walk dog""#, changes: [.replace(item: dog)], change: 4),
+            UndoStep(summary: #"reopen "buy milk""#, changes: [.replace(item: doneMilk)], change: 5),
+            UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)], change: 6),
+            UndoStep(summary: #"add "third""#, changes: [.remove(number: 3)], change: 7),
+            UndoStep(summary: #"complete "third""#, changes: [.replace(item: third)], change: 8),
+            UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)], change: 9),
+        ]))
         #expect(store.version == 9)
     }
 
