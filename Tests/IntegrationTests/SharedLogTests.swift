@@ -262,3 +262,22 @@ private struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// `--postgres` and `TODOD_POSTGRES` as the command line sees them, before any database.
+@Suite struct SharedLogOptionTests {
+    /// A connection string libpq cannot read is refused with the expected form, never with
+    /// the part it could not read (which may be a password).
+    @Test func anUnreadableConnectionStringIsRefusedWithoutQuotingIt() throws {
+        let given: [([String], [String: String])] = [(["--postgres", "host=db passwordS3cr3t"], [:]), ([], ["TODOD_POSTGRES": "host=db passwordS3cr3t"])]
+        for (options, variables) in given {
+            let directory = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let daemon = try ChildProcess(
+                Binaries.path("todod"), ["--socket", directory + "/s.sock", "--data-dir", directory + "/data"] + options,
+                environment: variables, outputDirectory: directory)
+            #expect(try daemon.waitForExit() == 2)
+            #expect(daemon.standardError.contains("the connection string is not valid: write key=value pairs"), "\(daemon.standardError)")
+            #expect(!daemon.standardError.contains("S3cr3t"))
+        }
+    }
+}

@@ -14,13 +14,15 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
     public var user: String?
 
     /// The parts of `conninfo` (a `key=value` string or a `postgresql://` URI), or why it is
-    /// not one; the reason never quotes the conninfo.
+    /// not one. The reason never quotes the conninfo: libpq's own message would quote the part
+    /// it could not read, which may be a password.
     public static func parse(_ conninfo: String) -> Result<PostgresTarget, JournalError> {
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(conninfo, &message) else {
-            let reason = message.map { String(cString: $0).split(whereSeparator: \.isNewline).joined(separator: "; ") } ?? "out of memory"
             if let message { PQfreemem(message) }
-            return .failure(.cannotOpen(path: "PostgreSQL", reason: "the connection string is not valid: \(reason)"))
+            return .failure(.cannotOpen(
+                path: "PostgreSQL",
+                reason: "the connection string is not valid: write key=value pairs (host=db.internal dbname=todo user=todod) or a URI (postgresql://todod@db.internal/todo)"))
         }
         defer { PQconninfoFree(options) }
         var values: [String: String] = [:]
