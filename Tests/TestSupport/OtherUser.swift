@@ -40,15 +40,27 @@ public enum OtherUser {
     }
 
     /// Copies `path` into `directory` as `name` with `mode`, and returns the copy's path. (A
-    /// hard link would be cheaper, but its mode is the original's.)
+    /// hard link would be cheaper, but its mode is the original's.) Both files are opened
+    /// close-on-exec: a child another test spawns meanwhile must not inherit the copy open for
+    /// writing, or executing it would fail with ETXTBSY.
     private static func place(_ path: String, in directory: String, as name: String, mode: mode_t) throws -> String {
         let target = directory + "/" + name
-        do {
-            try FileManager.default.copyItem(atPath: path, toPath: target)
-        } catch {
-            throw TestFailure("cannot copy \(path) to \(target) for another user: \(error)")
+        let source = open(path, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw TestFailure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(source) }
+        let copy = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard copy >= 0 else { throw TestFailure("cannot create \(target): \(String(cString: strerror(errno)))") }
+        defer { close(copy) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(source, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw TestFailure("reading \(path) failed: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            guard write(copy, buffer, count) == count else { throw TestFailure("writing \(target) failed: \(String(cString: strerror(errno)))") }
         }
-        guard chmod(target, mode) == 0 else { throw TestFailure("chmod \(target): \(String(cString: strerror(errno)))") }
+        // The umask may have taken bits away.
+        guard fchmod(copy, mode) == 0 else { throw TestFailure("chmod \(target): \(String(cString: strerror(errno)))") }
         return target
     }
 }
