@@ -23,7 +23,8 @@ extension JSONScanner {
         while position < end {
             let byte = bytes[position]
             position += 1
-            if byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
+            // 0x20...0x7F in one comparison: below 0x20 the subtraction wraps around.
+            if byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
             if byte == UInt8(ascii: "\"") { return start..<position }
             if byte >= 0x80 {
                 guard let next = Self.endOfUTF8Scalar(bytes, at: position - 1, end: end) else { return fail(.invalidUTF8, at: position - 1) }
@@ -160,11 +161,13 @@ extension JSONScanner {
     }
 
     /// Skips JSON whitespace (space, tab, line feed, carriage return).
+    @inline(__always)
     mutating func skipWhitespace() {
         while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
     }
 
     /// The byte at `index`, or `nil` at the end.
+    @inline(__always)
     func peek() -> UInt8? {
         index < end ? bytes[index] : nil
     }

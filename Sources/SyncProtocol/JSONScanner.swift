@@ -55,6 +55,9 @@ struct JSONScanner {
         }
         index += 1
         var members: [JSONObjectFields.Member] = []
+        // Room for a request's or a small payload's members at once: growing from empty
+        // reallocated the array twice in every dispatch.
+        members.reserveCapacity(8)
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1

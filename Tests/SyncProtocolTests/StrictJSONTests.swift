@@ -53,6 +53,7 @@ import TestSupport
             #"{"type":"dispatch","id":2,"action":{"name":"add","payload":"# + json + "}}",
             #"{"type":"dispatch","id":2.5,"action":{"name":"add","payload":{"x":"# + json + "}}}",
             #"{"t\u0079pe":"ping","id":1,"x":"# + json + "}",
+            #"{"type":"subscribe","id":3,"viewModel":"list","params":{"filter":"# + json + "}}",
         ]
         for frame in frames {
             #expect(code(Array(frame.utf8)) == .invalidJSON, "\(frame.prefix(100))")
