@@ -184,6 +184,16 @@ public enum JSONGrammarCorpus {
             cases.append(text("\(depth) nested arrays", String(repeating: "[", count: depth) + String(repeating: "]", count: depth), true))
             cases.append(text("\(depth) nested objects", String(repeating: #"{"a":"#, count: depth - 1) + "{}" + String(repeating: "}", count: depth - 1), true))
         }
+        // Arrays and objects in turn, deeper than one word of the scanner's bracket stack, and
+        // with the bracket of the wrong kind closing somewhere deep.
+        for depth in [63, 64, 65, 130, 300, maximumDepth] {
+            let opening = (0..<depth).map { $0 % 2 == 0 ? "[" : #"{"a":"# }.joined()
+            let closing = (0..<depth).reversed().map { $0 % 2 == 0 ? "]" : "}" }.joined()
+            cases.append(text("\(depth) arrays and objects in turn", opening + "1" + closing, true))
+            var wrong = Array(closing)
+            wrong[depth / 3] = wrong[depth / 3] == "]" ? "}" : "]"
+            cases.append(text("\(depth) arrays and objects in turn, one closed by the wrong bracket", opening + "1" + String(wrong), false))
+        }
         for depth in [maximumDepth + 1, 10_000, 100_000] {
             cases.append(text("\(depth) nested arrays", String(repeating: "[", count: depth) + String(repeating: "]", count: depth), false))
             cases.append(text("\(depth) open arrays", String(repeating: "[", count: depth), false))
