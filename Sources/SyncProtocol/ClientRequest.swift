@@ -46,49 +46,32 @@ public enum ClientRequest: Equatable, Sendable {
 
     /// Decodes one frame payload as `decode` does, and says where a dispatch's payload is, as
     /// far as that pass found out, so that decoding it needs no second look at the message.
+    ///
+    /// A payload that is not one strict RFC 8259 JSON text is `invalid_json` (see
+    /// `JSONSyntaxError`), wherever the fault is: the scan of the fast path checks every byte,
+    /// and anything it does not take is checked whole before `JSONDecoder`, which is lenient
+    /// here, sees it.
     public static func decodeLocatingPayload(_ payload: [UInt8]) throws(ProtocolError) -> (request: ClientRequest, payload: DispatchPayloadLocation) {
-        guard isValidUTF8(payload) else {
-            throw ProtocolError(.invalidJSON, "The frame does not hold valid UTF-8.")
-        }
         if let envelope = ClientEnvelope(scanning: payload) { return (try envelope.request(), envelope.payloadLocation) }
         return (try decodeWithJSONDecoder(payload), .unknown)
     }
 
-    /// Decodes a payload of valid UTF-8 with `JSONDecoder`: the reference for every request.
+    /// Decodes a payload with `JSONDecoder`, once it is known to be valid JSON: the reference for
+    /// every request. Integer fields must be written as integers (`1e2` and `1.0` are not ids,
+    /// though `JSONDecoder` would read them as 100 and 1).
     static func decodeWithJSONDecoder(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
+        if let fault = JSONScanner.fault(in: payload) {
+            throw ProtocolError(.invalidJSON, "The frame is not valid JSON: \(fault).")
+        }
         let envelope: ClientEnvelope
         do {
-            envelope = try WireJSON.decode(ClientEnvelope.self, from: payload)
-        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw ProtocolError(.invalidJSON, "The frame does not hold valid UTF-8 JSON.")
+            let decoder = JSONDecoder()
+            decoder.userInfo[ClientEnvelope.nonIntegerFieldsKey] = JSONObjectFields.keysOfNonIntegerNumbers(in: payload)
+            envelope = try decoder.decode(ClientEnvelope.self, from: Data(payload))
         } catch {
             throw ProtocolError(.invalidMessage, "The message is not a JSON object with well-typed fields (\(describe(error))).")
         }
         return try envelope.request()
-    }
-
-    /// JSONDecoder skips the bytes of fields it ignores, so UTF-8 is checked for the whole frame.
-    private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        if isASCII(bytes) { return true }
-        let hadError = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true) { _ in }
-        return !hadError
-    }
-
-    /// Whether every byte is below 0x80, tested eight at a time: most requests are ASCII.
-    private static func isASCII(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var highBits: UInt64 = 0
-            var offset = 0
-            while offset + 8 <= raw.count {
-                highBits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                offset += 8
-            }
-            while offset < raw.count {
-                highBits |= UInt64(raw[offset])
-                offset += 1
-            }
-            return highBits & 0x8080_8080_8080_8080 == 0
-        }
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -175,10 +158,15 @@ private struct ClientEnvelope: Decodable {
         }
     }
 
+    /// Where `init(from:)` finds the names of the fields written as numbers with a fraction or
+    /// an exponent (a `Set<String>`; see `JSONObjectFields.keysOfNonIntegerNumbers`).
+    static let nonIntegerFieldsKey = CodingUserInfoKey(rawValue: "nonIntegerFields")!
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let nonIntegers = decoder.userInfo[Self.nonIntegerFieldsKey] as? Set<String> ?? []
         type = try container.decodeIfPresent(String.self, forKey: .type)
-        id = try container.decodeInteger(.id)
+        id = try container.decodeInteger(.id, refusing: nonIntegers)
         func field<T>(_ key: CodingKeys, _ decode: () throws -> T?) -> T? {
             do {
                 return try decode()
@@ -189,20 +177,20 @@ private struct ClientEnvelope: Decodable {
         }
         switch type {
         case "hello":
-            `protocol` = field(.protocol) { try container.decodeInteger(.protocol).map(Int.init) }
+            `protocol` = field(.protocol) { try container.decodeInteger(.protocol, refusing: nonIntegers).map(Int.init) }
             client = field(.client) { try container.decodeIfPresent(String.self, forKey: .client) }
             clientId = field(.clientId) { try container.decodeIfPresent(String.self, forKey: .clientId) }
             features = field(.features) { try container.decodeIfPresent([String].self, forKey: .features) }
         case "dispatch":
             action = field(.action) { try container.decodeIfPresent(ActionName.self, forKey: .action) }
-            sequence = field(.sequence) { try container.decodeInteger(.sequence) }
+            sequence = field(.sequence) { try container.decodeInteger(.sequence, refusing: nonIntegers) }
         case "subscribe":
             viewModel = field(.viewModel) { try container.decodeIfPresent(String.self, forKey: .viewModel) }
         case "unsubscribe":
-            subscription = field(.subscription) { try container.decodeInteger(.subscription) }
+            subscription = field(.subscription) { try container.decodeInteger(.subscription, refusing: nonIntegers) }
         case "history":
-            after = field(.after) { try container.decodeInteger(.after) }
-            limit = field(.limit) { try container.decodeInteger(.limit) }
+            after = field(.after) { try container.decodeInteger(.after, refusing: nonIntegers) }
+            limit = field(.limit) { try container.decodeInteger(.limit, refusing: nonIntegers) }
         default:
             break
         }
@@ -305,10 +293,14 @@ public struct SubscribeEnvelope<Params: Decodable>: Decodable {
 }
 
 extension KeyedDecodingContainer {
-    /// An optional integer field. A number that is not an integer (`1.5`) is a type mismatch,
-    /// not the "invalid JSON" the decoder would otherwise report, so it becomes `invalid_message`.
-    fileprivate func decodeInteger(_ key: Key) throws -> Int64? {
+    /// An optional integer field. A number that is not an integer (`1.5`), or one written with
+    /// a fraction or an exponent (a key in `nonIntegers`: `1.0`, `1e2`), is a type mismatch, not
+    /// the "invalid JSON" the decoder would otherwise report, so it becomes `invalid_message`.
+    fileprivate func decodeInteger(_ key: Key, refusing nonIntegers: Set<String>) throws -> Int64? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        guard !nonIntegers.contains(key.stringValue) else {
+            throw DecodingError.typeMismatch(Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not written as an integer"))
+        }
         if let value = try? decode(Int64.self, forKey: key) { return value }
         throw DecodingError.typeMismatch(Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not an integer"))
     }

@@ -12,11 +12,10 @@
 /// ```
 ///
 /// It only takes the plain case and refuses the rest (`init` returns `nil`), so that callers
-/// fall back to `JSONDecoder`, whose behaviour stays the reference: anything that is not valid
-/// JSON, a top level that is not an object, a key with escapes, a key given twice, or nesting
-/// deeper than `maximumDepth`. The syntax of every value is checked, nested ones included;
-/// UTF-8 is not (the daemon checks whole frames first; the client trusts its daemon, and typed
-/// decoding of a member still checks its bytes).
+/// fall back to a slower path: anything that is not valid JSON, a top level that is not an
+/// object, a key with escapes, a key given twice. The scan is strict RFC 8259 (see
+/// `JSONSyntaxError`): the syntax of every value is checked, nested ones included, and so is
+/// UTF-8 inside strings, so a scan that succeeds has checked the whole text.
 public struct JSONObjectFields {
     /// What a member's value is.
     public enum Kind: Equatable, Sendable {
@@ -32,9 +31,6 @@ public struct JSONObjectFields {
         /// What the value is.
         public let kind: Kind
     }
-
-    /// Nesting deeper than this is left to `JSONDecoder`.
-    public static let maximumDepth = 64
 
     /// The bytes scanned.
     public let bytes: [UInt8]

@@ -1,64 +1,89 @@
-/// The syntax checker behind `JSONObjectFields`: walks RFC 8259 JSON over a byte buffer,
-/// recording the top-level object's members and skipping everything inside them. Every method
-/// returns `nil` (or `false`) on anything it does not accept, and the caller gives up.
+/// The strict RFC 8259 reader behind `JSONObjectFields` and `PlainJSONDecoder`: walks a byte
+/// buffer as one JSON text, recording the top-level object's members (or array's elements) and
+/// skipping everything inside them without building any value. Every byte is checked: the
+/// grammar, UTF-8 inside strings, escapes, surrogate pairs and the nesting limit (see
+/// `JSONSyntaxError`).
+///
+/// Every method returns `nil` on anything it does not accept. When the bytes are not valid JSON,
+/// `fault` says why; it stays `nil` when a method refuses valid JSON it does not handle (a
+/// top-level key with an escape or given twice, a top level of another kind).
+///
+/// Nested arrays and objects are skipped by a loop over a stack of open brackets, not by
+/// recursion, so no input can exhaust the call stack.
 struct JSONScanner {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index: Int
-    private let end: Int
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index: Int
+    /// Where the text starts: fault offsets count from here.
+    private let start: Int
+    let end: Int
     /// Whether every string scanned so far had no escape, every number was an integer without
     /// fraction or exponent, and no nested object named a key twice: what `PlainJSONDecoder`
     /// needs to decode exactly as `JSONDecoder` would. (Duplicate keys are only looked for
     /// when `checksNestedKeys` is set.)
-    private(set) var isPlain = true
+    var isPlain = true
     /// Whether nested objects are checked for duplicate keys (see `isPlain`).
     var checksNestedKeys = false
+    /// The first syntax fault found, if the scan met one.
+    private(set) var fault: JSONSyntaxError?
+    /// Where the last comma read was, to point at a trailing one.
+    private var lastComma = 0
 
     /// A scanner of `bytes[start..<end]`.
     init(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
         self.bytes = bytes
         index = start
+        self.start = start
         self.end = end
     }
 
+    /// Why `bytes` are not one JSON text, or `nil` when they are one.
+    static func fault(in bytes: [UInt8]) -> JSONSyntaxError? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
+            return scanner.topLevelValue() == nil ? scanner.fault : nil
+        }
+    }
+
     /// The members of the object that makes up the whole range (whitespace around it allowed);
-    /// `nil` if it is not one, or a key has escapes or appears twice.
-    mutating func topLevelObject() -> [JSONObjectFields.Member]? {
+    /// `nil` if it is not one, or, when `plainKeys`, if a key has escapes or appears twice.
+    mutating func topLevelObject(plainKeys: Bool = true) -> [JSONObjectFields.Member]? {
         skipWhitespace()
-        guard peek() == UInt8(ascii: "{") else { return nil }
+        guard let first = peek() else { return fail(.unexpectedEnd) }
+        guard first == UInt8(ascii: "{") else {
+            // Not an object: valid or not, this method does not take it.
+            return nil
+        }
         index += 1
         var members: [JSONObjectFields.Member] = []
+        // Room for a request's or a small payload's members at once: growing from empty
+        // reallocated the array twice in every dispatch.
+        members.reserveCapacity(8)
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
         } else {
             while true {
-                skipWhitespace()
-                guard peek() == UInt8(ascii: "\""), let key = string(), !hasBackslash(key) else { return nil }
+                guard let key = memberKey() else { return nil }
                 let inner = (key.lowerBound + 1)..<(key.upperBound - 1)
-                if members.contains(where: { equal($0.key, inner) }) { return nil }
-                skipWhitespace()
-                guard peek() == UInt8(ascii: ":") else { return nil }
-                index += 1
-                skipWhitespace()
-                let start = index
-                guard let kind = value(depth: 1) else { return nil }
-                members.append(.init(key: inner, value: start..<index, kind: kind))
-                skipWhitespace()
-                guard let next = peek() else { return nil }
-                index += 1
-                if next == UInt8(ascii: "}") { break }
-                guard next == UInt8(ascii: ",") else { return nil }
+                if plainKeys {
+                    guard !hasBackslash(inner), !members.contains(where: { equal($0.key, inner) }) else { return nil }
+                }
+                let valueStart = index
+                guard let kind = value(depth: 2) else { return nil }
+                members.append(.init(key: inner, value: valueStart..<index, kind: kind))
+                guard let closed = afterMember(closing: UInt8(ascii: "}")) else { return nil }
+                if closed { break }
             }
         }
-        skipWhitespace()
-        return index == end ? members : nil
+        return atEnd() ? members : nil
     }
 
     /// The elements of the array that makes up the whole range (whitespace around it allowed);
     /// `nil` if it is not one.
     mutating func topLevelArray() -> [(value: Range<Int>, kind: JSONObjectFields.Kind)]? {
         skipWhitespace()
-        guard peek() == UInt8(ascii: "[") else { return nil }
+        guard let first = peek() else { return fail(.unexpectedEnd) }
+        guard first == UInt8(ascii: "[") else { return nil }
         index += 1
         var elements: [(value: Range<Int>, kind: JSONObjectFields.Kind)] = []
         skipWhitespace()
@@ -66,177 +91,145 @@ struct JSONScanner {
             index += 1
         } else {
             while true {
-                skipWhitespace()
-                let start = index
-                guard let kind = value(depth: 1) else { return nil }
-                elements.append((start..<index, kind))
-                skipWhitespace()
-                guard let next = peek() else { return nil }
-                index += 1
-                if next == UInt8(ascii: "]") { break }
-                guard next == UInt8(ascii: ",") else { return nil }
+                let valueStart = index
+                guard let kind = value(depth: 2) else { return nil }
+                elements.append((valueStart..<index, kind))
+                guard let closed = afterMember(closing: UInt8(ascii: "]")) else { return nil }
+                if closed { break }
             }
         }
-        skipWhitespace()
-        return index == end ? elements : nil
+        return atEnd() ? elements : nil
     }
 
     /// The kind of the one value that makes up the whole range (whitespace around it allowed);
-    /// `nil` if it is not one value.
+    /// `nil` (with `fault` set) if the range is not one JSON text.
     mutating func topLevelValue() -> (value: Range<Int>, kind: JSONObjectFields.Kind)? {
         skipWhitespace()
-        let start = index
+        let valueStart = index
         guard let kind = value(depth: 1) else { return nil }
         let valueEnd = index
+        return atEnd() ? (valueStart..<valueEnd, kind) : nil
+    }
+
+    /// After a member or element of a top-level container: `true` past its closing bracket,
+    /// `false` past a comma with the next member or element at `index`, `nil` on a fault.
+    private mutating func afterMember(closing: UInt8) -> Bool? {
         skipWhitespace()
-        return index == end ? (start..<valueEnd, kind) : nil
-    }
-
-    /// Skips one value starting at `index`; returns its kind.
-    private mutating func value(depth: Int) -> JSONObjectFields.Kind? {
-        guard depth <= JSONObjectFields.maximumDepth, let first = peek() else { return nil }
-        switch first {
-        case UInt8(ascii: "\""):
-            return string() == nil ? nil : .string
-        case UInt8(ascii: "{"):
-            return container(closing: UInt8(ascii: "}"), keyed: true, depth: depth) ? .object : nil
-        case UInt8(ascii: "["):
-            return container(closing: UInt8(ascii: "]"), keyed: false, depth: depth) ? .array : nil
-        case UInt8(ascii: "t"):
-            return literal("true") ? .bool : nil
-        case UInt8(ascii: "f"):
-            return literal("false") ? .bool : nil
-        case UInt8(ascii: "n"):
-            return literal("null") ? .null : nil
-        default:
-            return number() ? .number : nil
-        }
-    }
-
-    /// Skips an object or array whose opening bracket is at `index`.
-    private mutating func container(closing: UInt8, keyed: Bool, depth: Int) -> Bool {
-        var keys: [Range<Int>] = []
+        guard let next = peek() else { return fail(.unexpectedEnd) }
         index += 1
+        if next == closing { return true }
+        guard next == UInt8(ascii: ",") else { return fail(.unexpectedByte(next), at: index - 1) }
+        lastComma = index - 1
         skipWhitespace()
-        if peek() == closing {
-            index += 1
-            return true
-        }
+        if peek() == closing { return fail(.trailingComma, at: lastComma) }
+        return false
+    }
+
+    /// Whether only whitespace is left; a fault if more is.
+    private mutating func atEnd() -> Bool {
+        skipWhitespace()
+        guard index == end else { return fail(.trailingContent) ?? false }
+        return true
+    }
+
+    /// Skips one value starting at `index`, nested `depth` arrays and objects deep if it is
+    /// one of them (the top level is depth 1); returns its kind.
+    private mutating func value(depth: Int) -> JSONObjectFields.Kind? {
+        guard let first = peek() else { return fail(.unexpectedEnd) }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return container(depth: depth) }
+        return scalar(first)
+    }
+
+    /// Skips an object or array (and everything in it) whose opening bracket is at `index`,
+    /// itself at nesting `depth`.
+    ///
+    /// ```
+    ///        .value ──(scalar, or an empty container)──▶ .afterValue ──(',')──▶ .value
+    ///          │  ▲                                          │   ▲
+    ///   ('[' '{')└─┘ push                      (']' '}') pop └───┘   returns once nothing is open
+    /// ```
+    private mutating func container(depth: Int) -> JSONObjectFields.Kind? {
+        let kind: JSONObjectFields.Kind = bytes[index] == UInt8(ascii: "{") ? .object : .array
+        var open = OpenBrackets()
+        /// The keys of each open object, innermost last, while `checksNestedKeys`.
+        var keys: [[Range<Int>]] = []
+        var expectsValue = true
         while true {
-            skipWhitespace()
-            if keyed {
-                guard peek() == UInt8(ascii: "\""), let key = string() else { return false }
-                if checksNestedKeys {
-                    if keys.contains(where: { equal($0, key) }) { isPlain = false }
-                    keys.append(key)
+            if expectsValue {
+                guard let byte = peek() else { return fail(.unexpectedEnd) }
+                guard byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") else {
+                    guard scalar(byte) != nil else { return nil }
+                    expectsValue = false
+                    continue
                 }
-                skipWhitespace()
-                guard peek() == UInt8(ascii: ":") else { return false }
+                guard depth + open.count <= JSONSyntaxError.maximumDepth else { return fail(.tooDeep) }
+                let isObject = byte == UInt8(ascii: "{")
+                open.push(isObject: isObject)
+                if checksNestedKeys && isObject { keys.append([]) }
                 index += 1
                 skipWhitespace()
-            }
-            guard value(depth: depth + 1) != nil else { return false }
-            skipWhitespace()
-            guard let next = peek() else { return false }
-            index += 1
-            if next == closing { return true }
-            guard next == UInt8(ascii: ",") else { return false }
-        }
-    }
-
-    /// Skips a string whose opening quote is at `index`; returns its range, quotes included.
-    /// The hot loop of the scanner (a 128-character text is most of a dispatch), so it keeps
-    /// its position in a local and tests the common byte first.
-    private mutating func string() -> Range<Int>? {
-        let start = index
-        var position = Self.skipOrdinaryBytes(bytes, from: index + 1, to: end)
-        defer { index = position }
-        while position < end {
-            let byte = bytes[position]
-            position += 1
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
-            if byte == UInt8(ascii: "\"") { return start..<position }
-            guard byte == UInt8(ascii: "\\"), position < end else { return nil }
-            isPlain = false
-            let escaped = bytes[position]
-            position += 1
-            switch escaped {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                if peek() == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    close(&open, &keys)
+                    expectsValue = false
+                } else if isObject {
+                    guard nestedKey(&keys) else { return nil }
+                }
                 continue
-            case UInt8(ascii: "u"):
-                guard position + 4 <= end, (position..<position + 4).allSatisfy({ Self.isHexDigit(bytes[$0]) }) else { return nil }
-                position += 4
-            default:
-                return nil
+            }
+            if open.count == 0 { return kind }
+            skipWhitespace()
+            guard let byte = peek() else { return fail(.unexpectedEnd) }
+            index += 1
+            let inObject = open.innermostIsObject
+            if byte == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                close(&open, &keys)
+            } else if byte == UInt8(ascii: ",") {
+                lastComma = index - 1
+                skipWhitespace()
+                if peek() == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) { return fail(.trailingComma, at: lastComma) }
+                if inObject { guard nestedKey(&keys) else { return nil } }
+                expectsValue = true
+            } else {
+                return fail(.unexpectedByte(byte), at: index - 1)
             }
         }
-        return nil
     }
 
-    /// The first position from `start` (before `end`) holding a quote, a backslash or a
-    /// control character, or `end`; eight bytes per step while none of them is one.
-    private static func skipOrdinaryBytes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        /// Whether some byte of `word` is zero (the classic bit trick; exact for "any").
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highBits != 0 }
-        var position = start
-        let raw = UnsafeRawBufferPointer(bytes)
-        while position + 8 <= end {
-            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            // Below 0x20: some byte of (word & 0xE0E0…) is zero.
-            let special = hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) || hasZeroByte(word & (ones &* 0xE0))
-            if special { break }
-            position += 8
+    /// Leaves the innermost open container.
+    private func close(_ open: inout OpenBrackets, _ keys: inout [[Range<Int>]]) {
+        if checksNestedKeys && open.innermostIsObject { keys.removeLast() }
+        open.pop()
+    }
+
+    /// Reads a key and its colon inside a nested object, noting a repeated key (see `isPlain`).
+    private mutating func nestedKey(_ keys: inout [[Range<Int>]]) -> Bool {
+        guard let key = memberKey() else { return false }
+        if checksNestedKeys {
+            if keys[keys.count - 1].contains(where: { equal($0, key) }) { isPlain = false }
+            keys[keys.count - 1].append(key)
         }
-        return position
+        return true
     }
 
-    /// Skips a number: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
-    private mutating func number() -> Bool {
-        if peek() == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek(), Self.isDigit(first) else { return false }
+    /// Reads a key (a string; its range, quotes included), the colon after it and the
+    /// whitespace around; `index` is then at the value.
+    private mutating func memberKey() -> Range<Int>? {
+        guard let byte = peek() else { return fail(.unexpectedEnd) }
+        guard byte == UInt8(ascii: "\"") else { return fail(.unexpectedByte(byte)) }
+        guard let key = string() else { return nil }
+        skipWhitespace()
+        guard let colon = peek() else { return fail(.unexpectedEnd) }
+        guard colon == UInt8(ascii: ":") else { return fail(.unexpectedByte(colon)) }
         index += 1
-        if first != UInt8(ascii: "0") { skipDigits() }
-        if peek() == UInt8(ascii: ".") {
-            isPlain = false
-            index += 1
-            guard let digit = peek(), Self.isDigit(digit) else { return false }
-            skipDigits()
-        }
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            isPlain = false
-            index += 1
-            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard let digit = peek(), Self.isDigit(digit) else { return false }
-            skipDigits()
-        }
-        return true
+        skipWhitespace()
+        return key
     }
 
-    /// Skips `word` (`true`, `false`, `null`) if it is next.
-    private mutating func literal(_ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard index + count <= end else { return false }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
-        index += count
-        return true
-    }
-
-    /// Skips the digits at `index`.
-    private mutating func skipDigits() {
-        while let byte = peek(), Self.isDigit(byte) { index += 1 }
-    }
-
-    /// Skips JSON whitespace (space, tab, line feed, carriage return).
-    private mutating func skipWhitespace() {
-        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
-    }
-
-    /// The byte at `index`, or `nil` at the end.
-    private func peek() -> UInt8? {
-        index < end ? bytes[index] : nil
+    /// Records the first fault (at `offset` in the buffer, else at `index`) and returns `nil`.
+    mutating func fail<T>(_ reason: JSONSyntaxError.Reason, at offset: Int? = nil) -> T? {
+        if fault == nil { fault = JSONSyntaxError(reason, at: (offset ?? index) - start) }
+        return nil
     }
 
     /// Whether `range` holds a backslash (a key with an escape).
@@ -248,14 +241,38 @@ struct JSONScanner {
     private func equal(_ left: Range<Int>, _ right: Range<Int>) -> Bool {
         left.count == right.count && zip(left, right).allSatisfy { bytes[$0] == bytes[$1] }
     }
+}
 
-    /// Whether `byte` is `0`–`9`.
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+/// The arrays and objects open in a skip, innermost last: one bit each (set for an object).
+/// The first 64 levels live in one word, so ordinary documents allocate nothing.
+private struct OpenBrackets {
+    private var shallow: UInt64 = 0
+    private var deep: [UInt64] = []
+    /// How many are open.
+    private(set) var count = 0
+
+    /// Opens one more.
+    mutating func push(isObject: Bool) {
+        if count < 64 {
+            shallow = isObject ? shallow | (1 << count) : shallow & ~(1 << count)
+        } else {
+            let level = count - 64
+            if level >> 6 == deep.count { deep.append(0) }
+            let bit: UInt64 = 1 << (level & 63)
+            deep[level >> 6] = isObject ? deep[level >> 6] | bit : deep[level >> 6] & ~bit
+        }
+        count += 1
     }
 
-    /// Whether `byte` is `0`–`9`, `a`–`f` or `A`–`F`.
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+    /// Closes the innermost.
+    mutating func pop() {
+        count -= 1
+    }
+
+    /// Whether the innermost is an object.
+    var innermostIsObject: Bool {
+        let level = count - 1
+        if level < 64 { return shallow & (1 << level) != 0 }
+        return deep[(level - 64) >> 6] & (1 << ((level - 64) & 63)) != 0
     }
 }

@@ -96,9 +96,13 @@ struct PlainValue {
         return value
     }
 
-    /// A plain integer as a double: what `JSONDecoder` gives for it, correctly rounded.
+    /// A plain integer as a double: what `JSONDecoder` gives for it, correctly rounded. One
+    /// beyond the doubles (309 digits or more) would be infinity here, where `JSONDecoder`
+    /// refuses it, so it is left to `JSONDecoder`.
     func double() throws -> Double {
-        guard kind == .number, let value = Double(String(decoding: bytes[range], as: UTF8.self)) else { throw PlainJSONDecoder.Unsupported() }
+        guard kind == .number, let value = Double(String(decoding: bytes[range], as: UTF8.self)), value.isFinite else {
+            throw PlainJSONDecoder.Unsupported()
+        }
         return value
     }
 

@@ -8,7 +8,7 @@ extension ServerEnvelope {
     /// Decodes one frame payload. Acks, updates and the other frequent replies are read with
     /// one pass of `JSONObjectFields` (an update's model is only skipped, not parsed: its
     /// subscription decodes it once, typed); anything else, or anything unusual in them, goes
-    /// through `JSONDecoder`, with the same result.
+    /// through `WireJSON.decode`, with the same result. What is not strict JSON throws either way.
     public static func decode(_ payload: [UInt8]) throws -> ServerEnvelope {
         if let envelope = scanned(payload) { return envelope }
         return try WireJSON.decode(ServerEnvelope.self, from: payload)

@@ -32,10 +32,17 @@ public enum WireJSON {
         }
     }
 
-    /// Decodes `type` from `bytes`: with `PlainJSONDecoder` when the JSON is plain, else (and
-    /// for every error) with `JSONDecoder`, so the result and the errors are `JSONDecoder`'s.
+    /// Decodes `type` from `bytes`, which must be one strict RFC 8259 JSON text (see
+    /// `JSONSyntaxError`): with `PlainJSONDecoder` when the JSON is plain, else (and for every
+    /// error) with `JSONDecoder`, so the result and the errors are `JSONDecoder`'s, except that
+    /// what is not valid JSON (`JSONDecoder` here takes trailing commas) throws
+    /// `DecodingError.dataCorrupted` at the top level, with the `JSONSyntaxError` as its
+    /// underlying error.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         if let value = try? PlainJSONDecoder.decode(type, from: bytes) { return value }
+        if let fault = JSONScanner.fault(in: bytes) {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Not valid JSON: \(fault).", underlyingError: fault))
+        }
         return try JSONDecoder().decode(type, from: Data(bytes))
     }
 

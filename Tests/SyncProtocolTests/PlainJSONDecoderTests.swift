@@ -79,6 +79,19 @@ import TestSupport
         }
     }
 
+    /// An integer too large for a double (found by the plain decoder's fuzz target): the plain
+    /// decoder made it infinity, `JSONDecoder` refuses it, and so does the wire decoder now.
+    @Test func anIntegerBeyondTheDoublesIsNotInfinity() throws {
+        let huge = String(repeating: "9", count: 400)
+        for json in [huge, "[\(huge)]", #"{"weight":\#(huge)}"#] {
+            #expect((try? PlainJSONDecoder.decode(JSONValue.self, from: Array(json.utf8))) == nil, "\(json.prefix(20))")
+            #expect((try? WireJSON.decode(JSONValue.self, from: Array(json.utf8))) == nil, "\(json.prefix(20))")
+        }
+        struct Weighed: Decodable { var weight: Double }
+        #expect((try? PlainJSONDecoder.decode(Weighed.self, from: Array(#"{"weight":\#(huge)}"#.utf8))) == nil)
+        #expect(try PlainJSONDecoder.decode(Weighed.self, from: Array(#"{"weight":\#(String(repeating: "9", count: 308))}"#.utf8)).weight.isFinite)
+    }
+
     /// Random JSON values (whose decoding probes types one after another) decode alike.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func randomValuesDecodeAlike(seed: UInt64) throws {
