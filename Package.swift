@@ -21,6 +21,16 @@ let package = Package(
             providers: [.apt(["libuv1-dev"])]
         ),
         .systemLibrary(
+            name: "CPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
@@ -31,8 +41,9 @@ let package = Package(
         .target(name: "SyncStore"),
         // Wire format shared by daemon and clients: frames, messages, error codes. No libuv.
         .target(name: "SyncProtocol", dependencies: ["SyncStore"]),
-        // Durable storage of accepted actions and snapshots; SQLite is the embedded default.
-        .target(name: "SyncJournal", dependencies: ["CSQLite"]),
+        // Durable storage of accepted actions and snapshots; SQLite is the embedded default,
+        // PostgreSQL the log several daemons share.
+        .target(name: "SyncJournal", dependencies: ["CSQLite", "CPQ", "CCrypto"]),
         // The daemon runtime on libuv, generic over a SyncApp.
         .target(name: "SyncDaemon", dependencies: ["CUV", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
         // The client library any program links to dispatch and subscribe.
@@ -56,6 +67,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         .testTarget(name: "SyncDaemonTests", dependencies: ["SyncDaemon", "SyncLock", "SyncProtocol", "SyncStore"]),
+        .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
@@ -66,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TestSupport", "SyncClient", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite"]
+            dependencies: ["TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite"]
         ),
     ]
 )

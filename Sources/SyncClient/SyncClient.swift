@@ -25,6 +25,8 @@ public final class SyncClient: Sendable {
         public let protocolVersion: Int
         /// The state version when the connection was made.
         public let version: UInt64
+        /// Which log the daemon uses and how it was doing then (`nil` from older daemons).
+        public let log: LogStatus?
     }
 
     /// The socket this client connects to.
@@ -59,7 +61,7 @@ public final class SyncClient: Sendable {
             thread.start { continuation.resume(returning: $0) }
         }
         let welcome = try first.get()
-        let info = ServerInfo(name: welcome.server ?? "", protocolVersion: welcome.protocol ?? WireProtocol.version, version: welcome.version ?? 0)
+        let info = ServerInfo(name: welcome.server ?? "", protocolVersion: welcome.protocol ?? WireProtocol.version, version: welcome.version ?? 0, log: welcome.log)
         return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender, states: states)
     }
 

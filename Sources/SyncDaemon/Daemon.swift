@@ -37,25 +37,12 @@ public final class Daemon<App: SyncApp> {
         } catch {
             throw .dataDirectory(error)
         }
-        let journalPath = directory.file(SQLiteJournal.fileName)
-        let journal: SQLiteJournal
-        do {
-            journal = try SQLiteJournal(path: journalPath)
-        } catch {
-            throw .journal(error)
-        }
+        let journal = try JournalOpener.open(configuration, in: directory, logger: logger)
         let started = Self.monotonicMilliseconds()
         let emptyLedger = DispatchLedger(windowSize: configuration.ledgerWindowSize, clientLimit: configuration.ledgerClientLimit)
-        let recovered = try Recovery<App>.recover(from: journal, path: journalPath, emptyLedger: emptyLedger)
-        do {
-            try journal.prepareForWriting()
-        } catch {
-            throw .journal(error)
-        }
-        if journal.openedSchemaVersion < SQLiteJournal.schemaVersion {
-            logger.log(.info, "migrated \(journalPath) from schema version \(journal.openedSchemaVersion) to \(SQLiteJournal.schemaVersion)")
-        }
-        logger.log(.info, "recovered version \(recovered.store.version) from \(journalPath) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed, \(recovered.ledger.clientCount.counting("client id")) in the dispatch ledger) in \(Self.monotonicMilliseconds() - started) ms")
+        let recovered = try Recovery<App>.recover(from: journal, path: journal.location, emptyLedger: emptyLedger)
+        try JournalOpener.prepareForWriting(journal, logger: logger)
+        logger.log(.info, "recovered version \(recovered.store.version) from \(journal.location) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed, \(recovered.ledger.clientCount.counting("client id")) in the dispatch ledger) in \(Self.monotonicMilliseconds() - started) ms")
 
         let activated = try SystemdActivation.listeningDescriptor()
         if activated == nil, try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
@@ -64,9 +51,12 @@ public final class Daemon<App: SyncApp> {
         let notifier = SystemdNotifier()
         let writer = JournalWriter<App.State>(
             journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
-            snapshotInterval: configuration.snapshotInterval, inlineCommitLimit: configuration.inlineCommitLimit, logger: logger)
+            snapshotInterval: configuration.snapshotInterval,
+            // A round trip to a database server must not stall the loop.
+            inlineCommitLimit: journal.isShared ? 0 : configuration.inlineCommitLimit, logger: logger)
         let server = try Server<App>(loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, logger: logger)
         var effects: SideEffectRunner<App.State>?
+        var watcher: SharedLogWatcher?
         var listener: UnixListener?
         var timers: [LoopHandle<uv_timer_t>] = []
         var signals: [LoopHandle<uv_signal_t>] = []
@@ -75,6 +65,7 @@ public final class Daemon<App: SyncApp> {
         // a start fails halfway.
         let shutDown = {
             listener?.close()
+            watcher?.stop()
             effects?.stop()
             for timer in timers { timer.close() }
             for signal in signals { signal.close() }
@@ -95,6 +86,16 @@ public final class Daemon<App: SyncApp> {
             signals.append(try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") })
             signals.append(try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") })
             signals.append(try .signal(SIGHUP, loop: loop) { [logger] in logger.log(.info, "SIGHUP received; nothing to reload, \(status())") })
+            if let conninfo = configuration.postgres {
+                watcher = try SharedLogWatcher(
+                    loop: loop, conninfo: conninfo, applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
+                ) { [unowned server, logger] observation in
+                    Self.noteChanges(from: server.sharedLog, to: observation, logger: logger)
+                    server.sharedLogDidChange(observation)
+                    // The side effects that act for every host run on the leader only.
+                    if observation.isLeader { effects?.start() } else { effects?.pause() }
+                }
+            }
             listener = try UnixListener(loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger) { [unowned server] stream in
                 server.accept(from: stream)
             }
@@ -112,14 +113,33 @@ public final class Daemon<App: SyncApp> {
         }
         logger.log(.info, "listening on \(listener?.path ?? configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)")
         notifier?.send("READY=1\nSTATUS=\(status())")
-        effects?.start()
+        if configuration.postgres == nil { effects?.start() }
+        server.onFatalError = { shutDown() }
         uv_run(loop, UV_RUN_DEFAULT)
+        // The hook holds `shutDown`, which holds the server: let go, so that the server, its
+        // writer and the journal are released (SQLite checkpoints its WAL on close).
+        server.onFatalError = {}
+        if let fatal = server.fatalStop { throw fatal }
         writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
-            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread)")
+            let overtaken = journal.isShared ? ", \(writer.overtakenCount) overtaken by other daemons" : ""
+            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread\(overtaken))")
         } else {
             logger.log(.info, "stopped at version \(writer.durableVersion)")
+        }
+    }
+
+    /// Logs the database going away or coming back, and the leader lock changing hands.
+    private static func noteChanges(from old: SharedLogObservation?, to new: SharedLogObservation, logger: Logger) {
+        let old = old ?? .unknown
+        if old.isReachable && !new.isReachable {
+            logger.log(.warning, "the shared log's database is unreachable (\(new.problem ?? "no answer")); reads go on, changes wait for it")
+        } else if !old.isReachable && new.isReachable {
+            logger.log(.info, "the shared log's database is reachable again")
+        }
+        if old.isLeader != new.isLeader {
+            logger.log(.info, new.isLeader ? "this daemon now runs the side effects for every host (it holds the leader lock)" : "this daemon no longer holds the leader lock; its side effects stop")
         }
     }
 
@@ -150,7 +170,7 @@ public final class Daemon<App: SyncApp> {
     }
 }
 
-private extension Int {
+extension Int {
     /// `1 action`, `2 actions`.
     func counting(_ noun: String) -> String { "\(self) \(noun)\(self == 1 ? "" : "s")" }
 }

@@ -1,11 +1,18 @@
+import Glibc
 import SyncProtocol
 
 /// How a daemon serves: where, with which limits, under which name.
 public struct DaemonConfiguration: Sendable {
     /// The Unix socket path to listen on.
     public var socketPath: String
-    /// The directory holding the journal and its lock.
+    /// The directory holding the journal and its lock (with a shared log: only the lock and
+    /// the head this daemon last saw).
     public var dataDirectory: String
+    /// A libpq connection string or URI: the daemon then appends to the action log it shares
+    /// with every daemon on that database instead of its own SQLite journal. Never logged.
+    public var postgres: String?
+    /// The name recorded with each action this daemon accepts into a shared log.
+    public var hostName = DaemonConfiguration.systemHostName()
     /// A snapshot of the state is saved every this many versions (and at clean shutdown).
     public var snapshotInterval: UInt64 = 1000
     /// Commits of at most this many actions, started while no commit runs, are made on the
@@ -31,6 +38,14 @@ public struct DaemonConfiguration: Sendable {
     /// Client ids whose numbered dispatches are remembered; past it, the one whose last applied
     /// dispatch is the oldest is forgotten.
     public var ledgerClientLimit = 10_000
+
+    /// This machine's host name, `localhost` if it has none.
+    public static func systemHostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "localhost" : name
+    }
 
     /// A configuration with default limits.
     public init(socketPath: String, dataDirectory: String, serverName: String) {

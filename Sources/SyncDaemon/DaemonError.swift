@@ -24,6 +24,9 @@ public enum DaemonError: Error, CustomStringConvertible {
     case journal(JournalError)
     /// The journal reads but does not rebuild a state: the file and the problem.
     case recovery(path: String, reason: String)
+    /// A commit may or may not be on disk (flushing failed): the daemon stopped so that the
+    /// next start's recovery reads what the disk holds. An executable exits with status 70.
+    case uncertainCommit(reason: String)
 
     /// One line naming the failure, the subject and the cause.
     public var description: String {
@@ -48,6 +51,8 @@ public enum DaemonError: Error, CustomStringConvertible {
             return error.description
         case .recovery(let path, let reason):
             return "cannot recover from journal \(path): \(reason); the file was left as it is"
+        case .uncertainCommit(let reason):
+            return "stopped: a commit may or may not be on disk (\(reason)); the next start recovers what the disk holds"
         }
     }
 

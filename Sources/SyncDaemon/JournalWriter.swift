@@ -37,6 +37,19 @@ final class JournalWriter<State: Codable & Sendable> {
         /// A commit failed. Nothing after `durableVersion` is recorded, including what was
         /// recorded while the commit ran: those actions were applied on top of lost ones.
         case failed(durableVersion: UInt64, reason: String)
+        /// A shared log only: other daemons appended `foreign` (durable, the next versions
+        /// after the previous durable version, which is now the last of them). `unsaved` is
+        /// every action recorded here and not saved (the overtaken batch and what was recorded
+        /// since), in order, with the versions they were applied as: the server applies the
+        /// foreign entries, re-runs these on top and records them again.
+        case overtaken(foreign: [JournalEntry], unsaved: [JournalEntry])
+        /// A commit may or may not be on disk, and the journal cannot tell now. Nothing after
+        /// `durableVersion` is recorded here. A journal of this daemon only: recovery at a
+        /// restart must decide; a shared log: reading it later settles it.
+        case uncertain(durableVersion: UInt64, reason: String)
+        /// A shared log only: it no longer holds what this daemon read from it; nothing after
+        /// `durableVersion` is recorded, and nothing more may be written.
+        case rewritten(durableVersion: UInt64, reason: String)
     }
 
     /// One unit of work for the thread pool.
@@ -47,7 +60,13 @@ final class JournalWriter<State: Codable & Sendable> {
         var snapshot: (state: State, ledger: DispatchLedger, version: UInt64)?
         var endState: State?
         var reads: [JournalRead]
+        /// Read what other daemons appended after `durableVersion` (a shared log).
+        var catchUp: Bool
+        var durableVersion: UInt64
     }
+
+    /// Most foreign entries read in one job; a longer catch-up takes several jobs.
+    static var catchUpLimit: Int { 10_000 }
 
     /// Most journal reads done in one job.
     static var readsPerJob: Int { 8 }
@@ -82,6 +101,7 @@ final class JournalWriter<State: Codable & Sendable> {
     private let logger: Logger
     private var recorded: [JournalEntry] = []
     private var pendingReads: [JournalRead] = []
+    private var catchUpRequested = false
     private var job: Job?
     private var jobResults = JournalJobResults()
     private(set) var durableVersion: UInt64
@@ -91,6 +111,9 @@ final class JournalWriter<State: Codable & Sendable> {
     private(set) var committedActionCount = 0
     /// Of those, the ones that ran on the loop thread.
     private(set) var inlineCommitCount = 0
+    /// Commits a shared log refused because other daemons had appended first (each rebased
+    /// and tried again).
+    private(set) var overtakenCount = 0
 
     /// A writer appending to `journal`, whose last durable version is `durableVersion`, with a
     /// snapshot every `snapshotInterval` versions, committing batches of at most
@@ -116,9 +139,19 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Whether a job is running on the thread pool.
     var isBusy: Bool { job != nil }
 
+    /// Whether other daemons append to the same log.
+    var isShared: Bool { journal.isShared }
+    /// Where the journal is (never a password).
+    var location: String { journal.location }
+
     /// Records an applied action.
     func record(_ entry: JournalEntry) {
         recorded.append(entry)
+    }
+
+    /// Asks the next job to read what other daemons appended to a shared log.
+    func requestCatchUp() {
+        catchUpRequested = true
     }
 
     /// Queues a read of up to `limit` entries after version `after`.
@@ -131,18 +164,19 @@ final class JournalWriter<State: Codable & Sendable> {
     /// `mayRunInline` is false (see the type's summary).
     @discardableResult
     func startNextJob(mayRunInline: Bool = true) -> Start {
-        guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty else { return .none }
+        guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty || catchUpRequested else { return .none }
         let state = recorded.isEmpty ? nil : appliedState()
         // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
-        var next = Job(entries: recorded, snapshot: nil, endState: state, reads: reads)
+        var next = Job(entries: recorded, snapshot: nil, endState: state, reads: reads, catchUp: catchUpRequested, durableVersion: durableVersion)
+        catchUpRequested = false
         if let last = recorded.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
             next.snapshot = (state, appliedLedger(), last.version)
         }
         recorded.removeAll(keepingCapacity: true)
         pendingReads.removeFirst(reads.count)
         job = next
-        if mayRunInline, next.snapshot == nil, next.reads.isEmpty, next.entries.count <= inlineCommitLimit {
+        if mayRunInline, next.snapshot == nil, next.reads.isEmpty, !next.catchUp, next.entries.count <= inlineCommitLimit {
             performJob()
             jobFinished(status: 0, ranInline: true)
             return .ranInline
@@ -198,6 +232,11 @@ final class JournalWriter<State: Codable & Sendable> {
                 results.commit = .failure(error)
             }
         }
+        if case .failure(.overtaken) = results.commit {
+            results.foreign = Result { () throws(JournalError) in try journal.entries(after: job.durableVersion, limit: Self.catchUpLimit) }
+        } else if job.entries.isEmpty, job.catchUp {
+            results.foreign = Result { () throws(JournalError) in try journal.entries(after: job.durableVersion, limit: Self.catchUpLimit) }
+        }
         results.reads = job.reads.map { read in Result { () throws(JournalError) in try journal.entries(after: read.after, limit: read.limit) } }
         jobResults = results
     }
@@ -214,7 +253,9 @@ final class JournalWriter<State: Codable & Sendable> {
             let failure = JournalError.storage(path: "", operation: "running a commit", reason: String(cString: uv_err_name(status)))
             results = JournalJobResults(commit: .failure(failure), reads: finished.reads.map { _ in .failure(failure) })
         }
-        if let last = finished.entries.last {
+        if case .success(let foreign)? = results.foreign, !foreign.isEmpty {
+            absorb(foreign, unsaved: finished.entries)
+        } else if let last = finished.entries.last {
             switch results.commit {
             case .success:
                 durableVersion = last.version
@@ -227,19 +268,47 @@ final class JournalWriter<State: Codable & Sendable> {
                     lastSnapshotVersion = snapshot.version
                 }
                 if let state = finished.endState { onOutcome(.durable(version: last.version, state: state)) }
-            case .failure(.uncertain(let path, let reason)):
-                // The commit may be on disk or not, and the clients cannot be told either way
-                // truthfully. Stop; the restart's recovery reads what the disk really holds.
-                logger.log(.error, "flushing journal \(path) failed (\(reason)); stopping so that recovery decides what was committed")
-                exit(70)
             case .failure(let error):
                 recorded.removeAll()
-                logger.log(.error, "commit of versions \(finished.entries.first!.version)-\(last.version) failed: \(error)")
-                onOutcome(.failed(durableVersion: durableVersion, reason: error.description))
+                let versions = "versions \(finished.entries.first!.version)-\(last.version)"
+                switch error {
+                case .uncertain(_, let reason):
+                    logger.log(.error, "commit of \(versions) may or may not have been saved: \(reason)")
+                    onOutcome(.uncertain(durableVersion: durableVersion, reason: reason))
+                case .rewritten, .overtaken:
+                    let reason = results.foreign.flatMap { if case .failure(let readError) = $0 { readError } else { nil } } ?? error
+                    logger.log(.error, "commit of \(versions) failed: \(reason)")
+                    if case .rewritten = reason {
+                        onOutcome(.rewritten(durableVersion: durableVersion, reason: reason.description))
+                    } else {
+                        onOutcome(.failed(durableVersion: durableVersion, reason: reason.description))
+                    }
+                default:
+                    logger.log(.error, "commit of \(versions) failed: \(error)")
+                    onOutcome(.failed(durableVersion: durableVersion, reason: error.description))
+                }
+            }
+        } else if case .failure(let error)? = results.foreign {
+            if case .rewritten = error {
+                logger.log(.error, "reading the shared log failed: \(error)")
+                onOutcome(.rewritten(durableVersion: durableVersion, reason: error.description))
+            } else {
+                logger.log(.warning, "catching up with the shared log failed (tried again within a second): \(error)")
             }
         }
         for (read, result) in zip(finished.reads, results.reads) { read.completion(result) }
         if !ranInline { startNextJob(mayRunInline: false) }
+    }
+
+    /// Other daemons appended `foreign`: they are durable, and what was recorded here and not
+    /// saved goes back to the server to be rebased on them.
+    private func absorb(_ foreign: [JournalEntry], unsaved batch: [JournalEntry]) {
+        if !batch.isEmpty { overtakenCount += 1 }
+        let unsaved = batch + recorded
+        recorded.removeAll()
+        durableVersion = foreign.last!.version
+        logger.log(.debug, "other daemons appended versions \(foreign.first!.version)-\(durableVersion); rebasing \(unsaved.count.counting("action")) on them")
+        onOutcome(.overtaken(foreign: foreign, unsaved: unsaved))
     }
 
     /// The snapshot of `state` and `ledger` at `version`, or why it cannot be made. Pure: runs
@@ -289,5 +358,7 @@ private struct JournalJobResults {
     var commit: Result<Void, JournalError> = .success(())
     /// Why the snapshot due could not be encoded (the commit went ahead without it).
     var snapshotFailure: String?
+    /// What other daemons appended, read after an overtaken commit or for a catch-up.
+    var foreign: Result<[JournalEntry], JournalError>?
     var reads: [Result<[JournalEntry], JournalError>] = []
 }

@@ -70,23 +70,10 @@ enum Recovery<App: SyncApp> {
         guard entry.version == store.version + 1 else {
             throw .recovery(path: path, reason: "version \(store.version + 1) is missing (the next action recorded is \(entry.version))")
         }
-        guard let type = actionTypes[entry.name] else {
-            throw .recovery(path: path, reason: "the action \"\(entry.name)\" at version \(entry.version) is unknown to this todod")
-        }
-        try apply(type, entry, into: &store, path: path)
-    }
-
-    private static func apply<A: Action<App.State>>(_ type: A.Type, _ entry: JournalEntry, into store: inout Store<App.State>, path: String) throws(DaemonError) {
-        let action: A
         do {
-            action = try WireJSON.decode(A.self, from: entry.payload)
+            try actionTypes.reapply(entry, to: &store)
         } catch {
-            throw .recovery(path: path, reason: "the \"\(entry.name)\" action at version \(entry.version) no longer decodes (\(error.shortDescription))")
-        }
-        do {
-            try store.apply(action)
-        } catch {
-            throw .recovery(path: path, reason: "the \"\(entry.name)\" action at version \(entry.version) no longer applies (\(error))")
+            throw .recovery(path: path, reason: error.description(at: entry.version))
         }
     }
 }

@@ -22,6 +22,10 @@ extension Server {
     /// in the ledger); the requester hears back once it is durable. A rejected action is not
     /// recorded anywhere: resent, it is judged again.
     func apply<A: Action<App.State>>(_ action: A, requester: DispatchRequester, numbered: DispatchLedger.Key? = nil) {
+        if let writeRefusal {
+            fail(requester, ProtocolError(.storageUnavailable, "The action was not applied: \(writeRefusal)."))
+            return
+        }
         var action = action
         let context = AcceptanceContext.now()
         action.accept(context, state: store.state)
@@ -42,7 +46,7 @@ extension Server {
         let peer = peerCredentials(of: requester)
         writer.record(JournalEntry(
             version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid,
-            clientID: numbered?.clientID, clientSequence: numbered?.sequence))
+            clientID: numbered?.clientID, clientSequence: numbered?.sequence, host: writer.isShared ? configuration.hostName : nil))
         awaitingDurability.append((requester, store.version))
         if case .client(let connectionID, _) = requester { sessions[connectionID]?.awaitedReplies += 1 }
         passEnd.start()
@@ -64,16 +68,33 @@ extension Server {
             durableAcks.append(contentsOf: awaitingDurability.filter { $0.version <= version })
             awaitingDurability.removeAll { $0.version <= version }
         case .failed(let durableVersion, let reason):
-            store = Store(state: durableState, version: durableVersion)
-            ledger.forget(after: durableVersion)
-            let error = ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason)).")
-            for (requester, _) in awaitingDurability {
-                fail(requester, error)
-                if case .client(let connectionID, _) = requester { didAnswerAwaitedRequest(of: connectionID) }
+            rollBack(to: durableVersion, ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason))."))
+        case .overtaken(let foreign, let unsaved):
+            rebase(onto: foreign, unsaved: unsaved)
+        case .uncertain(let durableVersion, let reason):
+            guard writer.isShared else {
+                // The commit may be on disk or not, and the clients cannot be told either way
+                // truthfully: stop, and let the restart's recovery read what the disk holds.
+                stopBecauseUncertain(reason)
+                return
             }
-            awaitingDurability.removeAll()
+            rollBack(to: durableVersion, ProtocolError(
+                .storageUnavailable,
+                "The database could not be reached to learn whether the action was saved: it may or may not have been applied (\(reason)). A numbered dispatch sent again is applied at most once."))
+            writer.requestCatchUp()
+        case .rewritten(let durableVersion, let reason):
+            refuseWrites(because: reason)
+            rollBack(to: durableVersion, ProtocolError(.storageUnavailable, "The action was not applied: \(reason)."))
         }
         passEnd.start()
+    }
+
+    /// Takes the store and the ledger back to the durable state at `durableVersion` and fails
+    /// every pending dispatch (and every duplicate waiting for one) with `error`.
+    private func rollBack(to durableVersion: UInt64, _ error: ProtocolError) {
+        store = Store(state: durableState, version: durableVersion)
+        ledger.forget(after: durableVersion)
+        failAwaiting(error)
     }
 
     func fail(_ requester: DispatchRequester, _ error: ProtocolError) {
@@ -101,7 +122,7 @@ extension Server {
 
     /// Sends the updates and acks of what became durable.
     private func answerDurableActions() {
-        if !durableAcks.isEmpty {
+        if !durableAcks.isEmpty || publishedVersion != writer.durableVersion {
             publish()
             for (requester, version) in durableAcks {
                 switch requester {

@@ -30,6 +30,6 @@ extension HistoryEntry {
         let payload = (try? WireJSON.decode(JSONValue.self, from: entry.payload)) ?? .string(String(decoding: entry.payload, as: UTF8.self))
         self.init(
             version: entry.version, name: entry.name, payload: payload, acceptedAt: entry.acceptedAt, uid: entry.peerUID, pid: entry.peerPID,
-            clientID: entry.clientID, sequence: entry.clientSequence)
+            clientID: entry.clientID, sequence: entry.clientSequence, host: entry.host)
     }
 }

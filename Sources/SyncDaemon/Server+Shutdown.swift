@@ -53,6 +53,20 @@ extension Server {
         finishShutdownIfDone()
     }
 
+    /// Stops at once, answering no one, because a commit may or may not be on disk: an ack
+    /// or a `storage_unavailable` could each be a lie. The restart's recovery reads what the
+    /// disk holds.
+    func stopBecauseUncertain(_ reason: String) {
+        guard fatalStop == nil else { return }
+        fatalStop = .uncertainCommit(reason: reason)
+        logger.log(.error, "a commit may or may not be on disk (\(reason)); stopping so that recovery decides what was committed")
+        shutdown = .finished
+        for session in sessions.values { session.connection.close(reason: "daemon stopping: commit outcome unknown") }
+        shutdownDeadline?.close()
+        passEnd.close()
+        onFatalError()
+    }
+
     /// Once every client is gone, closes the server's own handles so the loop can end.
     func finishShutdownIfDone() {
         guard case .sayingBye = shutdown, sessions.isEmpty else { return }

@@ -45,7 +45,15 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var publishedState: App.State
     var publishedVersion: UInt64
     /// The app's action types by wire name.
-    private let actionTypes = ActionDirectory<App.State>(App.actions)
+    let actionTypes = ActionDirectory<App.State>(App.actions)
+    /// What the listener of a shared log last saw; `nil` with a journal of this daemon only.
+    var sharedLog: SharedLogObservation?
+    /// Why no action is accepted any more (a shared log rewritten under this daemon), if so.
+    var writeRefusal: String?
+    /// Why the daemon must stop at once (a commit that may or may not be on disk), if so.
+    var fatalStop: DaemonError?
+    /// Called once when the daemon must stop at once; the daemon closes its own handles.
+    var onFatalError: () -> Void = {}
 
     /// A server for `store` and `ledger` (everything in them durable) on `loop`, committing
     /// through `writer`.
@@ -231,7 +239,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         let lastSequence = clientID.map { ledger.lastSequence(of: $0, durableThrough: publishedVersion) }
         send(.welcome(
             id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion,
-            clientID: clientID, lastSequence: lastSequence, features: granted), to: session)
+            clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus), to: session)
     }
 
     private func refuseBeforeHello(_ session: Session, because reason: String) {

@@ -26,8 +26,12 @@ final class SideEffectRunner<State: Sendable> {
         inbox = try LoopInbox(loop: loop) { dispatch in apply(dispatch.action, dispatch.reply) }
     }
 
-    /// Starts every side effect in its own task.
+    /// Whether the side effects are running.
+    var isRunning: Bool { !tasks.isEmpty }
+
+    /// Starts every side effect in its own task, unless they run.
     func start() {
+        guard tasks.isEmpty else { return }
         let sender = inbox.sender
         let context = SideEffectContext<State>(
             currentState: { [mirror] in mirror.read() },
@@ -39,6 +43,13 @@ final class SideEffectRunner<State: Sendable> {
                 }
             })
         tasks = effects.map { effect in Task { await effect.run(context) } }
+    }
+
+    /// Cancels the tasks; `start()` runs the side effects anew. (Another daemon took over
+    /// the side effects of a shared log.)
+    func pause() {
+        for task in tasks { task.cancel() }
+        tasks = []
     }
 
     /// Cancels the tasks and closes the inbox; dispatches still queued fail.

@@ -23,6 +23,19 @@ public protocol Journal: AnyObject {
 
     /// The snapshot with the highest version, if any.
     func latestSnapshot() throws(JournalError) -> Snapshot?
+
+    /// Where the journal is, for logs and `status`: a file path, or a database's host and
+    /// name (never a password).
+    var location: String { get }
+
+    /// Whether other daemons append to the same log (PostgreSQL): then appends may be
+    /// `overtaken`, and an `uncertain` commit is settled by reading the log later.
+    var isShared: Bool { get }
+}
+
+extension Journal {
+    /// A journal is written by one daemon unless it says otherwise.
+    public var isShared: Bool { false }
 }
 
 /// One accepted action as the journal keeps it.
@@ -44,11 +57,14 @@ public struct JournalEntry: Equatable, Sendable {
     public var clientID: String?
     /// The sequence the client numbered the dispatch with; set exactly when `clientID` is.
     public var clientSequence: UInt64?
+    /// The host whose daemon accepted it, in a log several daemons share; `nil` in a journal
+    /// only one daemon writes.
+    public var host: String?
 
     /// An entry with every field given.
     public init(
         version: UInt64, name: String, payload: [UInt8], acceptedAt: Int64, peerUID: UInt32?, peerPID: Int32?,
-        clientID: String? = nil, clientSequence: UInt64? = nil
+        clientID: String? = nil, clientSequence: UInt64? = nil, host: String? = nil
     ) {
         self.version = version
         self.name = name
@@ -58,6 +74,7 @@ public struct JournalEntry: Equatable, Sendable {
         self.peerPID = peerPID
         self.clientID = clientID
         self.clientSequence = clientSequence
+        self.host = host
     }
 }
 
@@ -91,8 +108,15 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A write or read failed (disk full, I/O error); nothing of the failed step was recorded.
     case storage(path: String, operation: String, reason: String)
     /// Flushing to disk failed: the last step may or may not be on disk. Only a restart's
-    /// recovery can tell, so the daemon must not go on as if it knew.
+    /// recovery can tell, so the daemon must not go on as if it knew. A shared log reports this
+    /// when it could not reach the database again to find out; reading it later tells.
     case uncertain(path: String, reason: String)
+    /// A shared log only: another daemon appended first, up to `head`; nothing of this append
+    /// was recorded. Read the entries after the local head, rebase, and append again.
+    case overtaken(head: UInt64)
+    /// A shared log only: the log no longer holds what this daemon read from it (rows changed,
+    /// deleted or replaced, a restore or a failover that lost commits). Writing on must stop.
+    case rewritten(path: String, reason: String)
 
     /// One line naming the file and the problem.
     public var description: String {
@@ -103,6 +127,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
             return "journal \(path) has schema version \(found); this todod reads schema versions 1 to \(supported) (a newer todod wrote it?)"
         case .storage(let path, let operation, let reason): return "\(operation) in journal \(path) failed: \(reason)"
         case .uncertain(let path, let reason): return "flushing journal \(path) to disk failed (\(reason)); the last commit may or may not be on disk"
+        case .overtaken(let head): return "another daemon appended to the shared log first (its head is at version \(head))"
+        case .rewritten(let path, let reason): return "the log \(path) was rewritten: \(reason)"
         }
     }
 }

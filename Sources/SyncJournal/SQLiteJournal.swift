@@ -25,6 +25,8 @@ public final class SQLiteJournal: Journal {
 
     /// The database file.
     public let path: String
+    /// The database file.
+    public var location: String { path }
     /// The schema version the file had when it was opened; older than `schemaVersion` until
     /// `prepareForWriting` migrates it.
     public let openedSchemaVersion: Int

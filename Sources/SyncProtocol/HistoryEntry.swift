@@ -16,14 +16,16 @@ public struct HistoryEntry: Codable, Equatable, Sendable {
     public var clientID: String?
     /// The sequence the client numbered it with, if it did.
     public var sequence: UInt64?
+    /// The host whose daemon accepted it, when several daemons share one log.
+    public var host: String?
 
     private enum CodingKeys: String, CodingKey {
-        case version, name, payload, acceptedAt, uid, pid, sequence
+        case version, name, payload, acceptedAt, uid, pid, sequence, host
         case clientID = "clientId"
     }
 
     /// An entry with every field given.
-    public init(version: UInt64, name: String, payload: JSONValue, acceptedAt: Int64, uid: UInt32?, pid: Int32?, clientID: String? = nil, sequence: UInt64? = nil) {
+    public init(version: UInt64, name: String, payload: JSONValue, acceptedAt: Int64, uid: UInt32?, pid: Int32?, clientID: String? = nil, sequence: UInt64? = nil, host: String? = nil) {
         self.version = version
         self.name = name
         self.payload = payload
@@ -32,5 +34,6 @@ public struct HistoryEntry: Codable, Equatable, Sendable {
         self.pid = pid
         self.clientID = clientID
         self.sequence = sequence
+        self.host = host
     }
 }

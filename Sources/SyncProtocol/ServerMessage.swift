@@ -6,7 +6,7 @@ public enum ServerMessage: Sendable {
     /// hello asked for none).
     case welcome(
         id: Int64, protocolVersion: Int, server: String, version: UInt64, clientID: String? = nil, lastSequence: UInt64? = nil,
-        features: [String]? = nil)
+        features: [String]? = nil, log: LogStatus? = nil)
     /// The action of request `id` was applied; the state is now at `version` (or later).
     case ack(id: Int64, version: UInt64)
     /// A request failed, or the connection broke a rule. `supported` lists the protocol
@@ -33,9 +33,10 @@ public enum ServerMessage: Sendable {
     /// The JSON payload of this message (keys sorted), ready to be framed.
     public func encoded() -> [UInt8] {
         switch self {
-        case .welcome(let id, let protocolVersion, let server, let version, let clientID, let lastSequence, let features):
+        case .welcome(let id, let protocolVersion, let server, let version, let clientID, let lastSequence, let features, let log):
             return Self.encode(Welcome(
-                id: id, protocol: protocolVersion, server: server, version: version, clientId: clientID, lastSequence: lastSequence, features: features))
+                id: id, protocol: protocolVersion, server: server, version: version, clientId: clientID, lastSequence: lastSequence, features: features,
+                log: log))
         case .ack(let id, let version):
             // The most frequent reply, written by hand with the bytes the encoder would write.
             return Array(#"{"id":\#(id),"type":"ack","version":\#(version)}"#.utf8)
@@ -104,6 +105,7 @@ public enum ServerMessage: Sendable {
         let clientId: String?
         let lastSequence: UInt64?
         let features: [String]?
+        let log: LogStatus?
     }
 
     private struct Bye: Encodable {
@@ -168,9 +170,11 @@ public struct ServerEnvelope: Decodable, Sendable {
     public let features: [String]?
     /// The version of the model a patch applies to (`update` carrying a `patch`).
     public let base: UInt64?
+    /// Which log the daemon uses and how it is doing (`welcome`).
+    public let log: LogStatus?
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason, lastSequence, features, base
+        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason, lastSequence, features, base, log
         case clientID = "clientId"
     }
 }

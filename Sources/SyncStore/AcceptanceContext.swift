@@ -20,6 +20,14 @@ public struct AcceptanceContext: Sendable, Equatable {
         self.millisecondsSinceEpoch = millisecondsSinceEpoch
     }
 
+    /// A number drawn from `identifier` (its low 52 bits, random in a version 4 UUID, exact in
+    /// a JSON number), for an action to name the change it makes.
+    public var changeID: Int {
+        let bytes = identifier.uuid
+        let low = [bytes.9, bytes.10, bytes.11, bytes.12, bytes.13, bytes.14, bytes.15].reduce(UInt64(bytes.8)) { $0 << 8 | UInt64($1) }
+        return Int(low & ((1 << 52) - 1))
+    }
+
     /// A context for now, with a random identifier.
     public static func now() -> AcceptanceContext {
         let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))

@@ -11,9 +11,15 @@ public struct ImportItems: Action {
     public static let wireName = "import"
     /// The items, as `export` wrote them.
     public var items: [TodoItem]
+    /// Fixed at acceptance: the id of the undo step this action records (`UndoLast.reverts`).
+    public var change: Int?
 
     /// An import of `items`.
     public init(items: [TodoItem]) { self.items = items }
+
+    public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
+        change = context.changeID
+    }
 
     public func update(_ state: inout TodoState) throws {
         // Check and number everything first; change the state only once nothing can fail.
@@ -38,6 +44,6 @@ public struct ImportItems: Action {
             let index = state.items.firstIndex { $0.createdAt > item.createdAt } ?? state.items.count
             state.items.insert(item, at: index)
         }
-        state.pushUndo("import \(added.count) item\(added.count == 1 ? "" : "s")", added.map { .remove(number: $0.number) })
+        state.pushUndo("import \(added.count) item\(added.count == 1 ? "" : "s")", added.map { .remove(number: $0.number) }, change: change)
     }
 }

@@ -12,6 +12,8 @@ public struct AddItem: Action {
     public var id: String?
     /// Fixed at acceptance, milliseconds since the Unix epoch.
     public var createdAt: Int64?
+    /// Fixed at acceptance: the id of the undo step this action records (`UndoLast.reverts`).
+    public var change: Int?
 
     /// An add action for `text`.
     public init(text: String) { self.text = text }
@@ -19,6 +21,7 @@ public struct AddItem: Action {
     public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
         id = context.identifier.uuidString.lowercased()
         createdAt = context.millisecondsSinceEpoch
+        change = context.changeID
     }
 
     public func update(_ state: inout TodoState) throws {
@@ -27,7 +30,7 @@ public struct AddItem: Action {
         let item = TodoItem(id: id, number: state.nextNumber, text: text, completed: false, createdAt: createdAt)
         state.items.append(item)
         state.nextNumber += 1
-        state.pushUndo(describe("add", item), [.remove(number: item.number)])
+        state.pushUndo(describe("add", item), [.remove(number: item.number)], change: change)
     }
 }
 
@@ -38,12 +41,15 @@ public struct CompleteItem: Action {
     public var number: Int
     /// Fixed at acceptance, milliseconds since the Unix epoch.
     public var completedAt: Int64?
+    /// Fixed at acceptance: the id of the undo step this action records (`UndoLast.reverts`).
+    public var change: Int?
 
     /// A complete action for item `number`.
     public init(number: Int) { self.number = number }
 
     public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
         completedAt = context.millisecondsSinceEpoch
+        change = context.changeID
     }
 
     public func update(_ state: inout TodoState) throws {
@@ -55,7 +61,7 @@ public struct CompleteItem: Action {
         after.completed = true
         after.completedAt = completedAt
         state.items.replace(at: index, with: after)
-        state.pushUndo(describe("complete", before), [.replace(item: before)])
+        state.pushUndo(describe("complete", before), [.replace(item: before)], change: change)
     }
 }
 
@@ -64,9 +70,15 @@ public struct ReopenItem: Action {
     public static let wireName = "reopen"
     /// The item to reopen.
     public var number: Int
+    /// Fixed at acceptance: the id of the undo step this action records (`UndoLast.reverts`).
+    public var change: Int?
 
     /// A reopen action for item `number`.
     public init(number: Int) { self.number = number }
+
+    public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
+        change = context.changeID
+    }
 
     public func update(_ state: inout TodoState) throws {
         let index = try state.index(of: number)
@@ -76,7 +88,7 @@ public struct ReopenItem: Action {
         after.completed = false
         after.completedAt = nil
         state.items.replace(at: index, with: after)
-        state.pushUndo(describe("reopen", before), [.replace(item: before)])
+        state.pushUndo(describe("reopen", before), [.replace(item: before)], change: change)
     }
 }
 
@@ -87,11 +99,17 @@ public struct EditItem: Action {
     public var number: Int
     /// The new text; trimmed when applied.
     public var text: String
+    /// Fixed at acceptance: the id of the undo step this action records (`UndoLast.reverts`).
+    public var change: Int?
 
     /// An edit action setting item `number`'s text.
     public init(number: Int, text: String) {
         self.number = number
         self.text = text
+    }
+
+    public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
+        change = context.changeID
     }
 
     public func update(_ state: inout TodoState) throws {
@@ -101,7 +119,7 @@ public struct EditItem: Action {
         var after = before
         after.text = text
         state.items.replace(at: index, with: after)
-        state.pushUndo(describe("edit", before), [.replace(item: before)])
+        state.pushUndo(describe("edit", before), [.replace(item: before)], change: change)
     }
 }
 
@@ -110,28 +128,40 @@ public struct RemoveItem: Action {
     public static let wireName = "remove"
     /// The item to remove.
     public var number: Int
+    /// Fixed at acceptance: the id of the undo step this action records (`UndoLast.reverts`).
+    public var change: Int?
 
     /// A remove action for item `number`.
     public init(number: Int) { self.number = number }
 
+    public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
+        change = context.changeID
+    }
+
     public func update(_ state: inout TodoState) throws {
         let index = try state.index(of: number)
         let removed = state.items.remove(at: index)
-        state.pushUndo(describe("remove", removed), [.restore(item: removed, index: index)])
+        state.pushUndo(describe("remove", removed), [.restore(item: removed, index: index)], change: change)
     }
 }
 
 /// `clearCompleted {}`: deletes every completed item (nothing done: no change).
 public struct ClearCompleted: Action {
     public static let wireName = "clearCompleted"
+    /// Fixed at acceptance: the id of the undo step this action records (`UndoLast.reverts`).
+    public var change: Int?
 
     /// The clear action.
     public init() {}
+
+    public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
+        change = context.changeID
+    }
 
     public func update(_ state: inout TodoState) throws {
         let removed = state.items.enumerated().filter { $0.element.completed }
         guard !removed.isEmpty else { return }
         state.items.removeAll(where: \.completed)
-        state.pushUndo("clear \(removed.count) done item\(removed.count == 1 ? "" : "s")", removed.map { .restore(item: $0.element, index: $0.offset) })
+        state.pushUndo("clear \(removed.count) done item\(removed.count == 1 ? "" : "s")", removed.map { .restore(item: $0.element, index: $0.offset) }, change: change)
     }
 }

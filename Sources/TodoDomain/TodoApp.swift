@@ -10,6 +10,6 @@ public enum TodoApp: SyncApp {
     ]
 
     public static let viewModels: [any ViewModel<TodoState>.Type] = [
-        ListViewModel.self, ItemViewModel.self, SummaryViewModel.self, ExportViewModel.self,
+        ListViewModel.self, ItemViewModel.self, SummaryViewModel.self, ExportViewModel.self, UndoViewModel.self,
     ]
 }

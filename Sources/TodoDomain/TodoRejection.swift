@@ -10,6 +10,8 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
     case controlCharacters
     /// `undo` found no change left to revert.
     case nothingToUndo
+    /// The change an `undo` named (`undoing`) is no longer the latest: `latest` landed first.
+    case undoOvertaken(undoing: String, latest: String)
     /// An imported item is not valid: the reason, with the item's id.
     case invalidImport(String)
     /// The action was dispatched without the values fixed at acceptance.
@@ -24,6 +26,8 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
             return "the text has \(length) characters; at most \(TodoText.maximumLength) are allowed"
         case .controlCharacters: return "the text contains control characters (line breaks, tabs, escape sequences)"
         case .nothingToUndo: return "nothing to undo"
+        case .undoOvertaken(let undoing, let latest):
+            return "nothing was undone: the undo was for \(undoing), but a newer change (\(latest)) landed first"
         case .invalidImport(let reason): return "cannot import: \(reason)"
         case .notAccepted: return "the action was not accepted by the daemon"
         }

@@ -4,6 +4,17 @@ public struct UndoStep: Codable, Equatable, Sendable {
     public var summary: String
     /// The changes that revert it, applied in order.
     public var changes: [UndoChange]
+    /// The id of the action that made the step, fixed when that action was accepted (so it
+    /// stays the same when a shared log's rebase applies the action again): what an `undo`
+    /// names as the step it reverts. `nil` in steps recorded before undo named its target.
+    public var change: Int?
+
+    /// A step with every field given.
+    public init(summary: String, changes: [UndoChange], change: Int? = nil) {
+        self.summary = summary
+        self.changes = changes
+        self.change = change
+    }
 }
 
 /// One change that reverts part of an action.
@@ -21,8 +32,8 @@ extension TodoState {
     public static let undoDepth = 100
 
     /// Remembers how to revert an action that just changed the state.
-    mutating func pushUndo(_ summary: String, _ changes: [UndoChange]) {
-        undoStack.push(UndoStep(summary: summary, changes: changes))
+    mutating func pushUndo(_ summary: String, _ changes: [UndoChange], change: Int?) {
+        undoStack.push(UndoStep(summary: summary, changes: changes, change: change))
     }
 
     /// Applies `changes`. Each one is skipped if the state no longer has what it refers to.

@@ -198,3 +198,31 @@ public struct ExportViewModel: ViewModel {
         items = Array(state.items)
     }
 }
+
+/// `undo {}`: the change the next `undo` would revert, as a client sees it, so that it can
+/// name that change in its `undo` (`UndoLast(reverting:)`) and never revert one it did not see.
+public struct UndoViewModel: ViewModel {
+    public static let wireName = "undo"
+
+    /// The newest change not yet undone; `nil` when there is nothing to undo.
+    public var next: UndoTarget?
+
+    public init(state: TodoState, params: NoParams) {
+        next = state.undoStack.last.map { UndoTarget(change: $0.change, summary: $0.summary) }
+    }
+}
+
+/// A change `undo` can revert: its id (`nil` for one recorded before changes had ids) and
+/// what it did, for people.
+public struct UndoTarget: Codable, Equatable, Sendable {
+    /// The id of the action that made the change.
+    public var change: Int?
+    /// What it did: `add "buy milk"`.
+    public var summary: String
+
+    /// A target with both fields given.
+    public init(change: Int?, summary: String) {
+        self.change = change
+        self.summary = summary
+    }
+}

@@ -13,6 +13,8 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
     /// The filter of the list subscription.
     public private(set) var filter: ListFilter = .all
     private var status = StatusLineModel(connection: .connecting)
+    /// The change `u` undoes: the newest one this screen has been shown.
+    private var undoTarget: UndoTarget?
 
     /// The main screen over `store`.
     public init(store: TodoStore) {
@@ -44,10 +46,12 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
         ]
     }
 
-    /// The list with the current filter, and the connection state.
+    /// The list with the current filter, the change an undo would revert, and the connection
+    /// state.
     public override func subscriptions() -> [Subscription] {
         [
             Subscription(store.list(filter)) { [unowned self] update in receive(list: update) },
+            Subscription(store.undo) { [unowned self] update in undoTarget = update.model?.next },
             Subscription(store.connection) { [unowned self] connection in receive(connection: connection) },
         ]
     }
@@ -59,9 +63,12 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
         rootView.didRequestAdd = { [unowned self] in navigate(to: TodoRoute.addItem) }
         rootView.didCycleFilter = { [unowned self] in cycleFilter() }
         rootView.didRequestUndo = { [unowned self] in
+            // The undo names the change this screen last saw as the newest, so it never reverts
+            // one that landed meanwhile (from another shell or host): that one is refused.
+            guard let target = undoTarget else { return show(message: String(describing: TodoRejection.nothingToUndo)) }
             show(message: nil)
-            dispatch(UndoLast()) { [unowned self] result in
-                if case .failure(let error) = result { didFail(error) } else { show(message: "undone") }
+            dispatch(UndoLast(reverting: target)) { [unowned self] result in
+                if case .failure(let error) = result { didFail(error) } else { show(message: "undid: \(target.summary)") }
             }
         }
         rootView.didRequestHelp = { [unowned self] in navigate(to: TodoRoute.help) }

@@ -14,6 +14,7 @@ extension TodoStore {
             item: { number in
                 Feed("item \(number)") { client.subscribe(ItemViewModel.self, params: .init(number: number)) }
             },
+            undo: Feed("undo") { client.subscribe(UndoViewModel.self, params: NoParams()) },
             connection: connectionStatuses(of: client))
     }
 

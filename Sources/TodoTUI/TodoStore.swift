@@ -17,6 +17,8 @@ public struct TodoStore: ScreenStore {
     public let list: @Sendable (ListFilter) -> Feed<ViewModelUpdate<ListViewModel>>
     /// `item {number}`.
     public let item: @Sendable (Int) -> Feed<ViewModelUpdate<ItemViewModel>>
+    /// `undo {}`: the change the next undo reverts.
+    public let undo: Feed<ViewModelUpdate<UndoViewModel>>
     /// The connection state, for the status line.
     public let connection: Feed<ConnectionStatus>
 
@@ -25,11 +27,13 @@ public struct TodoStore: ScreenStore {
         dispatch: @escaping @Sendable (Action) async throws -> Void,
         list: @escaping @Sendable (ListFilter) -> Feed<ViewModelUpdate<ListViewModel>>,
         item: @escaping @Sendable (Int) -> Feed<ViewModelUpdate<ItemViewModel>>,
+        undo: Feed<ViewModelUpdate<UndoViewModel>>,
         connection: Feed<ConnectionStatus>
     ) {
         send = dispatch
         self.list = list
         self.item = item
+        self.undo = undo
         self.connection = connection
     }
 
@@ -44,5 +48,6 @@ public struct TodoStore: ScreenStore {
         dispatch: { _ in throw SyncClientError.connectionClosed(reason: "no daemon in this test") },
         list: { _ in .just("list", []) },
         item: { _ in .just("item", []) },
+        undo: .just("undo", []),
         connection: .just("connection", []))
 }

@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import SyncClient
 import SyncProtocol
+import SyncStore
 import TodoDomain
 
 extension Command {
@@ -44,24 +45,30 @@ extension Command {
     /// `todo undo`
     static let undo = Command(
         name: "undo", arguments: "", summary: "Revert the most recent change not yet undone, whoever made it.",
-        details: "Undoing again goes further back (up to \(TodoState.undoDepth) changes); an undo is never itself undone.",
+        details: """
+            Undoing again goes further back (up to \(TodoState.undoDepth) changes); an undo is never itself undone.
+            It reverts the change that is the newest when it looks; if another change lands before the undo
+            does (another shell, another host), nothing is undone and it says so.
+            """,
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("undo takes no arguments") }
-            let summary = try await context.withClient { client throws(SyncClientError) -> String in
-                let version = try await client.dispatch(UndoLast())
-                let entry = try await client.history(after: version - 1, limit: 1).first
-                if case .string(let undone)? = entry?.payload["undoing"] { return undone }
-                return "version \(version)"
+            let summary = try await context.withClient { client throws(SyncClientError) -> String? in
+                guard let target = try await client.get(UndoViewModel.self, params: NoParams()).model?.next else { return nil }
+                _ = try await client.dispatch(UndoLast(reverting: target))
+                return target.summary
             }
+            guard let summary else { throw .rejected(String(describing: TodoRejection.nothingToUndo)) }
             Output.out("undid: \(ListRendering.printable(summary))\n")
         })
 }
 
 /// How `log` shows journal entries.
 enum HistoryRendering {
-    /// `  12  2026-11-29 23:58:02  uid 1000 pid 4242  add {"text":"buy milk"}`
+    /// `  12  2026-11-29 23:58:02  uid 1000 pid 4242  add {"text":"buy milk"}`; with a shared
+    /// log, the host that accepted it follows: `uid 1000 pid 4242 on alpha`.
     static func line(_ entry: HistoryEntry) -> String {
-        let who = entry.uid.map { uid in "uid \(uid) pid \(entry.pid.map(String.init) ?? "?")" } ?? "todod"
+        let who = (entry.uid.map { uid in "uid \(uid) pid \(entry.pid.map(String.init) ?? "?")" } ?? "todod")
+            + (entry.host.map { " on \(ListRendering.printable($0))" } ?? "")
         let payload = (try? WireJSON.encode(entry.payload)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
         return "\(entry.version)  \(localTime(entry.acceptedAt))  \(who)  \(entry.name) \(ListRendering.printable(payload))\n"
     }
@@ -75,7 +82,8 @@ enum HistoryRendering {
         }
     }
 
-    private static func localTime(_ milliseconds: Int64) -> String {
+    /// `milliseconds` since the Unix epoch as local time, `2026-11-29 23:58:02`.
+    static func localTime(_ milliseconds: Int64) -> String {
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
         localtime_r(&seconds, &parts)

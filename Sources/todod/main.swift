@@ -9,7 +9,7 @@ import TodoDomain
 let usage = """
     usage: todod [--socket PATH] [--data-dir DIR] [--max-frame BYTES] [--clear-done-after SECONDS]
                  [--log-level LEVEL] [--allow-uid USER]... [--allow-group GROUP]...
-                 [--inline-commit-limit N]
+                 [--inline-commit-limit N] [--postgres CONNINFO]
 
     Serves the todo list on a Unix socket until SIGINT or SIGTERM. Every acknowledged change is
     in the journal DIR/journal.sqlite3 before any client sees it. Under systemd it takes the
@@ -28,6 +28,12 @@ let usage = """
       --inline-commit-limit N    commit batches of at most N actions on the event loop when
                                  no commit is running, no thread hops (default 8; 0: always
                                  on the thread pool)
+      --postgres CONNINFO        share one action log with the daemons of other hosts in this
+                                 PostgreSQL database (a libpq connection string or URI;
+                                 default: $TODOD_POSTGRES; see docs/SCALE_OUT.md). The data
+                                 directory then holds only the lock and the last head seen.
+                                 Prefer $TODOD_POSTGRES or ~/.pgpass for a password: other
+                                 users can read a command line
       --help                     show this help
       --version                  show the version
 
@@ -59,6 +65,7 @@ var clearDoneAfter: Int?
 var logLevel = Logger.Level.info
 var peerPolicy = PeerPolicy()
 var inlineCommitLimit: Int?
+var postgres: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -88,6 +95,8 @@ while let argument = arguments.next() {
     case "--inline-commit-limit":
         guard let value = arguments.next(), let limit = Int(value), limit >= 0 else { fail("--inline-commit-limit needs an integer of at least 0") }
         inlineCommitLimit = limit
+    case "--postgres":
+        postgres = required(arguments.next(), for: "--postgres")
     case "--help", "-h":
         print(usage, terminator: "")
         exit(0)
@@ -101,7 +110,7 @@ while let argument = arguments.next() {
 
 let logger = Logger(label: "todod", minimumLevel: logLevel)
 var environment: [String: String] = [:]
-for name in ["TODO_SOCKET", "XDG_RUNTIME_DIR", "STATE_DIRECTORY", "XDG_STATE_HOME", "HOME"] {
+for name in ["TODO_SOCKET", "XDG_RUNTIME_DIR", "STATE_DIRECTORY", "XDG_STATE_HOME", "HOME", "TODOD_POSTGRES"] {
     if let value = getenv(name) { environment[name] = String(cString: value) }
 }
 guard let dataDirectory = DataDirectory.resolve(explicit: dataDirectoryOption, environment: environment) else {
@@ -114,6 +123,10 @@ var configuration = DaemonConfiguration(
 configuration.maximumFrameLength = maximumFrame
 configuration.peerPolicy = peerPolicy
 if let inlineCommitLimit { configuration.inlineCommitLimit = inlineCommitLimit }
+if let conninfo = postgres ?? environment["TODOD_POSTGRES"], !conninfo.isEmpty {
+    if case .failure(let error) = PostgresTarget.parse(conninfo) { fail("--postgres: \(error)") }
+    configuration.postgres = conninfo
+}
 
 let sideEffects: [any SideEffect<TodoState>] = clearDoneAfter.map { seconds in
     [ExpireCompletedItems(retentionMilliseconds: Int64(seconds) * 1000, intervalMilliseconds: min(Int64(seconds) * 1000, 1000))]
@@ -121,6 +134,9 @@ let sideEffects: [any SideEffect<TodoState>] = clearDoneAfter.map { seconds in
 
 do {
     try Daemon<TodoApp>(configuration: configuration, sideEffects: sideEffects, logger: logger).run()
+} catch DaemonError.uncertainCommit(let reason) {
+    logger.log(.error, DaemonError.uncertainCommit(reason: reason).description)
+    exit(70)
 } catch {
     logger.log(.error, "cannot start: \(error)")
     exit(1)

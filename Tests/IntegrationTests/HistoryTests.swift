@@ -35,8 +35,8 @@ import TestSupport
         #expect(log.status == 0)
         let lines = log.output.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix("3  ") && lines[0].contains("  uid \(getuid()) pid ") && lines[0].contains(#"add {"createdAt":"#))
-        #expect(lines[1].hasPrefix("4  ") && lines[1].contains(#"complete {"completedAt":"#) && lines[1].hasSuffix(#""number":2}"#))
+        #expect(lines[0].hasPrefix("3  ") && lines[0].contains("  uid \(getuid()) pid ") && lines[0].contains(#"add {"change":"#) && lines[0].contains(#","createdAt":"#))
+        #expect(lines[1].hasPrefix("4  ") && lines[1].contains(#"complete {"change":"#) && lines[1].contains(#","completedAt":"#) && lines[1].hasSuffix(#""number":2}"#))
 
         let json = try daemon.todo("log", "--json")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])

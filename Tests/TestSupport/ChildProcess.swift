@@ -74,13 +74,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Whether the child is still running.
     public var isRunning: Bool {
-        lock.withLock { exitStatus == nil } && kill(pid, 0) == 0 && !isZombie
-    }
-
-    private var isZombie: Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
-        guard let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(close, offsetBy: 2)] == "Z"
+        lock.withLock { exitStatus == nil } && processIsAlive(pid)
     }
 
     /// Waits until standard output satisfies `condition`; fails after `timeout` seconds.
@@ -91,6 +85,15 @@ public final class ChildProcess: @unchecked Sendable {
             return condition(output) ? output : nil
         }
     }
+}
+
+/// Whether process `pid` exists and is not a zombie (an exited process nobody reaped yet: here
+/// PID 1 does not reap orphans, so a daemon that forked away stays one after it exits).
+public func processIsAlive(_ pid: pid_t) -> Bool {
+    guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+    guard let close = stat.lastIndex(of: ")") else { return true }
+    return stat[stat.index(close, offsetBy: 2)] != "Z"
 }
 
 /// A failure raised by test helpers, with a message saying what did not happen.

@@ -21,7 +21,7 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         #expect(store.version == 1)
         let milk = TodoItem(id: "00000000-0000-0000-0000-000000000001", number: 1, text: "buy milk", completed: false, createdAt: 1000)
         #expect(store.state == TodoState(items: [milk], nextNumber: 2, undoStack: [
-            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)]),
+            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1),
         ]))
 
         try store.apply(accepted(AddItem(text: "walk dog"), 2))
@@ -53,15 +53,15 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         var renamedDog = dog
         renamedDog.text = "walk the dog"
         #expect(store.state == TodoState(items: [renamedDog], nextNumber: 4, undoStack: [
-            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)]),
-            UndoStep(summary: #"add "walk dog""#, changes: [.remove(number: 2)]),
-            UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: milk)]),
-            UndoStep(summary: #"edit "walk dog""#, changes: [.replace(item: dog)]),
-            UndoStep(summary: #"reopen "buy milk""#, changes: [.replace(item: doneMilk)]),
-            UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)]),
-            UndoStep(summary: #"add "third""#, changes: [.remove(number: 3)]),
-            UndoStep(summary: #"complete "third""#, changes: [.replace(item: third)]),
-            UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)]),
+            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1),
+            UndoStep(summary: #"add "walk dog""#, changes: [.remove(number: 2)], change: 2),
+            UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: milk)], change: 3),
+            UndoStep(summary: #"edit "walk dog""#, changes: [.replace(item: dog)], change: 4),
+            UndoStep(summary: #"reopen "buy milk""#, changes: [.replace(item: doneMilk)], change: 5),
+            UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)], change: 6),
+            UndoStep(summary: #"add "third""#, changes: [.remove(number: 3)], change: 7),
+            UndoStep(summary: #"complete "third""#, changes: [.replace(item: third)], change: 8),
+            UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)], change: 9),
         ]))
         #expect(store.version == 9)
     }
@@ -166,6 +166,6 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
 
     @Test func wireNamesAreUniqueAndStable() {
         #expect(TodoApp.actions.map { $0.wireName } == ["add", "complete", "reopen", "edit", "remove", "clearCompleted", "undo", "import"])
-        #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary", "export"])
+        #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary", "export", "undo"])
     }
 }

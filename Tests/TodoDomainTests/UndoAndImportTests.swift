@@ -15,6 +15,89 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         try store.apply(accept(action, on: store, n))
     }
 
+    /// Another change lands between an undo's acceptance and its application (another shell,
+    /// or another host first in a shared log): the undo refuses, naming both changes, instead
+    /// of undoing the change its user never saw.
+    @Test func anUndoOvertakenByANewerChangeIsRejectedNotRetargeted() throws {
+        var store = Store(state: TodoApp.initialState)
+        try apply(AddItem(text: "mine"), &store, 1)
+        let mine = try #require(store.state.undoStack.last?.change)
+        let undo = accept(UndoLast(), on: store)
+        #expect(undo.undoing == #"add "mine""# && undo.reverts == mine)
+        try apply(AddItem(text: "theirs"), &store, 2)
+        let before = store
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "mine""#, latest: #"add "theirs""#)) { try store.apply(undo) }
+        #expect(store.state == before.state && store.version == before.version, "a rejected undo changes nothing")
+        #expect(TodoRejection.undoOvertaken(undoing: #"add "mine""#, latest: #"add "theirs""#).description
+            == #"nothing was undone: the undo was for add "mine", but a newer change (add "theirs") landed first"#)
+    }
+
+    /// A rebase (docs/SCALE_OUT.md) applies another host's change first and this host's change
+    /// again on top, as accepted: the change keeps its id, so an undo naming it still reverts
+    /// exactly it, and the other host's change stays.
+    @Test func aChangeAppliedAgainOnANewerStateKeepsItsIdForUndo() throws {
+        let base = Store(state: TodoApp.initialState)
+        var local = base
+        let mine = accept(AddItem(text: "mine"), on: local, 1)
+        try local.apply(mine)
+        let undo = accept(UndoLast(), on: local)
+        var rebased = base
+        try rebased.apply(accept(AddItem(text: "theirs"), on: rebased, 2))
+        try rebased.apply(mine)
+        try rebased.apply(undo)
+        #expect(rebased.state.items.map(\.text) == ["theirs"])
+    }
+
+    /// A client names the change it saw as the newest (the `undo` view model): its undo reverts
+    /// exactly that one, and is refused when another change is the newest by then, even one
+    /// accepted on this daemon after the client looked.
+    @Test func anUndoNamingWhatItsClientSawRevertsOnlyThat() throws {
+        var store = Store(state: TodoApp.initialState)
+        try apply(AddItem(text: "a"), &store, 1)
+        let seen = try #require(UndoViewModel(state: store.state, params: NoParams()).next)
+        #expect(seen == UndoTarget(change: store.state.undoStack.last?.change, summary: #"add "a""#) && seen.change != nil)
+        try apply(AddItem(text: "b"), &store, 2)
+        let undo = accept(UndoLast(reverting: seen), on: store)
+        #expect(undo.reverts == seen.change && undo.undoing == #"add "a""#, "acceptance keeps the client's target")
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "a""#, latest: #"add "b""#)) { try store.apply(undo) }
+        let now = try #require(UndoViewModel(state: store.state, params: NoParams()).next)
+        try store.apply(accept(UndoLast(reverting: now), on: store))
+        #expect(store.state.items.map(\.text) == ["a"])
+        #expect(UndoViewModel(state: Store(state: TodoApp.initialState).state, params: NoParams()).next == nil)
+    }
+
+    /// Every accepted change gets its own id from its acceptance (52 random bits).
+    @Test func everyUndoableActionRecordsTheIdFixedAtAcceptance() throws {
+        var store = Store(state: TodoApp.initialState)
+        try apply(AddItem(text: "a"), &store, 1)
+        try apply(CompleteItem(number: 1), &store, 2)
+        try apply(ReopenItem(number: 1), &store, 3)
+        try apply(EditItem(number: 1, text: "b"), &store, 4)
+        try apply(CompleteItem(number: 1), &store, 5)
+        try apply(ClearCompleted(), &store, 6)
+        try apply(ImportItems(items: [TodoItem(id: "x", number: 9, text: "x", completed: false, createdAt: 1)]), &store, 7)
+        try apply(RemoveItem(number: 9), &store, 8)
+        let ids = store.state.undoStack.steps.map(\.change)
+        #expect(ids.count == 8 && ids.allSatisfy { $0 != nil } && Set(ids).count == 8, "\(ids)")
+        let context = AcceptanceContext(identifier: UUID(uuidString: "ffffffff-ffff-4fff-bfff-fedcba987654")!, millisecondsSinceEpoch: 0)
+        #expect(context.changeID == 0xf_fedc_ba98_7654)
+    }
+
+    /// Journals and snapshots written before undo named its target still replay: an undo
+    /// without `reverts` undoes the top step, and steps without ids decode.
+    @Test func undosAndStepsFromBeforeChangeIdsStillApply() throws {
+        let old = #"{"items":[{"completed":false,"createdAt":1000,"id":"00000000-0000-0000-0000-000000000001","number":1,"text":"a"}],"nextNumber":2,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""}]}"#
+        let state = try JSONDecoder().decode(TodoState.self, from: Data(old.utf8))
+        #expect(state.undoStack.last?.change == nil)
+        var store = Store(state: state)
+        let legacyUndo = try JSONDecoder().decode(UndoLast.self, from: Data(#"{"undoing":"add \"a\""}"#.utf8))
+        try store.apply(legacyUndo)
+        #expect(store.state.items.isEmpty)
+        var fresh = Store(state: state)
+        try apply(UndoLast(), &fresh)
+        #expect(fresh.state.items.isEmpty, "an undo accepted on a step without an id undoes it")
+    }
+
     @Test func eachUndoRevertsTheNextOlderChangeExactly() throws {
         var store = Store(state: TodoApp.initialState)
         try apply(AddItem(text: "a"), &store, 1)

@@ -65,7 +65,7 @@ import TodoDomain
 
         front.press(.character("u"))
         try await front.waitFor("2 [ ] walk the cat")
-        try await front.waitFor("undone")
+        try await front.waitFor(#"undid: remove "walk the cat""#)
 
         front.press(.character("f"))
         try await front.waitFor("Items (open)")

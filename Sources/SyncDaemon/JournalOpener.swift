@@ -1,0 +1,46 @@
+import Glibc
+import SyncJournal
+
+/// Opens the journal a configuration names: the daemon's own SQLite file in its data
+/// directory, or the log shared with other daemons in PostgreSQL.
+enum JournalOpener {
+    /// The file in the data directory where a daemon on a shared log remembers its head.
+    static let sharedHeadFileName = "shared-log-head"
+
+    /// How long a daemon starting on a shared log waits for its database to answer (it may be
+    /// starting too), in seconds.
+    static var databaseWaitSeconds: Int { 10 }
+
+    /// The journal for `configuration`, in `directory`, ready to be read by recovery.
+    static func open(_ configuration: DaemonConfiguration, in directory: DataDirectory, logger: Logger) throws(DaemonError) -> any Journal {
+        do {
+            guard let conninfo = configuration.postgres else { return try SQLiteJournal(path: directory.file(SQLiteJournal.fileName)) }
+            var waited = 0
+            while true {
+                do {
+                    return try PostgresJournal(
+                        conninfo: conninfo, host: configuration.hostName, applicationName: configuration.serverName,
+                        headFile: directory.file(sharedHeadFileName))
+                } catch .storage(let location, "connecting", let reason) where waited < databaseWaitSeconds {
+                    if waited == 0 { logger.log(.warning, "waiting up to \(databaseWaitSeconds) s for \(location) to answer (\(reason))") }
+                    sleep(1)
+                    waited += 1
+                }
+            }
+        } catch {
+            throw .journal(error)
+        }
+    }
+
+    /// Makes `journal` ready for appends once recovery has read it, logging a migration.
+    static func prepareForWriting(_ journal: any Journal, logger: Logger) throws(DaemonError) {
+        do {
+            try journal.prepareForWriting()
+        } catch {
+            throw .journal(error)
+        }
+        if let file = journal as? SQLiteJournal, file.openedSchemaVersion < SQLiteJournal.schemaVersion {
+            logger.log(.info, "migrated \(file.path) from schema version \(file.openedSchemaVersion) to \(SQLiteJournal.schemaVersion)")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import SyncJournal
+import SyncProtocol
+
+/// A shared log: what the listener reports reaches the server here.
+extension Server {
+    /// Which log this daemon uses and how it is doing, for `welcome`.
+    var logStatus: LogStatus {
+        guard let sharedLog else {
+            return LogStatus(kind: writer.isShared ? "postgres" : "sqlite", location: writer.location, head: writer.durableVersion, refusingWrites: writeRefusal)
+        }
+        return LogStatus(
+            kind: "postgres", location: writer.location, head: max(sharedLog.head ?? 0, writer.durableVersion), reachable: sharedLog.isReachable,
+            unreachableSince: sharedLog.unreachableSince, problem: sharedLog.problem, refusingWrites: writeRefusal)
+    }
+
+    /// Notes what the listener saw, and catches up when other daemons appended.
+    func sharedLogDidChange(_ observation: SharedLogObservation) {
+        sharedLog = observation
+        if writeRefusal == nil, let head = observation.head, head > writer.durableVersion {
+            writer.requestCatchUp()
+            passEnd.start()
+        }
+    }
+}

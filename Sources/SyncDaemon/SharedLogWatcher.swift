@@ -1,0 +1,76 @@
+import CUV
+import Glibc
+import SyncJournal
+import SyncLock
+
+/// Runs a `SharedLogListener` on a thread of its own and brings what it sees to the loop
+/// thread: a new head (other daemons appended), the database going away or coming back, and
+/// the leader lock won or lost. Loop-confined itself; not `Sendable`.
+///
+/// ```
+/// listener thread: poll (LISTEN, head every second, leader lock) ─changed─▶ inbox ─▶ onChange (loop)
+/// ```
+final class SharedLogWatcher {
+    /// How long one poll waits, which bounds how long `stop()` waits for the thread.
+    static var pollMilliseconds: Int { 200 }
+
+    private let inbox: LoopInbox<SharedLogObservation>
+    private let stopping = Locked(false)
+    private var thread = pthread_t()
+    private var isRunning = false
+
+    /// A watcher of the database of `conninfo` whose news reach `onChange` on the loop thread;
+    /// it competes for the leader lock if `wantsLeadership`.
+    init(
+        loop: UnsafeMutablePointer<uv_loop_t>, conninfo: String, applicationName: String, wantsLeadership: Bool,
+        onChange: @escaping (SharedLogObservation) -> Void
+    ) throws(DaemonError) {
+        inbox = try LoopInbox(loop: loop, onReceive: onChange)
+        let sender = inbox.sender
+        let stopping = stopping
+        let work = ListenerThreadWork {
+            let listener = SharedLogListener(conninfo: conninfo, applicationName: applicationName, wantsLeadership: wantsLeadership)
+            var last: SharedLogObservation?
+            var polls = 0
+            while !stopping.withLock({ $0 }) {
+                let observation = listener.poll(timeoutMilliseconds: Self.pollMilliseconds)
+                polls += 1
+                // Changes at once, and the same news about once a second, so that a catch-up
+                // that failed is tried again.
+                if observation != last || polls * Self.pollMilliseconds >= 1_000 {
+                    last = observation
+                    polls = 0
+                    if !sender.post(observation) { break }
+                }
+            }
+        }
+        let started = pthread_create(&thread, nil, { raw in
+            Unmanaged<ListenerThreadWork>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, Unmanaged.passRetained(work).toOpaque())
+        guard started == 0 else {
+            _ = inbox.close()
+            throw .system(operation: "starting", subject: "the shared log's listener thread", errno: started)
+        }
+        isRunning = true
+    }
+
+    /// Stops the thread (within one poll) and closes the inbox. Its listening connection
+    /// closes with it, which releases the leader lock.
+    func stop() {
+        guard isRunning else { return }
+        isRunning = false
+        stopping.withLock { $0 = true }
+        pthread_join(thread, nil)
+        _ = inbox.close()
+    }
+}
+
+/// The body of the listener thread, carried through `pthread_create`'s argument.
+private final class ListenerThreadWork: Sendable {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+}

@@ -1,0 +1,214 @@
+import CPQ
+import Glibc
+
+/// One libpq connection driven through libpq's non-blocking API, so that every call has a
+/// deadline of its own: a silent network partition would otherwise hang a blocking call for
+/// minutes. Used from one thread at a time; not `Sendable`.
+final class PostgresConnection {
+    /// The rows of a query's last result, as text (`nil` for SQL NULL).
+    typealias Rows = [[String?]]
+
+    private let connection: OpaquePointer
+    /// The server process serving this connection, for `pg_terminate_backend`.
+    let backendPID: Int32
+
+    private init(_ connection: OpaquePointer) {
+        self.connection = connection
+        backendPID = PQbackendPID(connection)
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
+
+    /// Connects to `conninfo` within `timeoutMilliseconds`, as application `applicationName`.
+    static func connect(_ conninfo: String, applicationName: String, timeoutMilliseconds: Int) throws(PostgresError) -> PostgresConnection {
+        let deadline = Deadline(milliseconds: timeoutMilliseconds)
+        // Keywords before `dbname` (the conninfo, expanded) are defaults it may override; those
+        // after it override it.
+        let keys = ["connect_timeout", "dbname", "application_name"]
+        let values = [String(max(2, timeoutMilliseconds / 1000)), conninfo, applicationName]
+        let started: OpaquePointer? = withCStrings(keys) { keyPointers in
+            withCStrings(values) { valuePointers in PQconnectStartParams(keyPointers, valuePointers, 1) }
+        }
+        guard let started else { throw .unreachable("out of memory") }
+        var status = PGRES_POLLING_WRITING
+        while true {
+            if PQstatus(started) == CONNECTION_BAD { break }
+            switch status {
+            case PGRES_POLLING_OK:
+                PQsetnonblocking(started, 1)
+                // libpq prints the server's notices (a shutdown's FATAL, WARNING) to stderr
+                // itself; the daemon reports what matters through its own log.
+                PQsetNoticeProcessor(started, { _, _ in }, nil)
+                return PostgresConnection(started)
+            case PGRES_POLLING_FAILED:
+                break
+            default:
+                let socket = PQsocket(started)
+                guard socket >= 0 else { break }
+                guard Self.wait(socket, forWriting: status == PGRES_POLLING_WRITING, until: deadline) else {
+                    PQfinish(started)
+                    throw .timedOut("connecting")
+                }
+                status = PQconnectPoll(started)
+                continue
+            }
+            break
+        }
+        let message = Self.errorMessage(started)
+        PQfinish(started)
+        throw .unreachable(message)
+    }
+
+    /// Runs `sql` with text parameters and returns the rows of its last result. A statement
+    /// that fails on the server throws `.server`; a connection that breaks, or a deadline that
+    /// passes, after the statement was sent throws `.lostAfterSending` (it may have run).
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = [], timeoutMilliseconds: Int) throws(PostgresError) -> Rows {
+        let deadline = Deadline(milliseconds: timeoutMilliseconds)
+        // A connection the server closed meanwhile (a restart) holds its last words unread:
+        // read them first, so that a dead connection fails before anything is sent.
+        guard PQconsumeInput(connection) == 1, PQstatus(connection) == CONNECTION_OK else {
+            throw .connectionLost(Self.errorMessage(connection))
+        }
+        // Without parameters, the simple protocol, which also runs several statements at once.
+        let sent = parameters.isEmpty
+            ? PQsendQuery(connection, sql)
+            : withOptionalCStrings(parameters) { pointers in PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0) }
+        guard sent == 1 else { throw .connectionLost(Self.errorMessage(connection)) }
+        try flush(until: deadline)
+        var rows: Rows = []
+        var failure: PostgresError?
+        while true {
+            try waitUntilNotBusy(until: deadline)
+            guard let result = PQgetResult(connection) else { break }
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_SINGLE_TUPLE:
+                rows = Self.rows(of: result)
+            default:
+                let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+                let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.errorMessage(connection)
+                failure = .server(state: state, message: message)
+            }
+        }
+        if let failure { throw failure }
+        return rows
+    }
+
+    /// Reads what the server sent without waiting and returns the payloads of the
+    /// notifications received since the last call. Throws when the connection is gone.
+    func takeNotifications() throws(PostgresError) -> [String] {
+        guard PQconsumeInput(connection) == 1 else { throw .connectionLost(Self.errorMessage(connection)) }
+        var payloads: [String] = []
+        while let notification = PQnotifies(connection) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
+    /// Waits until the server sends something or `timeoutMilliseconds` pass.
+    func waitForInput(timeoutMilliseconds: Int) {
+        _ = Self.wait(PQsocket(connection), forWriting: false, until: Deadline(milliseconds: timeoutMilliseconds))
+    }
+
+    private func flush(until deadline: Deadline) throws(PostgresError) {
+        while true {
+            let result = PQflush(connection)
+            if result == 0 { return }
+            if result < 0 { throw .lostAfterSending(Self.errorMessage(connection)) }
+            guard Self.wait(PQsocket(connection), forWriting: true, until: deadline) else { throw .lostAfterSending("no answer in time") }
+        }
+    }
+
+    private func waitUntilNotBusy(until deadline: Deadline) throws(PostgresError) {
+        while true {
+            guard PQconsumeInput(connection) == 1 else { throw .lostAfterSending(Self.errorMessage(connection)) }
+            if PQisBusy(connection) == 0 { return }
+            guard Self.wait(PQsocket(connection), forWriting: false, until: deadline) else { throw .lostAfterSending("no answer in time") }
+        }
+    }
+
+    private static func rows(of result: OpaquePointer) -> Rows {
+        let rowCount = PQntuples(result)
+        let columnCount = PQnfields(result)
+        var rows: Rows = []
+        rows.reserveCapacity(Int(rowCount))
+        for row in 0..<rowCount {
+            var values: [String?] = []
+            values.reserveCapacity(Int(columnCount))
+            for column in 0..<columnCount {
+                values.append(PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
+            }
+            rows.append(values)
+        }
+        return rows
+    }
+
+    /// libpq's last error for `connection`, on one line.
+    private static func errorMessage(_ connection: OpaquePointer) -> String {
+        guard let message = PQerrorMessage(connection) else { return "unknown error" }
+        let text = String(cString: message).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+        return text.isEmpty ? "unknown error" : text.joined(separator: "; ")
+    }
+
+    /// Waits for `socket` to become readable (or writable) until `deadline`; `false` if it passed.
+    private static func wait(_ socket: Int32, forWriting: Bool, until deadline: Deadline) -> Bool {
+        var descriptor = pollfd(fd: socket, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
+        while true {
+            let remaining = deadline.remainingMilliseconds
+            guard remaining > 0 else { return false }
+            let result = poll(&descriptor, 1, Int32(min(remaining, Int(Int32.max))))
+            if result > 0 { return true }
+            if result == 0 { return false }
+            if errno != EINTR { return true }
+        }
+    }
+}
+
+/// A point in time on the monotonic clock.
+struct Deadline {
+    private let end: Int64
+
+    /// `milliseconds` from now.
+    init(milliseconds: Int) {
+        end = Self.now() + Int64(milliseconds)
+    }
+
+    /// Milliseconds left, 0 once passed.
+    var remainingMilliseconds: Int { Int(max(0, end - Self.now())) }
+
+    /// The monotonic clock, in milliseconds.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters() -> Substring {
+        var text = self
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return text
+    }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings for `strings`.
+private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    let pointers = copies.map { UnsafePointer($0) } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// Calls `body` with an array of C strings for `strings`, NULL where a string is `nil`.
+private func withOptionalCStrings<Result>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result) -> Result {
+    let copies = strings.map { $0.map { strdup($0) } ?? nil }
+    defer { for copy in copies { free(copy) } }
+    let pointers = copies.map { UnsafePointer($0) }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+}

@@ -1,0 +1,373 @@
+import Glibc
+
+/// The log several daemons share: one PostgreSQL database holding one totally ordered, gapless
+/// action log with a chained hash per entry (`LogChain`), so every daemon applies the same
+/// actions in the same order and notices a log rewritten under it.
+///
+/// An append is one call of the server-side `todod_append` (see `PostgresJournal+Schema.swift`)
+/// in autocommit: a compare-and-set of the head row from the version this daemon last knew,
+/// so one round trip and one WAL flush per batch. When another daemon appended first it throws
+/// `.overtaken`, and the caller reads the newer entries and rebases. When the connection breaks
+/// after the call was sent, the commit is ambiguous: the journal reconnects, terminates the old
+/// server session (`pg_terminate_backend`) and waits until it is gone, then reads the log to
+/// learn whether the batch is there; only if the database cannot be reached for that does it
+/// throw `.uncertain`, and a later read settles it.
+///
+/// Every call has a deadline; a database that is down fails calls at once (after a reconnect
+/// attempt at most every `reconnectBackoff`), so dispatches are answered within seconds.
+/// Used from one thread at a time, like every journal; not `Sendable`.
+public final class PostgresJournal: Journal {
+    /// Where the database is, for people.
+    public let target: PostgresTarget
+    /// The name this daemon records as the host of the actions it appends.
+    public let host: String
+    private let conninfo: String
+    private let applicationName: String
+    private let headFile: SharedLogHeadFile
+    private var connection: PostgresConnection?
+    /// The newest link of the chain this daemon has verified: the durable head as far as it knows.
+    private(set) var head = LogChain.origin
+    private var nextConnectAttempt: Int64 = 0
+    private var backoffMilliseconds = 0
+    private var lastConnectFailure = ""
+    /// Whether the last failed statement was sent and then lost (it may have run).
+    private var sentButUnanswered = false
+
+    /// How long one statement may take before the call counts as lost. With the time to settle
+    /// an ambiguous append, a dispatch is answered within 3 s however the database fails.
+    public var statementTimeoutMilliseconds = 1_500
+    /// How long a connection attempt may take.
+    public var connectTimeoutMilliseconds = 1_000
+    /// How long settling an ambiguous append may take: reconnect, end the old session, read.
+    public var settleTimeoutMilliseconds = 1_200
+
+    public var location: String { target.description }
+    public var isShared: Bool { true }
+
+    /// Connects to `conninfo`, creates the schema if the database has none (once, even when
+    /// several daemons start together), and checks that the server keeps commits durable.
+    /// `headFile` is where this daemon remembers the head it last saw, to notice a log
+    /// rewritten while it was stopped.
+    public init(conninfo: String, host: String, applicationName: String, headFile path: String) throws(JournalError) {
+        target = try PostgresTarget.parse(conninfo).get()
+        self.conninfo = conninfo
+        self.host = host
+        self.applicationName = applicationName
+        headFile = SharedLogHeadFile(path: path)
+        let connection = try connected(timeoutMilliseconds: 5_000)
+        try createSchemaIfNeeded(connection)
+        try checkDurability(connection)
+    }
+
+    public func prepareForWriting() throws(JournalError) {
+        try checkRememberedHead()
+    }
+
+    public func lastVersion() throws(JournalError) -> UInt64 {
+        let rows = try run(Self.readHead, [], operation: "reading the head")
+        guard let row = rows.first, let version = row[0].flatMap(UInt64.init) else {
+            throw .corrupt(path: location, reason: "the head row is missing")
+        }
+        return version
+    }
+
+    public func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) {
+        if !entries.isEmpty { try appendBatch(entries) }
+        if let snapshot { saveSnapshot(snapshot) }
+    }
+
+    public func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] {
+        let rows = try run(Self.readEntries, [String(version), String(limit)], operation: "reading actions")
+        guard !rows.isEmpty else { return [] }
+        var link = version == head.version ? head : try link(at: version)
+        var entries: [JournalEntry] = []
+        entries.reserveCapacity(rows.count)
+        for row in rows {
+            let (entry, hash) = try decode(row)
+            guard entry.version == link.version + 1 else {
+                throw .rewritten(path: location, reason: "version \(link.version + 1) is missing (the next one is \(entry.version))")
+            }
+            let next = link.appending(entry)
+            guard next.hash == hash else {
+                throw .rewritten(path: location, reason: "the entry at version \(entry.version) does not chain to the one before it")
+            }
+            link = next
+            entries.append(entry)
+        }
+        if version == head.version {
+            head = link
+            headFile.remember(head)
+        }
+        return entries
+    }
+
+    public func latestSnapshot() throws(JournalError) -> Snapshot? {
+        let rows = try run(Self.readLatestSnapshot, [], operation: "reading the snapshot")
+        guard let row = rows.first else { return nil }
+        guard let version = row[0].flatMap(UInt64.init), let hash = row[1].flatMap(LogChain.bytes(hex:)), let state = row[2] else {
+            throw .corrupt(path: location, reason: "a snapshot row is malformed")
+        }
+        let logged = try link(at: version)
+        guard logged.hash == hash else {
+            throw .rewritten(path: location, reason: "the snapshot at version \(version) does not match the log's entry there")
+        }
+        head = logged
+        return Snapshot(version: version, state: Array(state.utf8), ledger: row[3].map { Array($0.utf8) })
+    }
+
+    // MARK: Appending
+
+    private func appendBatch(_ entries: [JournalEntry]) throws(JournalError) {
+        // A batch found not committed after its connection broke is sent once more.
+        if try appendBatchOnce(entries) == .notCommitted {
+            guard try appendBatchOnce(entries) == .committed else {
+                throw .storage(path: location, operation: "appending", reason: "the connection broke twice while appending, and the batch was not committed")
+            }
+        }
+    }
+
+    /// What became of one attempt to append a batch.
+    private enum AppendAttempt {
+        case committed
+        /// The connection broke after sending, and the log shows the batch is not there.
+        case notCommitted
+    }
+
+    private func appendBatchOnce(_ entries: [JournalEntry]) throws(JournalError) -> AppendAttempt {
+        let base = head
+        guard entries[0].version == base.version + 1 else { throw .overtaken(head: max(base.version, entries[0].version - 1)) }
+        var links: [LogChain] = []
+        links.reserveCapacity(entries.count)
+        var link = base
+        for entry in entries {
+            link = link.appending(entry)
+            links.append(link)
+        }
+        let batch = Self.batchJSON(entries, links)
+        let operation = "appending versions \(entries[0].version)-\(entries.last!.version)"
+        var session: Int32 = 0
+        let rows: PostgresConnection.Rows
+        do {
+            rows = try perform(operation) { connection throws(PostgresError) in
+                session = connection.backendPID
+                return try connection.execute(
+                    "SELECT todod_append($1, decode($2, 'hex'), $3::json)", [String(base.version), base.hexHash, batch],
+                    timeoutMilliseconds: statementTimeoutMilliseconds)
+            }
+        } catch .storage(_, _, let reason) where connection == nil && sentButUnanswered {
+            sentButUnanswered = false
+            return try settleAmbiguousAppend(of: links.last!, base: base, oldSession: session, reason: reason)
+        }
+        guard let result = rows.first?[0].flatMap(Int64.init) else { throw .corrupt(path: location, reason: "todod_append returned nothing") }
+        if result < 0 {
+            let current = UInt64(-1 - result)
+            if current == base.version {
+                throw .rewritten(path: location, reason: "the head at version \(current) no longer has the hash this daemon saw")
+            }
+            throw .overtaken(head: current)
+        }
+        head = links.last!
+        headFile.remember(head)
+        return .committed
+    }
+
+    /// The append was sent and the connection broke: find out whether it committed, never guess.
+    private func settleAmbiguousAppend(of last: LogChain, base: LogChain, oldSession pid: Int32, reason: String) throws(JournalError) -> AppendAttempt {
+        connection = nil
+        let deadline = Deadline(milliseconds: settleTimeoutMilliseconds)
+        do {
+            let fresh = try connected(timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
+            try fresh.execute("SELECT pg_terminate_backend($1)", [String(pid)], timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
+            while true {
+                let rows = try fresh.execute("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [String(pid)], timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
+                if rows.isEmpty { break }
+                guard deadline.remainingMilliseconds > 0 else { throw PostgresError.timedOut("waiting for the old session to end") }
+                usleep(10_000)
+            }
+        } catch {
+            if let error = error as? PostgresError { disconnect(after: error) }
+            throw .uncertain(path: location, reason: "\(reason); the database could not be asked whether the commit happened (\(error))")
+        }
+        let logged = try? link(at: last.version)
+        if let logged, logged.hash == last.hash {
+            head = last
+            headFile.remember(head)
+            return .committed
+        }
+        let current = try lastVersion()
+        if current == base.version { return .notCommitted }
+        throw .overtaken(head: current)
+    }
+
+    private func saveSnapshot(_ snapshot: Snapshot) {
+        guard snapshot.version == head.version else { return }
+        let savedAt = Int64(time(nil)) * 1000
+        _ = try? run(
+            Self.writeSnapshot,
+            [String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex), String(savedAt)],
+            operation: "saving a snapshot")
+        _ = try? run(Self.pruneSnapshots, [], operation: "pruning snapshots")
+    }
+
+    /// The batch as the JSON array `todod_append` reads: text fields hex-encoded.
+    static func batchJSON(_ entries: [JournalEntry], _ links: [LogChain]) -> String {
+        var json = "["
+        json.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count * 2 + 200 })
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { json += "," }
+            json += "{\"v\":\(entry.version),\"n\":\"\(LogChain.hex(Array(entry.name.utf8)))\",\"p\":\"\(LogChain.hex(entry.payload))\",\"a\":\(entry.acceptedAt)"
+            if let uid = entry.peerUID { json += ",\"u\":\(uid)" }
+            if let pid = entry.peerPID { json += ",\"i\":\(pid)" }
+            if let clientID = entry.clientID { json += ",\"c\":\"\(LogChain.hex(Array(clientID.utf8)))\"" }
+            if let sequence = entry.clientSequence { json += ",\"s\":\(sequence)" }
+            if let host = entry.host { json += ",\"h\":\"\(LogChain.hex(Array(host.utf8)))\"" }
+            json += ",\"x\":\"\(links[index].hexHash)\"}"
+        }
+        return json + "]"
+    }
+
+    // MARK: Reading
+
+    /// The chain link at `version`, read from the log (the origin for version 0).
+    private func link(at version: UInt64) throws(JournalError) -> LogChain {
+        guard version > 0 else { return .origin }
+        let rows = try run(Self.readHashAt, [String(version)], operation: "reading the hash at version \(version)")
+        guard let text = rows.first?[0] else {
+            throw .rewritten(path: location, reason: "the log has no entry at version \(version)")
+        }
+        guard let hash = LogChain.bytes(hex: text) else { throw .corrupt(path: location, reason: "the hash at version \(version) is malformed") }
+        return LogChain(version: version, hash: hash)
+    }
+
+    private func decode(_ row: [String?]) throws(JournalError) -> (JournalEntry, [UInt8]) {
+        guard row.count == 10, let version = row[0].flatMap(UInt64.init), let name = row[1], let payload = row[2],
+            let acceptedAt = row[3].flatMap(Int64.init), let hash = row[9].flatMap(LogChain.bytes(hex:))
+        else { throw .corrupt(path: location, reason: "an entry of the log is malformed") }
+        let entry = JournalEntry(
+            version: version, name: name, payload: Array(payload.utf8), acceptedAt: acceptedAt,
+            peerUID: row[4].flatMap(UInt32.init), peerPID: row[5].flatMap(Int32.init),
+            clientID: row[6], clientSequence: row[7].flatMap(UInt64.init), host: row[8])
+        return (entry, hash)
+    }
+
+    /// Refuses a log that no longer holds the head this daemon saw last time it ran here.
+    private func checkRememberedHead() throws(JournalError) {
+        guard let remembered = headFile.read() else { return }
+        let current = try lastVersion()
+        let fix = "if the database was replaced on purpose, remove \(headFile.path)"
+        guard current >= remembered.version else {
+            throw .rewritten(path: location, reason: "it ends at version \(current), but this daemon saw version \(remembered.version) (commits were lost: a restore or a failover?); \(fix)")
+        }
+        guard try link(at: remembered.version).hash == remembered.hash else {
+            throw .rewritten(path: location, reason: "the entry at version \(remembered.version) is not the one this daemon saw; \(fix)")
+        }
+    }
+
+    // MARK: The connection
+
+    /// The open connection, or a new one: at once if the last attempt failed long enough ago,
+    /// else the last failure again (so a database that is down costs no wait per call).
+    private func connected(timeoutMilliseconds: Int) throws(JournalError) -> PostgresConnection {
+        if let connection { return connection }
+        let now = Deadline.now()
+        guard now >= nextConnectAttempt else {
+            throw .storage(path: location, operation: "connecting", reason: lastConnectFailure)
+        }
+        do {
+            let fresh = try PostgresConnection.connect(conninfo, applicationName: applicationName, timeoutMilliseconds: timeoutMilliseconds)
+            try fresh.execute("SET synchronous_commit = on", timeoutMilliseconds: timeoutMilliseconds)
+            connection = fresh
+            backoffMilliseconds = 0
+            return fresh
+        } catch {
+            lastConnectFailure = error.description
+            backoffMilliseconds = min(max(100, backoffMilliseconds * 2), 2_000)
+            nextConnectAttempt = Deadline.now() + Int64(backoffMilliseconds)
+            throw .storage(path: location, operation: "connecting", reason: error.description)
+        }
+    }
+
+    /// Runs a statement on the connection; a broken connection is dropped for the next call.
+    @discardableResult
+    private func run(_ sql: String, _ parameters: [String?], operation: String) throws(JournalError) -> PostgresConnection.Rows {
+        try perform(operation, readOnly: true) { connection throws(PostgresError) in
+            try connection.execute(sql, parameters, timeoutMilliseconds: statementTimeoutMilliseconds)
+        }
+    }
+
+    /// Runs `body` on the connection. A connection found dead before anything was sent (the
+    /// server restarted since the last call) is replaced once, and so is one that broke while
+    /// a `readOnly` statement ran; after any other failure of the connection it is dropped, and
+    /// `sentButUnanswered` tells whether the statement was sent.
+    private func perform(
+        _ operation: String, readOnly: Bool = false, _ body: (PostgresConnection) throws(PostgresError) -> PostgresConnection.Rows
+    ) throws(JournalError) -> PostgresConnection.Rows {
+        sentButUnanswered = false
+        var attempt = 0
+        while true {
+            let current = try connected(timeoutMilliseconds: connectTimeoutMilliseconds)
+            do {
+                return try body(current)
+            } catch {
+                if case .server = error { throw .storage(path: location, operation: operation, reason: error.description) }
+                connection = nil
+                let retrySafe: Bool
+                switch error {
+                case .connectionLost: retrySafe = true
+                case .lostAfterSending: retrySafe = readOnly
+                default: retrySafe = false
+                }
+                if retrySafe, attempt == 0 {
+                    attempt += 1
+                    continue
+                }
+                if case .lostAfterSending = error { sentButUnanswered = true }
+                throw .storage(path: location, operation: operation, reason: error.description)
+            }
+        }
+    }
+
+    private func disconnect(after error: PostgresError) {
+        if case .server = error { return }
+        connection = nil
+    }
+
+    /// Creates the tables and the append function unless they exist, under an advisory lock
+    /// so that daemons starting together on an empty database create them once; refuses a
+    /// schema newer than this build's.
+    private func createSchemaIfNeeded(_ connection: PostgresConnection) throws(JournalError) {
+        do {
+            try connection.execute("BEGIN", timeoutMilliseconds: 5_000)
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(Self.schemaLockKey)], timeoutMilliseconds: 30_000)
+            let exists = try connection.execute("SELECT to_regclass('todod_meta') IS NOT NULL", timeoutMilliseconds: 5_000).first?[0] == "t"
+            if !exists {
+                try connection.execute(Self.createTables, timeoutMilliseconds: 30_000)
+                try connection.execute(Self.createAppendFunction, timeoutMilliseconds: 30_000)
+            }
+            let found = try connection.execute("SELECT value FROM todod_meta WHERE key = 'schema_version'", timeoutMilliseconds: 5_000).first?[0]
+            try connection.execute(found == String(Self.schemaVersion) ? "COMMIT" : "ROLLBACK", timeoutMilliseconds: 5_000)
+            guard found == String(Self.schemaVersion) else {
+                throw JournalError.unknownSchema(path: location, found: found ?? "none", supported: Self.schemaVersion)
+            }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            self.connection = nil
+            throw .cannotOpen(path: location, reason: "creating the schema failed: \(error)")
+        }
+    }
+
+    /// Refuses a server that does not flush commits to disk: an acknowledged action could be
+    /// lost in its crash. (`synchronous_commit` is set per session, so its setting cannot hurt.)
+    private func checkDurability(_ connection: PostgresConnection) throws(JournalError) {
+        let fsync: String?
+        do {
+            fsync = try connection.execute("SHOW fsync", timeoutMilliseconds: 5_000).first?[0]
+        } catch {
+            throw .cannotOpen(path: location, reason: "reading the server's settings failed: \(error)")
+        }
+        if fsync == "off" {
+            throw .cannotOpen(path: location, reason: "the server runs with fsync=off, so a commit it acknowledges can be lost in a crash; turn fsync on")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import CUV
+import SyncJournal
+import Testing
+@testable import SyncDaemon
+
+/// A journal whose every append fails with `error`: the flush failures a real disk gives only
+/// rarely (an `fsync` that fails after the write), which no test can provoke on demand.
+private final class FailingJournal: Journal {
+    let error: JournalError
+    init(_ error: JournalError) { self.error = error }
+    func prepareForWriting() throws(JournalError) {}
+    func lastVersion() throws(JournalError) -> UInt64 { 0 }
+    func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) { throw error }
+    func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] { [] }
+    func latestSnapshot() throws(JournalError) -> Snapshot? { nil }
+    var location: String { "/nowhere/journal.sqlite3" }
+}
+
+/// The journal writer reports what became of a commit and never ends the process itself: the
+/// daemon decides (an uncertain flush stops a daemon on its own file; a shared log settles it).
+@Suite struct JournalWriterOutcomeTests {
+    private func outcome(of error: JournalError) throws -> String {
+        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
+        defer { loop.deallocate() }
+        #expect(uv_loop_init(loop) == 0)
+        defer { uv_loop_close(loop) }
+        let writer = JournalWriter<Int>(
+            journal: FailingJournal(error), loop: loop, durableVersion: 0, lastSnapshotVersion: 0, snapshotInterval: 1000, inlineCommitLimit: 8,
+            logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
+        writer.appliedState = { 1 }
+        var seen: [String] = []
+        writer.onOutcome = { outcome in
+            switch outcome {
+            case .durable: seen.append("durable")
+            case .failed(let version, _): seen.append("failed at \(version)")
+            case .uncertain(let version, let reason): seen.append("uncertain at \(version): \(reason)")
+            case .overtaken: seen.append("overtaken")
+            case .rewritten: seen.append("rewritten")
+            }
+        }
+        writer.record(JournalEntry(version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil))
+        #expect(writer.startNextJob() == .ranInline)
+        #expect(writer.durableVersion == 0)
+        return try #require(seen.count == 1 ? seen[0] : nil)
+    }
+
+    @Test func anUncertainFlushIsReportedNotExited() throws {
+        #expect(try outcome(of: .uncertain(path: "/nowhere/journal.sqlite3", reason: "EIO")) == "uncertain at 0: EIO")
+    }
+
+    @Test func aFailedWriteIsReportedAsFailed() throws {
+        #expect(try outcome(of: .storage(path: "/nowhere", operation: "writing", reason: "ENOSPC")) == "failed at 0")
+    }
+}
