@@ -51,13 +51,15 @@ enum StalledSubscriberFigure {
             baselineName: "no subscriber", targetRatio: 0.8, higherIsBetter: true))
         report.rows.append(.absolute("daemon RSS growth, 1 stalled list subscriber", unit: "MiB", ours: max(0, medianDifference) / Double(1 << 20), atMost: 16))
         report.details["rssDifferenceMedianBytes"] = medianDifference
+        report.details["rssDifferenceMinBytes"] = differences.first
+        report.details["rssDifferenceMaxBytes"] = differences.last
         report.details["noSubscriberActionsPerSecond"] = alone.rate
         report.details["noSubscriberRSSBytesMedian"] = Double(aloneResident.sorted()[aloneResident.count / 2])
         report.details["stalledSubscriberRSSBytesMedian"] = Double(stalledResident.sorted()[stalledResident.count / 2])
         if !commitSizes.isEmpty { report.details["actionsPerCommit"] = commitSizes.reduce(0, +) / Double(commitSizes.count) }
         report.notes = [
             "Each round: a fresh todod with an empty journal takes \(items) adds of a \(text.count)-character text from \(clients) raw connections with \(depth) in flight each (as figure 2 sends its edits); then another fresh todod takes the same with one more raw connection, greeted without features (whole models), subscribed to list (all items), that reads its first model and then nothing until the adds are acknowledged.",
-            "Throughput is acknowledged adds per second over \(rounds) rounds (total adds over total time). RSS growth is VmRSS of the daemon with the stalled subscriber minus that of the daemon without, each read once the last add is acknowledged; the median over the rounds (rssDifferenceMedianBytes; a negative difference, two processes' noise, is shown as 0).",
+            "Throughput is acknowledged adds per second over \(rounds) rounds (total adds over total time). RSS growth is VmRSS of the daemon with the stalled subscriber minus that of the daemon without, each read \(IdleMemoryFigure.settleSeconds) s after the last add is acknowledged (a snapshot is due at every 1000th version); the median over the rounds (rssDifferenceMedianBytes, with the smallest and largest of the rounds; a negative difference, two processes' noise, is shown as 0).",
             "Then the stalled subscriber reads again, and the figure checks that it is still connected and ends on the model of the last version; actionsPerCommit is the daemons' own average (fewer actions per commit means more versions, each a model for the subscriber).",
         ]
         return report
@@ -75,6 +77,8 @@ enum StalledSubscriberFigure {
         let rate = try PipelinedWriter(socketPath: daemon.socketPath, clients: clients, depth: depth, total: items) { id, _ in
             FrameEncoder.frame(FrameSocket.encode { try RequestEncoder.dispatch(id: id, actionName: AddItem.wireName, payload: AddItem(text: text)) })
         }.run()
+        // Let the commit and snapshot in flight (one is due at every 1000th version) finish.
+        MonotonicClock.sleep(seconds: IdleMemoryFigure.settleSeconds)
         let resident = try daemon.process.residentBytes()
         if let subscriber { try catchUp(subscriber, to: UInt64(items)) }
         try daemon.stop()
