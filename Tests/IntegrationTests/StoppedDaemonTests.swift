@@ -19,7 +19,7 @@ import TodoDomain
         // More dispatches than the pool has threads, each an import of about 400 KB: together
         // far more than the socket takes while nobody reads it.
         let count = max(8, 2 * ProcessInfo.processInfo.activeProcessorCount)
-        let resumer = try DaemonResumer(pid: daemon.process.pid, deadlineSeconds: 30)
+        let resumer = try DaemonResumer(pid: daemon.process.pid, deadlineSeconds: 60)
         defer { resumer.resume() }
 
         let started = StartedCount()
@@ -39,7 +39,7 @@ import TodoDomain
         // A task that has nothing to do with the client: once every dispatch is on its way, it
         // takes 100 steps, each a suspension and a wake-up on the pool.
         let unrelated = Task { () -> Bool in
-            while started.value < count { await Task.yield() }
+            while started.value < count { try? await Task.sleep(for: .milliseconds(1)) }
             for _ in 0..<100 { try? await Task.sleep(for: .milliseconds(1)) }
             return !resumer.hasResumed
         }
