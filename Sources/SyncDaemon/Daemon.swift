@@ -29,7 +29,7 @@ public final class Daemon<App: SyncApp> {
         let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
         defer { loop.deallocate() }
         try DaemonError.check(uv_loop_init(loop), "initialising", "the event loop")
-        defer { Self.closeLoop(loop) }
+        defer { Self.closeLoop(loop, logger: logger) }
 
         let directory: DataDirectory
         do {
@@ -160,13 +160,10 @@ public final class Daemon<App: SyncApp> {
         signal(SIGXFSZ, SIG_IGN)
     }
 
-    /// Runs the loop until every closing handle has had its close callback, then closes it.
-    private static func closeLoop(_ loop: UnsafeMutablePointer<uv_loop_t>) {
-        uv_walk(loop, { handle, _ in
-            if uv_is_closing(handle) == 0 { uv_close(handle, nil) }
-        }, nil)
-        uv_run(loop, UV_RUN_DEFAULT)
-        uv_loop_close(loop)
+    /// Runs the loop until every closing handle has had its close callback, then closes it;
+    /// a handle still open here is a bug, logged by its type and closed by its owner.
+    private static func closeLoop(_ loop: UnsafeMutablePointer<uv_loop_t>, logger: Logger) {
+        LoopShutdown.close(loop, logger: logger)
     }
 }
 

@@ -25,6 +25,11 @@ import SyncProtocol
 ///                                                journal.append + reads      └─▶ onOutcome, next job
 /// ```
 ///
+/// With a log other daemons share (PostgreSQL), a commit can be overtaken: another daemon
+/// appended first. The job then reads what they appended, and the server rebases what was
+/// recorded here on it (`Outcome.overtaken`); a job also reads their appends when asked to
+/// catch up (`requestCatchUp()`, after the listener heard of them).
+///
 /// Lifetime: `work.data` points at this writer, retained from `uv_queue_work` to the after-work
 /// callback. Loop-confined, except `performJob`, which runs on a pool thread: while a job runs
 /// the pool thread only reads `job` and `journal` and only writes `jobResults`, which the loop
@@ -232,9 +237,9 @@ final class JournalWriter<State: Codable & Sendable> {
                 results.commit = .failure(error)
             }
         }
-        if case .failure(.overtaken) = results.commit {
-            results.foreign = Result { () throws(JournalError) in try journal.entries(after: job.durableVersion, limit: Self.catchUpLimit) }
-        } else if job.entries.isEmpty, job.catchUp {
+        var overtaken = false
+        if case .failure(.overtaken) = results.commit { overtaken = true }
+        if overtaken || (job.entries.isEmpty && job.catchUp) {
             results.foreign = Result { () throws(JournalError) in try journal.entries(after: job.durableVersion, limit: Self.catchUpLimit) }
         }
         results.reads = job.reads.map { read in Result { () throws(JournalError) in try journal.entries(after: read.after, limit: read.limit) } }
@@ -270,22 +275,20 @@ final class JournalWriter<State: Codable & Sendable> {
                 if let state = finished.endState { onOutcome(.durable(version: last.version, state: state)) }
             case .failure(let error):
                 recorded.removeAll()
+                // Overtaken, and the newer entries could not be read: that failure is the cause.
+                var cause = error
+                if case .failure(let readError)? = results.foreign { cause = readError }
                 let versions = "versions \(finished.entries.first!.version)-\(last.version)"
-                switch error {
+                switch cause {
                 case .uncertain(_, let reason):
                     logger.log(.error, "commit of \(versions) may or may not have been saved: \(reason)")
                     onOutcome(.uncertain(durableVersion: durableVersion, reason: reason))
-                case .rewritten, .overtaken:
-                    let reason = results.foreign.flatMap { if case .failure(let readError) = $0 { readError } else { nil } } ?? error
-                    logger.log(.error, "commit of \(versions) failed: \(reason)")
-                    if case .rewritten = reason {
-                        onOutcome(.rewritten(durableVersion: durableVersion, reason: reason.description))
-                    } else {
-                        onOutcome(.failed(durableVersion: durableVersion, reason: reason.description))
-                    }
+                case .rewritten:
+                    logger.log(.error, "commit of \(versions) failed: \(cause)")
+                    onOutcome(.rewritten(durableVersion: durableVersion, reason: cause.description))
                 default:
-                    logger.log(.error, "commit of \(versions) failed: \(error)")
-                    onOutcome(.failed(durableVersion: durableVersion, reason: error.description))
+                    logger.log(.error, "commit of \(versions) failed: \(cause)")
+                    onOutcome(.failed(durableVersion: durableVersion, reason: cause.description))
                 }
             }
         } else if case .failure(let error)? = results.foreign {

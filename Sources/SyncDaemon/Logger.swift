@@ -1,6 +1,6 @@
 import Glibc
 
-/// Writes one line per event worth knowing to standard error.
+/// Writes one line per event worth knowing to standard error (or another descriptor).
 ///
 /// Under systemd (`$JOURNAL_STREAM` set: standard error is connected to the journal) each line
 /// starts with its syslog priority (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug) and has
@@ -34,19 +34,23 @@ public struct Logger: Sendable {
     public let minimumLevel: Level
     /// Whether lines carry syslog priority prefixes for the journal instead of timestamps.
     public let forJournal: Bool
+    /// The file descriptor lines are written to: 2, standard error, unless a test says otherwise.
+    public let descriptor: Int32
 
-    /// A logger that prefixes lines with `label` and writes `minimumLevel` and above.
-    public init(label: String, minimumLevel: Level = .info, forJournal: Bool = getenv("JOURNAL_STREAM") != nil) {
+    /// A logger that prefixes lines with `label` and writes `minimumLevel` and above to
+    /// `descriptor`.
+    public init(label: String, minimumLevel: Level = .info, forJournal: Bool = getenv("JOURNAL_STREAM") != nil, descriptor: Int32 = 2) {
         self.label = label
         self.minimumLevel = minimumLevel
         self.forJournal = forJournal
+        self.descriptor = descriptor
     }
 
     /// Logs one line at `level`.
     public func log(_ level: Level, _ message: String) {
         guard level >= minimumLevel else { return }
         let line = forJournal ? "<\(level.rawValue)>\(message)\n" : "\(Self.timestamp()) \(label) \(level): \(message)\n"
-        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        _ = line.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
     }
 
     private static func timestamp() -> String {

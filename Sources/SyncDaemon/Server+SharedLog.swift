@@ -5,8 +5,9 @@ import SyncProtocol
 extension Server {
     /// Which log this daemon uses and how it is doing, for `welcome`.
     var logStatus: LogStatus {
-        guard let sharedLog else {
-            return LogStatus(kind: writer.isShared ? "postgres" : "sqlite", location: writer.location, head: writer.durableVersion, refusingWrites: writeRefusal)
+        // Before the listener's first news, the database answered the start-up's reads.
+        guard let sharedLog = sharedLog ?? (writer.isShared ? .unknown : nil) else {
+            return LogStatus(kind: "sqlite", location: writer.location, head: writer.durableVersion, refusingWrites: writeRefusal)
         }
         return LogStatus(
             kind: "postgres", location: writer.location, head: max(sharedLog.head ?? 0, writer.durableVersion), reachable: sharedLog.isReachable,

@@ -15,7 +15,7 @@ import TestSupport
         let statuses = try shells.map { try $0.waitForExit() }
         let started = shells.flatMap { $0.standardError.split(separator: "\n") }.filter { $0.contains("started todod (pid ") }
         let pid = try #require(started.first.flatMap { Int32($0.split(separator: "pid ")[1].prefix { $0.isNumber }) })
-        defer { stop(pid) }
+        defer { stop(pid, socket: socket) }
         #expect(statuses == Array(repeating: 0, count: 6))
         #expect(started.count == 1, "\(started)")
         #expect(try daemonPIDs(socket: socket) == [pid])
@@ -24,6 +24,9 @@ import TestSupport
         #expect(try list.waitForExit() == 0)
         #expect(list.standardOutput.hasSuffix("6 open, 0 done\n"))
         #expect(access(directory + "/state/todo/journal.sqlite3", F_OK) == 0, "the daemon used its default data directory")
+
+        #expect(stop(pid, socket: socket), "todod did not stop on SIGTERM")
+        try DaemonHarness.requireNoLeftoverHandles(in: String(contentsOfFile: directory + "/run/todod.log", encoding: .utf8))
     }
 
     @Test func noAutostartSaysHowToStartTheDaemon() throws {
@@ -57,10 +60,18 @@ import TestSupport
         }
     }
 
-    /// Stops a daemon this test did not spawn directly (todo did), by pid.
-    private func stop(_ pid: Int32) {
+    /// Stops a daemon this test did not spawn directly (todo did), by pid, if that pid is still
+    /// the daemon serving `socket`: SIGTERM, then SIGKILL after a deadline. Returns whether it
+    /// stopped on SIGTERM (or was already gone).
+    @discardableResult
+    private func stop(_ pid: Int32, socket: String) -> Bool {
+        // A zombie (exited, not yet reaped by its new parent) has no command line: not serving.
+        let isServing = { (try? daemonPIDs(socket: socket))?.contains(pid) == true }
+        guard isServing() else { return true }
         kill(pid, SIGTERM)
-        for _ in 0..<500 where kill(pid, 0) == 0 { usleep(10_000) }
+        for _ in 0..<500 where isServing() { usleep(10_000) }
+        guard isServing() else { return true }
         kill(pid, SIGKILL)
+        return false
     }
 }

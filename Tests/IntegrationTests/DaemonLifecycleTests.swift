@@ -42,7 +42,7 @@ import TestSupport
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()
         daemon.process.send(signal)
-        #expect(try daemon.process.waitForExit() == 0)
+        #expect(try daemon.waitForStop() == 0)
         let bye = try client.receive()
         #expect(bye.type == "bye" && bye["reason"] as? String == "the daemon is shutting down")
         #expect(try client.readsEndOfStream())

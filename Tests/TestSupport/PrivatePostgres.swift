@@ -14,10 +14,11 @@ import Glibc
 ///     defer { postgres.close() }
 ///     let one = try postgres.psql("select 1")  // "1"
 ///
-/// Measured on this project's 2-core machine (busy with other builds): `start()` about 0.4–1 s
+/// Measured on this project's 2-core machine (busy with other builds): `start()` about 0.2 s
 /// (a copy of a template cluster, see `makeCluster()`; the first in a build directory runs
-/// `initdb`, 1–3 s), `restart(mode: .fast)` about 0.25 s, `stop(mode: .immediate)` about
-/// 0.1 s, `startAgain()` after it 0.1–2 s (recovery syncs the cluster), `close()` about 0.1 s.
+/// `initdb`: 0.6 s, up to 3 s when the machine is loaded), `restart(mode: .fast)` 0.23 s,
+/// `stop(mode: .immediate)` 0.11 s, `startAgain()` after it 0.12 s (up to 2 s when the disk is
+/// busy: recovery syncs the cluster), `close()` 0.18 s, `psql("select 1")` 0.015 s.
 public final class PrivatePostgres: @unchecked Sendable {
     /// How `stop(mode:)` shuts the server down (`pg_ctl -m`).
     public enum StopMode: String, Sendable {
