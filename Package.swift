@@ -66,7 +66,7 @@ let package = Package(
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
-        .testTarget(name: "SyncDaemonTests", dependencies: ["CUV", "SyncDaemon", "TestSupport"]),
+        .testTarget(name: "SyncDaemonTests", dependencies: ["CUV", "SyncDaemon", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
         .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "TestSupport"]),

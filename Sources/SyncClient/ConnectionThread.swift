@@ -91,10 +91,8 @@ final class ConnectionThread: Sendable {
                 return
             }
             connection = next
-            let socket = next.frames.socket
-            // Not on this thread: the backlog may be large, and this thread must go on reading
-            // replies meanwhile or the daemon would stop reading from the client.
-            Task.detached { [sender] in sender.resend(on: socket, generation: generation) }
+            // Queued at once; a large backlog is sent by this thread while it reads the replies.
+            sender.resend(on: next.frames.socket, generation: generation)
             states.publish(.connected(version: next.welcome.version ?? 0))
         }
     }
@@ -174,21 +172,16 @@ final class ConnectionThread: Sendable {
         }
         // A daemon that refuses this user says so and closes at once, maybe before the hello
         // arrives: a failed write still reads what the daemon said.
-        var writeFailure: SyncClientError?
-        do throws(SyncClientError) {
-            try socket.write(FrameEncoder.frame(hello))
-        } catch {
-            writeFailure = error
-        }
-        socket.setReceiveTimeout(seconds: timeoutSeconds)
+        socket.write(FrameEncoder.frame(hello))
         let frames = FrameStream(socket: socket, maximumFrameLength: Self.maximumFrameLength)
+        frames.receiveTimeoutSeconds = timeoutSeconds
         let reply: ServerEnvelope
         do throws(SyncClientError) {
             reply = try frames.nextEnvelope().envelope
         } catch .connectionClosed(let reason) {
-            throw writeFailure ?? .connectionClosed(reason: "no welcome from the daemon (\(reason))")
+            throw socket.writeFailure ?? .connectionClosed(reason: "no welcome from the daemon (\(reason))")
         }
-        socket.setReceiveTimeout(seconds: 0)
+        frames.receiveTimeoutSeconds = nil
         if reply.type == "error" { throw SyncClient.error(from: reply) }
         guard reply.type == "welcome", reply.server != nil, reply.version != nil else {
             throw .protocolViolation("expected welcome, got \(reply.type)")

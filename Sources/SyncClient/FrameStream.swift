@@ -4,6 +4,8 @@ import SyncProtocol
 final class FrameStream {
     /// The connection.
     let socket: UnixSocket
+    /// How long a read may wait for data before it fails (`nil`: for ever).
+    var receiveTimeoutSeconds: Int?
     private var decoder: FrameDecoder
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -24,7 +26,7 @@ final class FrameStream {
             } catch {
                 throw .protocolViolation("broken framing: \(error)")
             }
-            let count = try socket.read(into: buffer)
+            let count = try socket.read(into: buffer, timeoutSeconds: receiveTimeoutSeconds)
             guard count > 0 else { throw .connectionClosed(reason: "the daemon closed the connection") }
             decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }

@@ -133,20 +133,17 @@ public final class SyncClient: Sendable {
                 },
                 finish: { error in continuation.finish(throwing: error) },
                 unsubscribe: { [self] subscription, generation in
-                    // Possibly on the connection thread, which must never block on a write (the
-                    // daemon may be waiting for it to read): stop the updates now, write later.
+                    // Possibly on the connection thread: writing never waits for the daemon.
                     router.removeSink(subscription)
-                    Task { sendUnsubscribe(subscription, generation: generation) }
+                    sendUnsubscribe(subscription, generation: generation)
                 },
                 resubscribe: { [self] sink, subscription, generation in
                     router.removeSink(subscription)
-                    Task {
-                        sendUnsubscribe(subscription, generation: generation)
-                        do throws(SyncClientError) {
-                            try sender.send(.subscription(sink)) { id, _ in try sink.encodeSubscribe(id) }
-                        } catch {
-                            sink.finish(throwing: error)
-                        }
+                    sendUnsubscribe(subscription, generation: generation)
+                    do throws(SyncClientError) {
+                        try sender.send(.subscription(sink)) { id, _ in try sink.encodeSubscribe(id) }
+                    } catch {
+                        sink.finish(throwing: error)
                     }
                 })
             continuation.onTermination = { [router] _ in

@@ -11,6 +11,9 @@ protocol ConnectionDelegate: AnyObject {
     func connectionReachedEndOfInput(_ connection: Connection)
     /// The connection has queued output and wants a write at the end of this loop pass.
     func connectionNeedsFlush(_ connection: Connection)
+    /// The newest model of `subscription` and its version, for an update that was left to be
+    /// encoded when the socket could take it; `nil` when the subscription is gone.
+    func connection(_ connection: Connection, newestModelOf subscription: Int64) -> (version: UInt64, model: [UInt8])?
     /// The connection is gone, for `reason`. Called exactly once; release everything it held.
     func connectionLost(_ connection: Connection, reason: String)
 }
@@ -115,19 +118,24 @@ final class Connection {
         didEnqueue()
     }
 
-    /// Queues a framed update for `subscription` (coalesced with older ones past the soft limit,
-    /// as the frame `wholeModel` gives when `frame` is a patch).
-    func enqueueUpdate(_ frame: [UInt8], subscription: Int64, wholeModel: () -> [UInt8]) {
-        guard !isClosed, closeWhenFlushed == nil else { return }
-        outbound.appendUpdate(frame, subscription: subscription, wholeModel: wholeModel)
-        didEnqueue()
+    /// Queues `change` as the update of `subscription` at `version`; past the soft limit it
+    /// coalesces with a pending one, and a whole model is encoded only once the socket can take
+    /// it (see `OutboundQueue`). Returns whether the subscription is stale: the delegate will
+    /// be asked for its newest model when the socket drains.
+    @discardableResult
+    func enqueueUpdate(_ change: ViewChange, subscription: Int64, version: UInt64) -> Bool {
+        guard !isClosed, closeWhenFlushed == nil else { return false }
+        let outcome = outbound.appendUpdate(change, subscription: subscription, version: version, writingByteCount: inFlight?.count ?? 0)
+        if outcome != .absorbed { didEnqueue() }
+        return outcome.isStale
     }
 
     /// Writes what is queued, unless a write is already in flight (its callback writes the rest).
     func flush() {
         isFlushScheduled = false
         guard !isClosed, inFlight == nil else { return }
-        guard !outbound.isEmpty else {
+        let drained = outbound.drain { subscription in delegate?.connection(self, newestModelOf: subscription) }
+        guard let buffer = drained else {
             if let reason = closeWhenFlushed {
                 close(reason: reason)
             } else {
@@ -135,7 +143,6 @@ final class Connection {
             }
             return
         }
-        let buffer = outbound.drain()
         inFlight = buffer
         var descriptor = uv_buf_init(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
         let result = uv_write(writeRequest, cuv_pipe_as_stream(pipe), &descriptor, 1, Self.onWrite)

@@ -152,14 +152,7 @@ extension Server {
         publishedVersion = version
         mirror.publish(state: publishedState, version: version)
         hub.publish(publishedState, version: version) { subscriber, change in
-            guard let session = sessions[subscriber.connectionID] else { return }
-            let wholeModel = { ServerMessage.update(subscription: subscriber.subscription, version: version, model: change.model.bytes).framed() }
-            guard let patch = change.patch else {
-                session.connection.enqueueUpdate(wholeModel(), subscription: subscriber.subscription, wholeModel: wholeModel)
-                return
-            }
-            let frame = ServerMessage.patch(subscription: subscriber.subscription, version: version, base: change.base, patch: patch).framed()
-            session.connection.enqueueUpdate(frame, subscription: subscriber.subscription, wholeModel: wholeModel)
+            sessions[subscriber.connectionID]?.connection.enqueueUpdate(change, subscription: subscriber.subscription, version: version) ?? false
         }
     }
 }

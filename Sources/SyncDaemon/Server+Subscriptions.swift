@@ -27,8 +27,16 @@ extension Server {
         let model = hub.subscribe(
             subscriber, to: source.key, takesPatches: session.takesPatches, makeSource: source.make, state: publishedState, version: publishedVersion)
         send(.subscribed(id: requestID, subscription: subscription), to: session)
-        let frame = ServerMessage.update(subscription: subscription, version: publishedVersion, model: model).framed()
-        session.connection.enqueueUpdate(frame, subscription: subscription) { frame }
+        session.connection.enqueueUpdate(ViewChange(model: model, patch: nil, base: publishedVersion), subscription: subscription, version: publishedVersion)
+    }
+
+    /// The model an update left for later carries (see `OutboundQueue`): the pair's model at
+    /// the published state, encoded now that the socket can take it.
+    func connection(_ connection: Connection, newestModelOf subscription: Int64) -> (version: UInt64, model: [UInt8])? {
+        guard let key = sessions[connection.id]?.subscriptions[subscription] else { return nil }
+        let subscriber = ViewSubscriber(connectionID: connection.id, subscription: subscription)
+        guard let newest = hub.newestModel(of: subscriber, in: key, state: publishedState, version: publishedVersion) else { return nil }
+        return (newest.version, newest.model.bytes)
     }
 
     /// Handles `unsubscribe`.

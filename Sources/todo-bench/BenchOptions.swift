@@ -1,7 +1,7 @@
 /// What a run measures and how much: the command line, parsed.
 struct BenchOptions: Codable {
-    /// Figures to run, 1 to 7.
-    var figures: [Int] = Array(1...7)
+    /// Figures to run, 1 to 8.
+    var figures: [Int] = Array(1...8)
     /// Whether Redis is measured.
     var redis: RedisUse = .ifPresent
     /// Where to write the JSON report; `nil` prints it after the table.
@@ -48,6 +48,8 @@ struct BenchOptions: Codable {
     var coldRuns = 5
     /// Figure 7: runs of each command.
     var processRuns = 50
+    /// Figure 8: adds per daemon (the list the stalled subscriber follows grows to this).
+    var stalledItems = 20_000
 
     /// Whether Redis is measured.
     enum RedisUse: String, Codable {
@@ -77,6 +79,7 @@ struct BenchOptions: Codable {
         options.coldTail = 100
         options.coldRuns = 2
         options.processRuns = 3
+        options.stalledItems = 300
         return options
     }
 
@@ -86,7 +89,7 @@ struct BenchOptions: Codable {
                           [--rounds N] [--serial-count N] [--pipelined-count N] [--pipelined-clients N] [--pipeline-depth N]
                           [--fanout-seconds S] [--fanout-period-ms N] [--fanout-subscribers N,N...] [--redis-subscribers N]
                           [--idle-connections N] [--growth-sizes N,N...] [--growth-toggles N]
-                          [--cold-actions N] [--cold-tail N] [--cold-runs N] [--process-runs N]
+                          [--cold-actions N] [--cold-tail N] [--cold-runs N] [--process-runs N] [--stalled-items N]
                           [--bin-dir DIR] [--daemon-prefix 'CMD ARGS'] [--ready-timeout S] [--keep-temp]
 
         Measures todod (release build beside this binary) against Redis with appendfsync always,
@@ -94,7 +97,7 @@ struct BenchOptions: Codable {
         then the JSON report (or writes it to --json PATH). Progress goes to stderr.
 
           --smoke              tiny sizes (the test suite's run; the numbers mean nothing)
-          --only N,N...        run only these figures (1-7)
+          --only N,N...        run only these figures (1-8)
           --redis / --no-redis require Redis / skip it (default: measured when on PATH)
           --daemon-prefix CMD  run todod under CMD (split on spaces), e.g. a profiler
           --keep-temp          keep the temporary directory (journals, logs) and print its path
@@ -102,7 +105,8 @@ struct BenchOptions: Codable {
         Figures: 1 durable dispatches one at a time; 2 durable dispatches, pipelined;
         3 fan-out latency at one dispatch per ms; 4 memory per idle connection;
         5 cost of one toggle as the list grows; 6 cold start with a long journal;
-        7 one `todo add` as a whole process.
+        7 one `todo add` as a whole process; 8 dispatch throughput and memory with one
+        subscriber that stops reading.
 
         """
 
@@ -137,7 +141,7 @@ struct BenchOptions: Codable {
             case "--smoke": break
             case "--only":
                 options.figures = try list(word)
-                if let bad = options.figures.first(where: { !(1...7).contains($0) }) { throw .usage("--only: there is no figure \(bad) (1-7)") }
+                if let bad = options.figures.first(where: { !(1...8).contains($0) }) { throw .usage("--only: there is no figure \(bad) (1-8)") }
             case "--json": options.jsonPath = try value(word)
             case "--redis": options.redis = .required
             case "--no-redis": options.redis = .skipped
@@ -161,6 +165,7 @@ struct BenchOptions: Codable {
             case "--cold-tail": options.coldTail = try positive(word)
             case "--cold-runs": options.coldRuns = try positive(word)
             case "--process-runs": options.processRuns = try positive(word)
+            case "--stalled-items": options.stalledItems = try positive(word)
             default: throw .usage("unknown option \(word); see todo-bench --help")
             }
         }

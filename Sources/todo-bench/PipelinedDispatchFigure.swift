@@ -66,9 +66,10 @@ enum PipelinedDispatchFigure {
         }
     }
 
-    /// The daemon's own figure from its stop line: `...; N actions in M commits (A per commit)`.
-    private static func averageCommitSize(_ log: String) -> Double? {
-        guard let line = log.split(separator: "\n").last(where: { $0.contains("per commit)") }),
+    /// The daemon's own figure from its stop line:
+    /// `...; N actions in M commits (A per commit, K on the loop thread)`.
+    static func averageCommitSize(_ log: String) -> Double? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains(" per commit") }),
               let open = line.lastIndex(of: "(") else { return nil }
         return Double(line[line.index(after: open)...].split(separator: " ").first ?? "")
     }

@@ -13,9 +13,12 @@ struct PipelinedWriter {
     let depth: Int
     /// Dispatches in all.
     let total: Int
+    /// The framed dispatch connection `client` sends with request id `id` (default: the
+    /// edit of item `client + 1`).
+    var request: (_ id: Int64, _ client: Int) -> [UInt8] = { id, client in DispatchLoad.frame(id: id, number: client + 1) }
 
-    /// Runs the load and returns acknowledged dispatches per second. Connection `c` edits item
-    /// `c + 1`, which must exist.
+    /// Runs the load and returns acknowledged dispatches per second. With the default
+    /// `request`, connection `c` edits item `c + 1`, which must exist.
     func run() throws(BenchError) -> Double {
         var sockets: [FrameSocket] = []
         var frames: [[[UInt8]]] = []
@@ -23,7 +26,7 @@ struct PipelinedWriter {
             let socket = try FrameSocket(path: socketPath)
             try socket.greet()
             sockets.append(socket)
-            frames.append((0..<depth).map { DispatchLoad.frame(id: Int64($0 + 1), number: client + 1) })
+            frames.append((0..<depth).map { request(Int64($0 + 1), client) })
         }
         var unsent = total
         var awaited = [Int](repeating: 0, count: clients)

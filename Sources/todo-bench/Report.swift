@@ -28,7 +28,7 @@ struct Report: Codable {
 
 /// One figure's results: rows for the table, and the details behind them.
 struct FigureReport: Codable {
-    /// The figure's number, 1 to 7.
+    /// The figure's number, 1 to 8.
     var figure: Int
     /// What it measures.
     var title: String
@@ -73,14 +73,17 @@ struct ResultRow: Codable {
             target: limit.map { "<= \(trimmed($0)) \(unit)" }, met: limit.map { ours <= $0 })
     }
 
-    /// A value compared with the same measure at a baseline (a smaller size): the ratio is
-    /// `ours / baseline`, held to at most `targetRatio`.
-    static func relative(_ measure: String, unit: String, ours: Double, baseline: Double, baselineName: String, targetRatio: Double?) -> ResultRow {
+    /// A value compared with the same measure at a baseline (a smaller size, or without the
+    /// load under test): the ratio is `ours / baseline`, held to at most `targetRatio`, or at
+    /// least when `higherIsBetter`.
+    static func relative(
+        _ measure: String, unit: String, ours: Double, baseline: Double, baselineName: String, targetRatio: Double?, higherIsBetter: Bool = false
+    ) -> ResultRow {
         let ratio = baseline > 0 ? ours / baseline : nil
         return ResultRow(
             measure: measure, unit: unit, ours: ours, redis: nil, ratio: ratio,
-            target: targetRatio.map { "<= \(trimmed($0))x \(baselineName)" },
-            met: zip(ratio, targetRatio).map { $0 <= $1 })
+            target: targetRatio.map { (higherIsBetter ? ">= " : "<= ") + "\(trimmed($0))x \(baselineName)" },
+            met: zip(ratio, targetRatio).map { higherIsBetter ? $0 >= $1 : $0 <= $1 })
     }
 
     private static func trimmed(_ value: Double) -> String {

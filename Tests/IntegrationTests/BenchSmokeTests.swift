@@ -20,7 +20,7 @@ import TestSupport
         let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let figures = try #require(report["figures"] as? [[String: Any]])
-        #expect(figures.compactMap { $0["figure"] as? Int } == Array(1...7))
+        #expect(figures.compactMap { $0["figure"] as? Int } == Array(1...8))
         let redisMeasured = ["redis-server", "redis-benchmark", "redis-cli"].allSatisfy(Self.isOnPath)
         for figure in figures {
             let number = figure["figure"] as? Int ?? 0
@@ -38,12 +38,12 @@ import TestSupport
         if !redisMeasured { #expect((report["redis"] as? String)?.hasPrefix("not installed") == true) }
 
         let table = bench.standardOutput
-        for number in 1...7 { #expect(table.contains("\n\(number)  "), "the table has no row of figure \(number):\n\(table)") }
+        for number in 1...8 { #expect(table.contains("\n\(number)  "), "the table has no row of figure \(number):\n\(table)") }
         #expect(Self.processesMentioning(directory + "/todo-bench.").isEmpty, "todo-bench left processes running")
     }
 
     @Test(arguments: [
-        (["--only", "9"], "--only: there is no figure 9 (1-7)"),
+        (["--only", "9"], "--only: there is no figure 9 (1-8)"),
         (["--serial-count", "0"], "--serial-count needs a positive integer, not 0"),
         (["--growth-sizes", "100,x"], "--growth-sizes needs positive integers separated by commas, not 100,x"),
         (["--fanout-seconds"], "--fanout-seconds needs a value"),

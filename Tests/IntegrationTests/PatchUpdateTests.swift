@@ -6,45 +6,6 @@ import TestSupport
 /// Clients that ask for `patch` in `hello` get RFC 6902 patches after the first model; applied
 /// in order, they always give the models other clients receive whole.
 @Suite struct PatchUpdateTests {
-    /// Follows one subscription from its updates, patched or whole, as JSON.
-    fileprivate struct ModelFollower {
-        let subscription: Int
-        var version: UInt64 = 0
-        var model: JSONValue = .null
-        var patchesApplied = 0
-        var wholeModels = 0
-        var largestPatchFrame = 0
-
-        /// Takes one `update` frame payload of this subscription.
-        mutating func take(_ payload: Data) throws {
-            let envelope = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
-            guard envelope.type == "update", envelope.subscription == Int64(subscription), let next = envelope.version else {
-                throw TestFailure("not an update of \(subscription): \(String(decoding: payload, as: UTF8.self))")
-            }
-            if let base = envelope.base {
-                guard base == version else { throw TestFailure("a patch on \(base), but the model held is of \(version)") }
-                model = try WireJSON.decode(PatchEnvelope.self, from: Array(payload)).patch.apply(to: model)
-                patchesApplied += 1
-                largestPatchFrame = max(largestPatchFrame, payload.count)
-            } else {
-                model = try WireJSON.decode(UpdateEnvelope<JSONValue>.self, from: Array(payload)).model ?? .null
-                wholeModels += 1
-            }
-            version = next
-        }
-    }
-
-    private func follow(_ client: WireClient, _ viewModel: String, _ params: [String: Any] = [:]) throws -> ModelFollower {
-        let id = try client.subscribe(viewModel, params)
-        let reply = try client.receive()
-        guard reply.type == "subscribed", reply.id == id, let subscription = reply["subscription"] as? Int else {
-            throw TestFailure("expected subscribed, got \(reply)")
-        }
-        var follower = ModelFollower(subscription: subscription)
-        try follower.take(try client.receivePayload())
-        return follower
-    }
-
     @Test func helloGrantsTheFeaturesThisDaemonHasAndIgnoresOthers() throws {
         let daemon = try DaemonHarness()
         let client = try WireClient(path: daemon.socketPath)
@@ -71,8 +32,8 @@ import TestSupport
         let patched = try WireClient(path: daemon.socketPath)
         try patched.hello(features: ["patch"])
         let plain = try daemon.greetedClient()
-        var patchedModels = [try follow(patched, "list"), try follow(patched, "summary")]
-        var plainModels = [try follow(plain, "list"), try follow(plain, "summary")]
+        var patchedModels = [try patched.follow("list"), try patched.follow("summary")]
+        var plainModels = [try plain.follow("list"), try plain.follow("summary")]
 
         var random = SeededRandom(seed: seed)
         for step in 0..<300 {
@@ -102,7 +63,7 @@ import TestSupport
         let daemon = try DaemonHarness()
         let idle = try WireClient(path: daemon.socketPath)
         try idle.hello(features: ["patch"])
-        let list = try follow(idle, "list")
+        let list = try idle.follow("list")
         let writer = try daemon.greetedClient()
         // 15 imports of 200 items of ~1000 characters: each patch is ~200 KB, far past what
         // the daemon queues for a client before it coalesces.
@@ -112,24 +73,7 @@ import TestSupport
         #expect(followers[0].version == 15)
         #expect(followers[0].wholeModels > 1, "no pending patch was replaced by a whole model")
         let fresh = try daemon.greetedClient()
-        #expect(followers[0].model == (try follow(fresh, "list")).model)
+        #expect(followers[0].model == (try fresh.follow("list")).model)
         #expect(try daemon.stop() == 0)
-    }
-}
-
-extension WireClient {
-    /// Pings, and hands every update that arrives before the pong to its follower: afterwards
-    /// each follower holds what the daemon last sent for it.
-    fileprivate func catchUp(_ followers: inout [PatchUpdateTests.ModelFollower]) throws {
-        let id = try ping()
-        while true {
-            let payload = try receivePayload()
-            let envelope = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
-            if envelope.type == "pong", envelope.id == Int64(id) { return }
-            guard envelope.type == "update", let index = followers.firstIndex(where: { Int64($0.subscription) == envelope.subscription }) else {
-                throw TestFailure("expected updates then pong, got \(String(decoding: payload, as: UTF8.self))")
-            }
-            try followers[index].take(payload)
-        }
     }
 }
