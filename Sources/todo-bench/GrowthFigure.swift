@@ -95,7 +95,7 @@ enum GrowthFigure {
             reader = try BenchThread {
                 do {
                     while let frame = try subscriber.nextFrame() {
-                        guard let version = try GrowthFigure.updateVersion(frame) else { continue }
+                        guard let version = try UpdateFrame.version(of: frame) else { continue }
                         received.withLock { $0 = (version, $0.frames + 1, $0.bytes + 4 + frame.count) }
                     }
                 } catch {
@@ -149,19 +149,5 @@ enum GrowthFigure {
             subscriber.stream.shutDown()
             try? daemon.stop()
         }
-    }
-
-    /// The version of an `update` frame, `nil` for another message. The daemon writes keys
-    /// sorted, so an update ends with `"type":"update","version":V}`: reading its tail spares
-    /// this thread a JSON decode of megabytes while the daemon is being timed. Anything else
-    /// is decoded in full.
-    fileprivate static func updateVersion(_ frame: [UInt8]) throws(BenchError) -> UInt64? {
-        let tail = String(decoding: frame.suffix(64), as: UTF8.self)
-        if let marker = tail.range(of: #""type":"update","version":"#), tail.hasSuffix("}"),
-           let version = UInt64(tail[marker.upperBound...].dropLast()) {
-            return version
-        }
-        let message = try FrameSocket.envelope(frame, from: "todod")
-        return message.type == "update" ? message.version : nil
     }
 }
