@@ -6,8 +6,9 @@ import TodoDomain
 /// log in PostgreSQL; a raw connection to the first dispatches at a steady pace (100 per
 /// second), and a subscriber of `summary` on the second daemon times each change's arrival:
 /// from the dispatch's write on host 1 to the update in hand on host 2. A subscriber on host 1
-/// and the acks give the same dispatch's local update and commit, so the difference is what
-/// the way from one host to the other costs (notification, catch-up read, apply).
+/// and the acks give the same dispatch's local update and commit; the time from the ack to
+/// the update on host 2 is what the way from one host to the other costs (notification,
+/// catch-up read, apply).
 enum CrossHostLatencyFigure {
     /// Measures the figure (starting and stopping its own daemons) and returns its rows.
     static func run(_ context: BenchContext) async throws -> FigureReport {
@@ -45,17 +46,21 @@ enum CrossHostLatencyFigure {
         let remoteSample = FanOutSample(sentAt: paced.sentAt, keys: paced.versions, arrivals: [remoteArrivals], warmUp: warmUp)
         let localSample = FanOutSample(sentAt: paced.sentAt, keys: paced.versions, arrivals: [localArrivals], warmUp: warmUp)
         let ack = Distribution((warmUp..<count).map { Double(paced.ackedAt[$0] &- paced.sentAt[$0]) / 1e6 })
+        let crossing = Distribution(delays(after: paced.ackedAt, keys: paced.versions, arrivals: remoteArrivals, from: warmUp))
         report.rows.append(.absolute("p50, subscriber on another host", unit: "ms", ours: remoteSample.latency.p50, atMost: nil))
         report.rows.append(.absolute("p99, subscriber on another host", unit: "ms", ours: remoteSample.latency.p99, atMost: 20))
         report.rows.append(.absolute("p50, subscriber on the same host", unit: "ms", ours: localSample.latency.p50, atMost: nil))
         report.rows.append(.absolute("p99, subscriber on the same host", unit: "ms", ours: localSample.latency.p99, atMost: nil))
         report.rows.append(.absolute("p50, dispatch to ack", unit: "ms", ours: ack.p50, atMost: nil))
         report.rows.append(.absolute("p99, dispatch to ack", unit: "ms", ours: ack.p99, atMost: nil))
+        report.rows.append(.absolute("p50, ack on host 1 to update on host 2", unit: "ms", ours: crossing.p50, atMost: nil))
+        report.rows.append(.absolute("p99, ack on host 1 to update on host 2", unit: "ms", ours: crossing.p99, atMost: nil))
         if let probe { report.rows.append(.absolute("8 kB write + fdatasync (pg_test_fsync)", unit: "ms", ours: probe.fdatasyncMicroseconds / 1000, atMost: nil)) }
         if let mean = wal.meanSyncMilliseconds { report.rows.append(.absolute("WAL flush during the run, mean", unit: "ms", ours: mean, atMost: nil)) }
         record(remoteSample.latency, as: "remote", in: &report)
         record(localSample.latency, as: "local", in: &report)
         record(ack, as: "ack", in: &report)
+        record(crossing, as: "ackToRemote", in: &report)
         report.details["remoteUnseen"] = Double(remoteSample.unseen)
         report.details["remoteReceivedFraction"] = remoteSample.receivedFraction
         report.details["achievedPerSecond"] = remoteSample.achievedRate
@@ -68,7 +73,7 @@ enum CrossHostLatencyFigure {
             if let open = probe.openDatasyncMicroseconds { report.details["pgTestFsyncOpenDatasyncUs"] = open }
         }
         report.notes = [
-            "Two todod on one log in PostgreSQL (\(lab.transport)), a list of one item. A raw connection to the daemon on host 1, on its own thread, writes one dispatch every \(1000 / rate) ms (complete, reopen, ... of the item; \(count) in all, open loop: it does not wait for acks); a raw subscriber of summary on host 2 and one on host 1, each read by its own thread, note when each update arrives. Latency runs from just before the dispatch's write to the first update whose version is at least the dispatch's; the first 10% are not measured.",
+            "Two todod on one log in PostgreSQL (\(lab.transport)), a list of one item. A raw connection to the daemon on host 1, on its own thread, writes one dispatch every \(1000 / rate) ms (complete, reopen, ... of the item; \(count) in all, open loop: it does not wait for acks); a raw subscriber of summary on host 2 and one on host 1, each read by its own thread, note when each update arrives. Latency runs from just before the dispatch's write to the first update whose version is at least the dispatch's; ack to update on host 2 runs from the ack's read on host 1 to that update on host 2. The first 10% are not measured.",
             "Every update and ack follows the commit in PostgreSQL (fsync on, synchronous_commit on, wal_sync_method fdatasync). The daemon on host 2 learns of the commit from LISTEN/NOTIFY on its listener connection, then reads the new entries on its thread pool, checks their chained hashes, applies them and publishes.",
             "WAL flush: pg_stat_wal's wal_sync_time over wal_sync during the run (track_wal_io_timing on), read after both daemons' sessions ended; reads write no WAL, so these are the appends' (and the snapshots', one per 1000 versions)." + (probe == nil ? " pg_test_fsync was not run (--fsync-test-seconds 0)." : " pg_test_fsync -s \(options.fsyncTestSeconds) ran on the database's file system just before, nothing else of the bench running."),
         ]
@@ -127,6 +132,20 @@ enum CrossHostLatencyFigure {
         if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 8", reason: failure) }
         let (versions, ackedAt) = acks.withLock { ($0.versions, $0.at) }
         return Paced(sentAt: sentAt.withLock { $0 }, versions: versions, ackedAt: ackedAt)
+    }
+
+    /// For each dispatch from `first` on, the time from `times[i]` to the first arrival whose
+    /// version is at least `keys[i]` (both in version order), in milliseconds; dispatches never
+    /// seen are left out (`FanOutSample` counts them).
+    private static func delays(after times: [UInt64], keys: [UInt64], arrivals: [Arrival], from first: Int) -> [Double] {
+        var next = 0
+        var delays: [Double] = []
+        for index in first..<keys.count {
+            while next < arrivals.count && arrivals[next].key < keys[index] { next += 1 }
+            guard next < arrivals.count else { break }
+            delays.append(Double(Int64(bitPattern: arrivals[next].at &- times[index])) / 1e6)
+        }
+        return delays
     }
 
     private static func record(_ latency: Distribution, as name: String, in report: inout FigureReport) {
