@@ -8,24 +8,40 @@ import SyncLock
 ///
 /// A figure that fails cleans up through `deinit`s and `BenchContext.cleanUp()`; a signal
 /// skips those, so every such thing is registered here as it is made and unregistered when it
-/// is gone, and `install()` makes the signals run what is registered, then exit.
+/// is gone, and `install()` makes the signals run what is registered, then exit. The main
+/// thread goes on meanwhile: what it registers after the signal is cleaned up at once, and it
+/// ends through `exit(_:)`, which leaves the exit to the signal's cleanup.
 enum InterruptCleanup {
     /// A registered cleanup, to unregister it with.
     struct Token: Hashable, Sendable {
         fileprivate let number: Int
     }
 
-    private static let registered = Locked((next: 0, actions: [Int: @Sendable () -> Void]()))
+    private static let registered = Locked((next: 0, interrupted: false, cleaner: pthread_t(), actions: [Int: @Sendable () -> Void]()))
     private static let sources = Locked([any DispatchSourceSignal]())
 
-    /// Registers `action`, run if a signal ends the bench before `unregister`.
+    /// Registers `action`, run if a signal ends the bench before `unregister` (at once when
+    /// one already did, unless the cleanup itself registers it: its own `ip` and `pg_ctl`).
     static func register(_ action: @escaping @Sendable () -> Void) -> Token {
-        registered.withLock { state in
+        let (token, runNow) = registered.withLock { state in
             state.next += 1
-            state.actions[state.next] = action
-            return Token(number: state.next)
+            if !state.interrupted { state.actions[state.next] = action }
+            return (Token(number: state.next), state.interrupted && pthread_equal(state.cleaner, pthread_self()) == 0)
         }
+        if runNow { action() }
+        return token
     }
+
+    /// Exits with `code`, unless a signal's cleanup is running: then waits for it to exit.
+    static func exit(_ code: Int32) -> Never {
+        if registered.withLock({ $0.interrupted }) {
+            while true { pause() }
+        }
+        Glibc.exit(code)
+    }
+
+    /// Whether a signal's cleanup has started.
+    static var isInterrupted: Bool { registered.withLock { $0.interrupted } }
 
     /// Forgets a cleanup that is no longer needed.
     static func unregister(_ token: Token) {
@@ -41,10 +57,12 @@ enum InterruptCleanup {
             source.setEventHandler {
                 let actions = registered.withLock { state in
                     defer { state.actions.removeAll() }
+                    state.interrupted = true
+                    state.cleaner = pthread_self()
                     return state.actions.sorted { $0.key > $1.key }.map(\.value)
                 }
                 for action in actions { action() }
-                exit(128 + number)
+                Glibc.exit(128 + number)
             }
             source.resume()
             return source

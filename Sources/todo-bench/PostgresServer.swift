@@ -53,8 +53,8 @@ final class PostgresServer {
                 throw .file(path: directory, reason: "cannot give it to the user postgres: \(String(cString: strerror(errno)))")
             }
         }
-        let dataDirectory = dataDirectory
-        interruptCleanup = InterruptCleanup.register { Self.killServerProcesses(of: dataDirectory) }
+        let (dataDirectory, serverDirectory) = (dataDirectory, directory)
+        interruptCleanup = InterruptCleanup.register { Self.stop(dataDirectory: dataDirectory, in: serverDirectory, mode: "immediate") }
         version = try Subprocess.run(Self.binaries + "/postgres", ["--version"], in: directory).trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             try asServerUser("initdb", ["-D", dataDirectory, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"])
@@ -92,17 +92,27 @@ final class PostgresServer {
     func stop() {
         guard !stopped else { return }
         stopped = true
-        if access(dataDirectory + "/postmaster.pid", F_OK) == 0 {
-            try? asServerUser("pg_ctl", ["-D", dataDirectory, "-w", "-t", "30", "-m", "fast", "stop"])
-        }
-        Self.killServerProcesses(of: dataDirectory)
+        Self.stop(dataDirectory: dataDirectory, in: directory, mode: "fast")
         if let interruptCleanup { InterruptCleanup.unregister(interruptCleanup) }
     }
 
-    /// Runs the PostgreSQL program `name` as the server's user, from the server's directory
-    /// (the bench's own working directory may be closed to that user).
+    /// Stops the server of `dataDirectory` if it runs (`pg_ctl stop -m mode`, which also
+    /// releases its shared memory), then kills by process id whatever of it is still there.
+    private static func stop(dataDirectory: String, in directory: String, mode: String) {
+        if access(dataDirectory + "/postmaster.pid", F_OK) == 0 {
+            try? asServerUser("pg_ctl", ["-D", dataDirectory, "-w", "-t", "30", "-m", mode, "stop"], in: directory)
+        }
+        killServerProcesses(of: dataDirectory)
+    }
+
     private func asServerUser(_ name: String, _ arguments: [String]) throws(BenchError) {
-        let program = Self.binaries + "/" + name
+        try Self.asServerUser(name, arguments, in: directory)
+    }
+
+    /// Runs the PostgreSQL program `name` as the server's user, from `directory` (the bench's
+    /// own working directory may be closed to that user).
+    private static func asServerUser(_ name: String, _ arguments: [String], in directory: String) throws(BenchError) {
+        let program = binaries + "/" + name
         if getuid() == 0 {
             try Subprocess.run("/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/env", "-C", directory, program] + arguments, in: directory, timeout: 90)
         } else {
@@ -140,7 +150,7 @@ final class PostgresServer {
     /// Kills every process working in `dataDirectory` (each server process makes the cluster
     /// its working directory; backends outlive a postmaster killed with SIGKILL) and waits
     /// until they are gone.
-    static func killServerProcesses(of dataDirectory: String) {
+    private static func killServerProcesses(of dataDirectory: String) {
         for _ in 0..<500 {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
             let pids = entries.compactMap(pid_t.init).filter {

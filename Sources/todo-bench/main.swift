@@ -7,8 +7,8 @@ import Glibc
 
 /// Prints `message` on stderr and exits with `code`.
 func exitWithError(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("todo-bench: \(message)\n".utf8))
-    exit(code)
+    if !InterruptCleanup.isInterrupted { FileHandle.standardError.write(Data("todo-bench: \(message)\n".utf8)) }
+    InterruptCleanup.exit(code)
 }
 
 /// Lifts the open-files limit to its maximum: a figure opens a thousand connections, and the
@@ -71,10 +71,11 @@ for number in options.figures.sorted() {
     do {
         report.figures.append(try await figures[number]!(context))
     } catch {
-        context.cleanUp()
+        if !InterruptCleanup.isInterrupted { context.cleanUp() }
         exitWithError("figure \(number): \(error)", code: 1)
     }
 }
+if InterruptCleanup.isInterrupted { InterruptCleanup.exit(0) }
 if let described = context.sharedLogDescription { report.postgres = described }
 context.cleanUp()
 
