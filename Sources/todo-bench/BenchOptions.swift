@@ -1,9 +1,16 @@
 /// What a run measures and how much: the command line, parsed.
 struct BenchOptions: Codable {
-    /// Figures to run, 1 to 8.
-    var figures: [Int] = Array(1...8)
+    /// The figures there are.
+    static let figureNumbers = 1...11
+    /// The figures that need PostgreSQL (a shared log).
+    static let sharedLogFigures: Set<Int> = [9, 10, 11]
+
+    /// Figures to run.
+    var figures: [Int] = Array(figureNumbers)
     /// Whether Redis is measured.
-    var redis: RedisUse = .ifPresent
+    var redis: ServerUse = .ifPresent
+    /// Whether the shared-log figures (9-11) run: they need a private PostgreSQL 15 server.
+    var postgres: ServerUse = .ifPresent
     /// Where to write the JSON report; `nil` prints it after the table.
     var jsonPath: String?
     /// The directory holding `todod` and `todo` (default: this executable's directory).
@@ -50,12 +57,32 @@ struct BenchOptions: Codable {
     var processRuns = 50
     /// Figure 8: adds per daemon (the list the stalled subscriber follows grows to this).
     var stalledItems = 20_000
+    /// Figure 9: seconds of paced dispatches.
+    var crossHostSeconds = 30.0
+    /// Figure 9: dispatches per second.
+    var crossHostRate = 100
+    /// Figure 9: seconds of each `pg_test_fsync` test (0: not run).
+    var fsyncTestSeconds = 1
+    /// Figure 10: dispatches in all for each number of daemons (and for the SQLite daemon).
+    var sharedLogCount = 30_000
+    /// Figure 10: connections per daemon.
+    var sharedLogClients = 16
+    /// Figure 10: requests in flight per connection.
+    var sharedLogDepth = 16
+    /// Figure 10: the numbers of daemons writing.
+    var sharedLogDaemons = [1, 2, 3]
+    /// Figure 11: actions in the shared log.
+    var joinActions = 100_000
+    /// Figure 11: actions after the log's snapshot.
+    var joinTail = 1_000
+    /// Figure 11: starts measured with the snapshot, and again without.
+    var joinRuns = 5
 
-    /// Whether Redis is measured.
-    enum RedisUse: String, Codable {
-        /// When redis-server is on `PATH`; otherwise Redis columns stay empty.
+    /// Whether a server the bench does not build (Redis, PostgreSQL) is used.
+    enum ServerUse: String, Codable {
+        /// When it is installed; otherwise its columns stay empty, or its figures are skipped.
         case ifPresent
-        /// Always; a missing Redis stops the run.
+        /// Always; a missing server stops the run.
         case required
         /// Never.
         case skipped
@@ -80,16 +107,27 @@ struct BenchOptions: Codable {
         options.coldRuns = 2
         options.processRuns = 3
         options.stalledItems = 300
+        options.crossHostSeconds = 0.3
+        options.fsyncTestSeconds = 0
+        options.sharedLogCount = 200
+        options.sharedLogClients = 4
+        options.sharedLogDepth = 4
+        options.joinActions = 2_000
+        options.joinTail = 100
+        options.joinRuns = 2
         return options
     }
 
     /// The text of `--help`.
     static let usage = """
-        usage: todo-bench [--smoke] [--only N,N...] [--json PATH] [--redis | --no-redis]
+        usage: todo-bench [--smoke] [--only N,N...] [--json PATH] [--redis | --no-redis] [--postgres | --no-postgres]
                           [--rounds N] [--serial-count N] [--pipelined-count N] [--pipelined-clients N] [--pipeline-depth N]
                           [--fanout-seconds S] [--fanout-period-ms N] [--fanout-subscribers N,N...] [--redis-subscribers N]
                           [--idle-connections N] [--growth-sizes N,N...] [--growth-toggles N]
                           [--cold-actions N] [--cold-tail N] [--cold-runs N] [--process-runs N] [--stalled-items N]
+                          [--crosshost-seconds S] [--crosshost-rate N] [--fsync-test-seconds N]
+                          [--shared-count N] [--shared-clients N] [--shared-depth N] [--shared-daemons N,N...]
+                          [--join-actions N] [--join-tail N] [--join-runs N]
                           [--bin-dir DIR] [--daemon-prefix 'CMD ARGS'] [--ready-timeout S] [--keep-temp]
 
         Measures todod (release build beside this binary) against Redis with appendfsync always,
@@ -97,8 +135,12 @@ struct BenchOptions: Codable {
         then the JSON report (or writes it to --json PATH). Progress goes to stderr.
 
           --smoke              tiny sizes (the test suite's run; the numbers mean nothing)
-          --only N,N...        run only these figures (1-8)
+          --only N,N...        run only these figures (1-11)
           --redis / --no-redis require Redis / skip it (default: measured when on PATH)
+          --postgres / --no-postgres
+                               require the shared-log figures (9-11) / skip them (default: run
+                               when PostgreSQL 15 is installed; as root they also need the user
+                               postgres, and use network namespaces when they can)
           --daemon-prefix CMD  run todod under CMD (split on spaces), e.g. a profiler
           --keep-temp          keep the temporary directory (journals, logs) and print its path
 
@@ -106,7 +148,9 @@ struct BenchOptions: Codable {
         3 fan-out latency at one dispatch per ms; 4 memory per idle connection;
         5 cost of one toggle as the list grows; 6 cold start with a long journal;
         7 one `todo add` as a whole process; 8 dispatch throughput and memory with one
-        subscriber that stops reading.
+        subscriber that stops reading; with a shared log in PostgreSQL: 9 cross-host
+        latency at 100 dispatches/s; 10 throughput with 1, 2 and 3 daemons writing, against
+        one daemon on SQLite; 11 a new daemon joining a log of 100,000 actions.
 
         """
 
@@ -121,6 +165,11 @@ struct BenchOptions: Codable {
         func positive(_ option: String) throws(BenchError) -> Int {
             let text = try value(option)
             guard let number = Int(text), number > 0 else { throw .usage("\(option) needs a positive integer, not \(text)") }
+            return number
+        }
+        func count(_ option: String) throws(BenchError) -> Int {
+            let text = try value(option)
+            guard let number = Int(text), number >= 0 else { throw .usage("\(option) needs a whole number (0 or more), not \(text)") }
             return number
         }
         func seconds(_ option: String) throws(BenchError) -> Double {
@@ -141,10 +190,12 @@ struct BenchOptions: Codable {
             case "--smoke": break
             case "--only":
                 options.figures = try list(word)
-                if let bad = options.figures.first(where: { !(1...8).contains($0) }) { throw .usage("--only: there is no figure \(bad) (1-8)") }
+                if let bad = options.figures.first(where: { !figureNumbers.contains($0) }) { throw .usage("--only: there is no figure \(bad) (1-11)") }
             case "--json": options.jsonPath = try value(word)
             case "--redis": options.redis = .required
             case "--no-redis": options.redis = .skipped
+            case "--postgres": options.postgres = .required
+            case "--no-postgres": options.postgres = .skipped
             case "--bin-dir": options.binDirectory = try value(word)
             case "--daemon-prefix": options.daemonPrefix = try value(word).split(separator: " ").map(String.init)
             case "--ready-timeout": options.readyTimeout = try seconds(word)
@@ -166,10 +217,25 @@ struct BenchOptions: Codable {
             case "--cold-runs": options.coldRuns = try positive(word)
             case "--process-runs": options.processRuns = try positive(word)
             case "--stalled-items": options.stalledItems = try positive(word)
+            case "--crosshost-seconds": options.crossHostSeconds = try seconds(word)
+            case "--crosshost-rate": options.crossHostRate = try positive(word)
+            case "--fsync-test-seconds": options.fsyncTestSeconds = try count(word)
+            case "--shared-count": options.sharedLogCount = try positive(word)
+            case "--shared-clients": options.sharedLogClients = try positive(word)
+            case "--shared-depth": options.sharedLogDepth = try positive(word)
+            case "--shared-daemons":
+                options.sharedLogDaemons = try list(word)
+                if let bad = options.sharedLogDaemons.first(where: { $0 > SharedLogLab.hostCount }) {
+                    throw .usage("--shared-daemons: at most \(SharedLogLab.hostCount) daemons, not \(bad)")
+                }
+            case "--join-actions": options.joinActions = try positive(word)
+            case "--join-tail": options.joinTail = try positive(word)
+            case "--join-runs": options.joinRuns = try positive(word)
             default: throw .usage("unknown option \(word); see todo-bench --help")
             }
         }
         guard options.coldTail < options.coldActions else { throw .usage("--cold-tail must be smaller than --cold-actions") }
+        guard options.joinTail < options.joinActions else { throw .usage("--join-tail must be smaller than --join-actions") }
         return options
     }
 }

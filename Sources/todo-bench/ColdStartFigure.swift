@@ -54,7 +54,7 @@ enum ColdStartFigure {
     }
 
     /// T from the daemon's line `recovered version V from FILE (...) in T ms`.
-    private static func loggedRecoveryMilliseconds(_ log: String) -> Double? {
+    static func loggedRecoveryMilliseconds(_ log: String) -> Double? {
         guard let line = log.split(separator: "\n").first(where: { $0.contains("recovered version") }) else { return nil }
         let words = line.split(separator: " ")
         guard words.count >= 2, words.last == "ms" else { return nil }

@@ -99,20 +99,6 @@ final class FrameSocket: @unchecked Sendable {
         }
     }
 
-    /// The version of an `update` frame, `nil` for another message. The daemon writes keys
-    /// sorted, so an update ends with `"type":"update","version":V}`: reading its tail spares
-    /// this thread a JSON decode of megabytes while the daemon is being timed. Anything else
-    /// is decoded in full.
-    static func updateVersion(_ frame: [UInt8]) throws(BenchError) -> UInt64? {
-        let tail = String(decoding: frame.suffix(64), as: UTF8.self)
-        if let marker = tail.range(of: #""type":"update","version":"#), tail.hasSuffix("}"),
-           let version = UInt64(tail[marker.upperBound...].dropLast()) {
-            return version
-        }
-        let message = try envelope(frame, from: "todod")
-        return message.type == "update" ? message.version : nil
-    }
-
     private func decoded() throws(BenchError) -> [UInt8]? {
         do {
             return try decoder.next()

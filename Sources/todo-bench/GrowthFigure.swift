@@ -95,7 +95,7 @@ enum GrowthFigure {
             reader = try BenchThread {
                 do {
                     while let frame = try subscriber.nextFrame() {
-                        guard let version = try FrameSocket.updateVersion(frame) else { continue }
+                        guard let version = try UpdateFrame.version(of: frame) else { continue }
                         received.withLock { $0 = (version, $0.frames + 1, $0.bytes + 4 + frame.count) }
                     }
                 } catch {

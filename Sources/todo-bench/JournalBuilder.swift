@@ -8,10 +8,12 @@ import TodoDomain
 /// Writes a todod journal directly, the way the daemon would have written it: each action is
 /// accepted and applied to a `Store` exactly as the daemon's server does (so payloads carry
 /// the ids and times fixed at acceptance, and every action replays), and the entries go
-/// through `SQLiteJournal` itself in large transactions, so the schema is the daemon's.
+/// through the daemon's own journal type (`SQLiteJournal`, `PostgresJournal`) in large
+/// appends, so the schema is the daemon's.
 ///
 /// A million actions take seconds this way; dispatching them through a daemon would take
-/// minutes at the durable rate.
+/// minutes at the durable rate. The same goes for a shared log (`PostgresJournal`), whose
+/// chained hashes the journal computes as the daemon's does.
 struct JournalBuilder {
     /// Which actions the journal holds.
     enum Workload {
@@ -42,33 +44,40 @@ struct JournalBuilder {
     static func write(dataDirectory: String, workload: Workload, count: Int, snapshotVersion: UInt64) throws(BenchError) -> Written {
         try BenchContext.makeDirectory(dataDirectory)
         let path = dataDirectory + "/" + SQLiteJournal.fileName
-        let lastVersion: UInt64
-        let itemCount: Int
+        let written: Written
         do {
             // Closed at the end of this scope, which folds the WAL into the file.
             let journal = try SQLiteJournal(path: path)
             try journal.prepareForWriting()
-            var builder = Builder(workload: workload)
-            var entries: [JournalEntry] = []
-            entries.reserveCapacity(chunk)
-            while builder.store.version < UInt64(count) {
-                entries.append(try builder.next())
-                let version = builder.store.version
-                if version == snapshotVersion {
-                    try journal.append(entries, snapshot: Snapshot(version: version, state: try WireJSON.encode(builder.store.state)))
-                    entries.removeAll(keepingCapacity: true)
-                } else if entries.count == chunk {
-                    try journal.append(entries, snapshot: nil)
-                    entries.removeAll(keepingCapacity: true)
-                }
-            }
-            if !entries.isEmpty { try journal.append(entries, snapshot: nil) }
-            lastVersion = builder.store.version
-            itemCount = builder.store.state.items.count
+            written = try append(to: journal, workload: workload, count: count, snapshotVersion: snapshotVersion, host: nil, chunk: chunk)
         } catch {
             throw .file(path: path, reason: "cannot write the journal: \(error)")
         }
-        return Written(lastVersion: lastVersion, snapshotVersion: snapshotVersion, itemCount: itemCount, fileBytes: fileSize(path))
+        return Written(lastVersion: written.lastVersion, snapshotVersion: snapshotVersion, itemCount: written.itemCount, fileBytes: fileSize(path))
+    }
+
+    /// Appends `count` actions of `workload` to `journal`, which must be empty and ready for
+    /// writing, `chunk` per append, the entries marked as accepted by `host` (a shared log's);
+    /// with a snapshot of the state at `snapshotVersion` (0: none). `fileBytes` is 0.
+    static func append(
+        to journal: any Journal, workload: Workload, count: Int, snapshotVersion: UInt64, host: String?, chunk: Int
+    ) throws -> Written {
+        var builder = Builder(workload: workload, host: host)
+        var entries: [JournalEntry] = []
+        entries.reserveCapacity(chunk)
+        while builder.store.version < UInt64(count) {
+            entries.append(try builder.next())
+            let version = builder.store.version
+            if version == snapshotVersion {
+                try journal.append(entries, snapshot: Snapshot(version: version, state: try WireJSON.encode(builder.store.state)))
+                entries.removeAll(keepingCapacity: true)
+            } else if entries.count == chunk {
+                try journal.append(entries, snapshot: nil)
+                entries.removeAll(keepingCapacity: true)
+            }
+        }
+        if !entries.isEmpty { try journal.append(entries, snapshot: nil) }
+        return Written(lastVersion: builder.store.version, snapshotVersion: snapshotVersion, itemCount: builder.store.state.items.count, fileBytes: 0)
     }
 
     private static func fileSize(_ path: String) -> Int {
@@ -79,14 +88,16 @@ struct JournalBuilder {
     /// Produces the actions one at a time, applying each.
     private struct Builder {
         let workload: Workload
+        let host: String?
         var store = Store(state: TodoApp.initialState)
         /// The actions still to come in the current round, after its add.
         var queued: [any Action<TodoState>] = []
         var clock: Int64 = 1_780_000_000_000
         let encoder = WireJSON.makeEncoder()
 
-        init(workload: Workload) {
+        init(workload: Workload, host: String?) {
             self.workload = workload
+            self.host = host
         }
 
         /// The next journal entry: accepts and applies one action.
@@ -114,7 +125,7 @@ struct JournalBuilder {
             action.accept(context, state: store.state)
             let payload = Array(try encoder.encode(action))
             try store.apply(action)
-            return JournalEntry(version: store.version, name: A.wireName, payload: payload, acceptedAt: clock, peerUID: getuid(), peerPID: getpid())
+            return JournalEntry(version: store.version, name: A.wireName, payload: payload, acceptedAt: clock, peerUID: getuid(), peerPID: getpid(), host: host)
         }
     }
 }

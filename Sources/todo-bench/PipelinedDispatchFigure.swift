@@ -34,7 +34,7 @@ enum PipelinedDispatchFigure {
         let redisValue = redis == nil ? nil : redisRate.rate
         report.rows.append(.versusRedis("\(clients)x\(depth), raw frames", unit: "actions/s", ours: rawRate.rate, redis: redisValue, higherIsBetter: true, targetRatio: 1.0))
         report.rows.append(.versusRedis("\(clients)x\(depth), SyncClient", unit: "actions/s", ours: clientRate.rate, redis: redisValue, higherIsBetter: true, targetRatio: nil))
-        if let batch = averageCommitSize(daemon.process.standardError) { report.details["actionsPerCommit"] = batch }
+        if let counts = CommitCounts(log: daemon.process.standardError) { report.details["actionsPerCommit"] = counts.actionsPerCommit }
         report.notes = [
             "todod, raw frames (the target row): \(clients) connections on one thread, each writing \(depth) pre-encoded `edit` dispatches (128-character text, one item per connection) at once and waiting for their \(depth) acks before the next \(depth), as redis-benchmark -P does; \(total) in all after \(max(1, total / 20)) unmeasured.",
             "todod, SyncClient: \(clients) SyncClient connections, each dispatching \(depth) concurrent tasks and awaiting them all before the next \(depth); the client library's own cost (a JSON encode, a write and a continuation per request, a reader thread per connection) runs on the same 2 cores as the daemon.",
@@ -64,13 +64,5 @@ enum PipelinedDispatchFigure {
             }
             try await group.waitForAll()
         }
-    }
-
-    /// The daemon's own figure from its stop line:
-    /// `...; N actions in M commits (A per commit, K on the loop thread)`.
-    static func averageCommitSize(_ log: String) -> Double? {
-        guard let line = log.split(separator: "\n").last(where: { $0.contains(" per commit") }),
-              let open = line.lastIndex(of: "(") else { return nil }
-        return Double(line[line.index(after: open)...].split(separator: " ").first ?? "")
     }
 }

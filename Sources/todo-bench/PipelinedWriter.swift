@@ -4,7 +4,7 @@ import Glibc
 /// thread, each sending P pre-encoded dispatches in one write, waiting for all P acks, then
 /// sending the next P, until the total is acknowledged. It costs the daemon's host as little
 /// CPU as a load generator can, so the figure shows the daemon rather than the client.
-struct PipelinedWriter {
+struct PipelinedWriter: Sendable {
     /// The daemon's socket.
     let socketPath: String
     /// Connections.
@@ -15,7 +15,7 @@ struct PipelinedWriter {
     let total: Int
     /// The framed dispatch connection `client` sends with request id `id` (default: the
     /// edit of item `client + 1`).
-    var request: (_ id: Int64, _ client: Int) -> [UInt8] = { id, client in DispatchLoad.frame(id: id, number: client + 1) }
+    var request: @Sendable (_ id: Int64, _ client: Int) -> [UInt8] = { id, client in DispatchLoad.frame(id: id, number: client + 1) }
 
     /// Runs the load and returns acknowledged dispatches per second. With the default
     /// `request`, connection `c` edits item `c + 1`, which must exist.

@@ -8,6 +8,9 @@ struct Report: Codable {
     var host: Host
     /// Which Redis was measured, or why none was.
     var redis: String
+    /// Which PostgreSQL the shared-log figures ran on and how the daemons reached it, or why
+    /// they were skipped.
+    var postgres: String
     /// The options of the run.
     var options: BenchOptions
     /// One entry per figure run, in order.
@@ -28,7 +31,7 @@ struct Report: Codable {
 
 /// One figure's results: rows for the table, and the details behind them.
 struct FigureReport: Codable {
-    /// The figure's number, 1 to 8.
+    /// The figure's number, 1 to 11.
     var figure: Int
     /// What it measures.
     var title: String

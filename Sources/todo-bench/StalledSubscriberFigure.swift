@@ -82,7 +82,7 @@ enum StalledSubscriberFigure {
         let resident = try daemon.process.residentBytes()
         if let subscriber { try catchUp(subscriber, to: UInt64(items)) }
         try daemon.stop()
-        return Sample(rate: rate, residentBytes: resident, actionsPerCommit: PipelinedDispatchFigure.averageCommitSize(daemon.process.standardError))
+        return Sample(rate: rate, residentBytes: resident, actionsPerCommit: CommitCounts(log: daemon.process.standardError)?.actionsPerCommit)
     }
 
     /// Reads the stalled subscriber's updates until one of `version` arrives.
@@ -91,7 +91,7 @@ enum StalledSubscriberFigure {
             guard let frame = try subscriber.nextFrame() else {
                 throw .unexpectedReply(from: "todod", reply: "the stalled subscriber was disconnected before version \(version)")
             }
-            if let received = try FrameSocket.updateVersion(frame), received >= version { return }
+            if let received = try UpdateFrame.version(of: frame), received >= version { return }
         }
     }
 }

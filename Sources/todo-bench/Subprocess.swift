@@ -8,7 +8,8 @@ import ProcessSpawn
 /// Standard input is `/dev/null`; standard output and error go to files in `outputDirectory`
 /// (or to `/dev/null` without one). The child starts with an empty signal mask and default
 /// dispositions, whatever this process inherited. `deinit` kills and reaps a child still
-/// running, so an aborted figure leaves no daemon behind. Used from one thread.
+/// running, so an aborted figure leaves no daemon behind, and so does an interrupted bench
+/// (`InterruptCleanup`). Used from one thread.
 final class Subprocess {
     /// The child's process id.
     let pid: pid_t
@@ -19,6 +20,7 @@ final class Subprocess {
     /// Where standard error goes (`/dev/null` without an output directory).
     let stderrPath: String
     private var exitCode: Int32?
+    private var interruptCleanup: InterruptCleanup.Token?
 
     /// Starts `executable` with `arguments`; `environment` is added to this process's.
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputDirectory: String?) throws(BenchError) {
@@ -36,13 +38,14 @@ final class Subprocess {
         } catch {
             throw .process(name: executable, reason: "cannot start: \(error.reason)")
         }
+        let pid = pid
+        interruptCleanup = InterruptCleanup.register { kill(pid, SIGKILL) }
     }
 
     deinit {
         if exitCode == nil {
             kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            wait()
         }
     }
 
@@ -94,6 +97,13 @@ final class Subprocess {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
+    /// Removes the files standard output and error went to.
+    func removeOutputFiles() {
+        guard stdoutPath != "/dev/null" else { return }
+        unlink(stdoutPath)
+        unlink(stderrPath)
+    }
+
     /// What the child wrote to standard output so far.
     var standardOutput: String {
         (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? ""
@@ -121,6 +131,7 @@ final class Subprocess {
     private func record(_ status: Int32) -> Int32 {
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         exitCode = code
+        if let interruptCleanup { InterruptCleanup.unregister(interruptCleanup) }
         return code
     }
 

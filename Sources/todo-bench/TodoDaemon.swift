@@ -18,13 +18,15 @@ final class TodoDaemon {
 
     /// Starts `todod` from `context` in `directory` (created if missing) and waits until it
     /// answers. An existing `directory/data` is used as it is: figures prepare journals there.
-    init(_ context: BenchContext, directory: String, extraArguments: [String] = []) throws(BenchError) {
+    /// `launcher` goes before the whole command line (`ip netns exec NS` puts the daemon on a
+    /// simulated host), and must exec the daemon, so that its process is the daemon's.
+    init(_ context: BenchContext, directory: String, extraArguments: [String] = [], launcher: [String] = []) throws(BenchError) {
         try BenchContext.makeDirectory(directory)
         socketPath = directory + "/todod.sock"
         dataDirectory = directory + "/data"
         unlink(socketPath)
         let todod = context.binary("todod")
-        var command = context.options.daemonPrefix + [todod, "--socket", socketPath, "--data-dir", dataDirectory] + extraArguments
+        var command = launcher + context.options.daemonPrefix + [todod, "--socket", socketPath, "--data-dir", dataDirectory] + extraArguments
         if !command[0].contains("/") {
             guard let found = Subprocess.findInPath(command[0]) else { throw .missingProgram(name: command[0], looked: "$PATH") }
             command[0] = found

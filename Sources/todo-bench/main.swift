@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 
-/// `todo-bench`: measures todod against Redis, figure by figure, and prints one table and a
-/// JSON report. See `BenchOptions.usage` and docs/PERFORMANCE.md.
+/// `todo-bench`: measures todod against Redis, figure by figure, and todod on a shared log in
+/// PostgreSQL, and prints one table and a JSON report. See `BenchOptions.usage` and
+/// docs/PERFORMANCE.md.
 
 /// Prints `message` on stderr and exits with `code`.
 func exitWithError(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("todo-bench: \(message)\n".utf8))
-    exit(code)
+    if !InterruptCleanup.isInterrupted { FileHandle.standardError.write(Data("todo-bench: \(message)\n".utf8)) }
+    InterruptCleanup.exit(code)
 }
 
 /// Lifts the open-files limit to its maximum: a figure opens a thousand connections, and the
@@ -42,6 +43,7 @@ do {
     exitWithError("\(error)", code: 2)
 }
 signal(SIGPIPE, SIG_IGN)
+InterruptCleanup.install()
 raiseOpenFileLimit()
 let context: BenchContext
 do {
@@ -53,21 +55,28 @@ do {
 let figures: [Int: (BenchContext) async throws -> FigureReport] = [
     1: SerialDispatchFigure.run, 2: PipelinedDispatchFigure.run, 3: FanOutFigure.run, 4: IdleMemoryFigure.run,
     5: GrowthFigure.run, 6: ColdStartFigure.run, 7: ProcessFigure.run, 8: StalledSubscriberFigure.run,
+    9: CrossHostLatencyFigure.run, 10: SharedLogThroughputFigure.run, 11: ColdJoinFigure.run,
 ]
 var report = Report(
     startedAt: ISO8601DateFormatter().string(from: Date()), host: describeHost(binDirectory: context.binDirectory),
-    redis: context.redisSkipReason ?? "measured", options: options)
+    redis: context.redisSkipReason ?? "measured", postgres: context.postgresSkipReason ?? "measured", options: options)
 if context.measuresRedis, let server = Subprocess.findInPath("redis-server") {
     report.redis = RedisVersion.describe(server: server, directory: context.runDirectory)
 }
 for number in options.figures.sorted() {
+    if BenchOptions.sharedLogFigures.contains(number), let reason = context.postgresSkipReason {
+        context.progress("figure \(number) skipped: PostgreSQL \(reason)")
+        continue
+    }
     do {
         report.figures.append(try await figures[number]!(context))
     } catch {
-        context.cleanUp()
+        if !InterruptCleanup.isInterrupted { context.cleanUp() }
         exitWithError("figure \(number): \(error)", code: 1)
     }
 }
+if InterruptCleanup.isInterrupted { InterruptCleanup.exit(0) }
+if let described = context.sharedLogDescription { report.postgres = described }
 context.cleanUp()
 
 let json: String

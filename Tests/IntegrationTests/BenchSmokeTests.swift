@@ -4,12 +4,16 @@ import Testing
 import TestSupport
 
 /// The benchmark, run with tiny sizes so that it never rots: it must finish, print a report
-/// with every figure, and leave no process behind. Its numbers are not checked (no timing
-/// assertions); docs/PERFORMANCE.md holds real runs.
+/// with every figure (the shared-log figures 8-10 where PostgreSQL can run), and leave no
+/// process, network namespace or PostgreSQL server behind, also when interrupted. Its numbers
+/// are not checked (no timing assertions); docs/PERFORMANCE.md holds real runs.
 @Suite struct BenchSmokeTests {
     @Test func aSmokeRunReportsEveryFigureAndLeavesNothingRunning() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Searchable by the user postgres, so that the bench's PostgreSQL lives inside it
+        // (where the leftover check below looks) rather than in a directory of its own in /tmp.
+        chmod(directory, 0o711)
         let reportPath = directory + "/report.json"
         // Its own TMPDIR, so that the leftover check below sees this run's processes only.
         let bench = try ChildProcess(
@@ -20,7 +24,11 @@ import TestSupport
         let data = try Data(contentsOf: URL(fileURLWithPath: reportPath))
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let figures = try #require(report["figures"] as? [[String: Any]])
-        #expect(figures.compactMap { $0["figure"] as? Int } == Array(1...8))
+        let postgresRuns = Self.postgresCanRun
+        #expect(figures.compactMap { $0["figure"] as? Int } == Array(postgresRuns ? 1...11 : 1...8))
+        let postgres = report["postgres"] as? String ?? ""
+        #expect(postgresRuns ? postgres.hasPrefix("postgres (PostgreSQL) 15") : postgres.hasPrefix("not available: "), "\(postgres)")
+        if !postgresRuns { #expect(bench.standardError.contains("figure 9 skipped: PostgreSQL not available: "), "\(bench.standardError)") }
         let redisMeasured = ["redis-server", "redis-benchmark", "redis-cli"].allSatisfy(Self.isOnPath)
         for figure in figures {
             let number = figure["figure"] as? Int ?? 0
@@ -38,12 +46,34 @@ import TestSupport
         if !redisMeasured { #expect((report["redis"] as? String)?.hasPrefix("not installed") == true) }
 
         let table = bench.standardOutput
-        for number in 1...8 { #expect(table.contains("\n\(number)  "), "the table has no row of figure \(number):\n\(table)") }
+        for number in postgresRuns ? 1...11 : 1...8 { #expect(table.contains("\n\(number)  "), "the table has no row of figure \(number):\n\(table)") }
         #expect(Self.processesMentioning(directory + "/todo-bench.").isEmpty, "todo-bench left processes running")
+        #expect(Self.namespaces(of: bench.pid).isEmpty, "todo-bench left network namespaces")
+    }
+
+    /// SIGTERM while the shared-log figures run (PostgreSQL started, network namespaces made,
+    /// daemons starting): the bench exits 143 and leaves nothing behind.
+    @Test(.enabled(if: postgresCanRun, "PostgreSQL 15 cannot run here (as root it needs the user postgres)"))
+    func anInterruptedRunLeavesNothingBehind() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o711)
+        let bench = try ChildProcess(
+            Binaries.path("todo-bench"), ["--smoke", "--only", "9", "--crosshost-seconds", "60"], environment: ["TMPDIR": directory], outputDirectory: directory)
+        try eventually(timeout: 120, "the bench never started figure 9; stderr:\n\(bench.standardError)") { bench.standardError.contains("figure 9: ") ? true : nil }
+        bench.send(SIGTERM)
+        #expect(try bench.waitForExit(timeout: 60) == 143)
+        #expect(Self.processesMentioning(directory + "/todo-bench.").isEmpty, "todo-bench left processes running")
+        #expect(Self.namespaces(of: bench.pid).isEmpty, "todo-bench left network namespaces")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0.hasPrefix("todo-bench.") } ?? []
+        #expect(left.isEmpty, "todo-bench left its temporary directory: \(left)")
     }
 
     @Test(arguments: [
-        (["--only", "9"], "--only: there is no figure 9 (1-8)"),
+        (["--only", "12"], "--only: there is no figure 12 (1-11)"),
+        (["--shared-daemons", "2,4"], "--shared-daemons: at most 3 daemons, not 4"),
+        (["--join-actions", "100", "--join-tail", "100"], "--join-tail must be smaller than --join-actions"),
+        (["--fsync-test-seconds", "-1"], "--fsync-test-seconds needs a whole number (0 or more), not -1"),
         (["--serial-count", "0"], "--serial-count needs a positive integer, not 0"),
         (["--growth-sizes", "100,x"], "--growth-sizes needs positive integers separated by commas, not 100,x"),
         (["--fanout-seconds"], "--fanout-seconds needs a value"),
@@ -57,6 +87,19 @@ import TestSupport
         #expect(try bench.waitForExit() == 2)
         #expect(bench.standardError == "todo-bench: \(message)\n")
         #expect(bench.standardOutput.isEmpty)
+    }
+
+    /// Whether the bench's private PostgreSQL can run here: Debian's PostgreSQL 15, and as root
+    /// the user postgres to run it as.
+    static var postgresCanRun: Bool {
+        let programs = ["initdb", "pg_ctl", "postgres", "psql", "pg_test_fsync"].map { "/usr/lib/postgresql/15/bin/" + $0 }
+        guard programs.allSatisfy({ access($0, X_OK) == 0 }) else { return false }
+        return getuid() != 0 || (getpwnam("postgres") != nil && access("/usr/sbin/runuser", X_OK) == 0)
+    }
+
+    /// The network namespaces the bench with process id `pid` made (`todo-bench-PID-N`).
+    private static func namespaces(of pid: pid_t) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []).filter { $0.hasPrefix("todo-bench-\(pid)-") }
     }
 
     private static func isOnPath(_ name: String) -> Bool {
