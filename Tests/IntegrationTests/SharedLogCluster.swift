@@ -14,17 +14,21 @@ final class SharedLogCluster: @unchecked Sendable {
     init(daemons count: Int, arguments: [String] = [], postgresSettings: [String: String] = [:]) throws {
         postgres = try PrivatePostgres.start(extraSettings: postgresSettings)
         do {
-            for _ in 0..<count { daemons.append(try addDaemon(arguments: arguments)) }
+            for _ in 0..<count { try addDaemon(arguments: arguments) }
         } catch {
             close()
             throw error
         }
     }
 
-    /// Starts one more daemon on the same database.
+    /// Starts one more daemon on the same database (on `conninfo` if given: the same
+    /// database, said another way), with `environment` added to the test's; `close()` stops
+    /// it with the others.
     @discardableResult
-    func addDaemon(arguments: [String] = []) throws -> DaemonHarness {
-        try DaemonHarness(arguments: ["--postgres", postgres.conninfo] + arguments)
+    func addDaemon(arguments: [String] = [], environment: [String: String] = [:], conninfo: String? = nil) throws -> DaemonHarness {
+        let daemon = try DaemonHarness(arguments: ["--postgres", conninfo ?? postgres.conninfo] + arguments, environment: environment)
+        daemons.append(daemon)
+        return daemon
     }
 
     /// Stops every daemon (SIGTERM) and the database; what does not stop is killed by PID.
