@@ -154,13 +154,14 @@ struct SharedLogFailureTests {
         #expect(try b.stop() == 0)
         try Self.cutLog(cluster.postgres, to: 4)
 
+        let reason =
+            "was rewritten: it ends at version 4, but this daemon saw version 6 (commits were lost: a restore or a failover?); if the database was replaced on purpose, remove \(b.dataDirectory)/shared-log-head"
         let refused = try Self.refusedRestart(of: b, cluster)
         #expect(refused.status == 1)
-        #expect(
-            refused.error.contains(
-                "was rewritten: it ends at version 4, but this daemon saw version 6 (commits were lost: a restore or a failover?); if the database was replaced on purpose, remove \(b.dataDirectory)/shared-log-head"),
-            "\(refused.error)")
+        #expect(refused.error.contains(reason), "\(refused.error)")
         #expect(try cluster.postgres.psql("SELECT count(*) FROM todod_log") == "4", "the refused daemon wrote nothing")
+        let again = try Self.refusedRestart(of: b, cluster)
+        #expect(again.status == 1 && again.error.contains(reason), "a refused start left the head it saw as it was: \(again.error)")
     }
 
     @Test func anEntryChangedUnderACrashedDaemonIsRefusedWhenItReadsIt() throws {
