@@ -167,6 +167,7 @@ public final class PostgresJournal: Journal {
             if current == base.version {
                 throw .rewritten(path: location, reason: "the head at version \(current) no longer has the hash this daemon saw")
             }
+            if current < base.version { throw movedBack(to: current, from: base.version) }
             throw .overtaken(head: current)
         }
         advance(to: links.last!)
@@ -197,7 +198,13 @@ public final class PostgresJournal: Journal {
         }
         let current = try lastVersion()
         if current == base.version { return .notCommitted }
+        if current < base.version { throw movedBack(to: current, from: base.version) }
         throw .overtaken(head: current)
+    }
+
+    /// The head is below one this daemon saw committed: the log lost entries under it.
+    private func movedBack(to current: UInt64, from seen: UInt64) -> JournalError {
+        .rewritten(path: location, reason: "it ends at version \(current), but this daemon saw version \(seen) (commits were lost: a restore or a failover?)")
     }
 
     private func saveSnapshot(_ snapshot: Snapshot) {
