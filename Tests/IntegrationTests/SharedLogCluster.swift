@@ -9,8 +9,7 @@ final class SharedLogCluster: @unchecked Sendable {
     let postgres: PrivatePostgres
     private(set) var daemons: [DaemonHarness] = []
 
-    /// A database and `count` daemons on it, each started with `arguments` and named
-    /// `host-N` in the log (`hostName` is the daemon's host name otherwise).
+    /// A database and `count` daemons on it, each started with `arguments`.
     init(daemons count: Int, arguments: [String] = [], postgresSettings: [String: String] = [:]) throws {
         postgres = try PrivatePostgres.start(extraSettings: postgresSettings)
         do {
