@@ -116,6 +116,9 @@ public final class Daemon<App: SyncApp> {
         if configuration.postgres == nil { effects?.start() }
         server.onFatalError = { shutDown() }
         uv_run(loop, UV_RUN_DEFAULT)
+        // shutDown holds the server: without this the two keep each other alive, and the
+        // server's buffers, connections and journal are never freed.
+        server.onFatalError = {}
         if let fatal = server.fatalStop { throw fatal }
         writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
         if writer.commitCount > 0 {
