@@ -103,6 +103,23 @@ extension SharedLogFailureTests {
         Int(try postgres.psql("SELECT count(*) FROM todod_log WHERE name = 'remove' AND peer_uid IS NULL AND (payload::json ->> 'number')::int = \(number)")) ?? -1
     }
 
+    /// Adds `texts` on `daemon`, one dispatch each, each acked.
+    static func add(_ texts: [String], on daemon: DaemonHarness) throws {
+        let client = try daemon.greetedClient()
+        for text in texts {
+            let reply = try client.dispatchAndWait("add", ["text": text])
+            guard reply.type == "ack" else { throw TestFailure("adding \"\(text)\": \(reply)") }
+        }
+    }
+
+    /// Waits until `daemon` says in its welcome that its database is reachable (or not).
+    static func waitUntilReachable(_ reachable: Bool, _ daemon: DaemonHarness) throws {
+        try eventually("the daemon never said its database is \(reachable ? "reachable" : "unreachable")") {
+            let log = try WireClient(path: daemon.socketPath).hello()["log"] as? [String: Any]
+            return log?["reachable"] as? Bool == reachable ? true : nil
+        }
+    }
+
     /// Adds `text` on `daemon` and marks it done (it gets `number`).
     static func addAndComplete(_ text: String, number: Int, on daemon: DaemonHarness) throws {
         let client = try daemon.greetedClient()

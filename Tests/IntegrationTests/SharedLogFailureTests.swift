@@ -47,10 +47,7 @@ struct SharedLogFailureTests {
         try cluster.postgres.restart(mode: mode)
         let acked = writers.map(\.ackCount)
         for (writer, count) in zip(writers, acked) { try writer.waitForAcks(atLeast: count + 10) }
-        for (index, daemon) in cluster.daemons.enumerated() {
-            let added = try daemon.todo("add", "after the restart \(index)")
-            #expect(added.status == 0, "a new dispatch on daemon \(index) is acked: \(added.error)")
-        }
+        for (index, daemon) in cluster.daemons.enumerated() { try Self.add(["after the restart \(index)"], on: daemon) }
         let summaries = try writers.map { try $0.stop() }
 
         #expect(cluster.daemons.map(\.process.pid) == pids && cluster.daemons.allSatisfy { $0.process.isRunning }, "no daemon exited")
@@ -88,9 +85,8 @@ struct SharedLogFailureTests {
                 #expect(elapsed < 10, "a dispatch was answered after \(elapsed) s")
             }
             print("SharedLogFailureTests: database down: daemon \(index) answered storage_unavailable in \(answers[0]) ms, then \(answers[1]) ms")
-            try eventually("todo status on daemon \(index) never said the database is unreachable") {
-                try daemon.todo("status").output.contains("database: unreachable since ") ? true : nil
-            }
+            try Self.waitUntilReachable(false, daemon)
+            #expect(try daemon.todo("status").output.contains("database: unreachable since "))
             #expect(try SharedLogCluster.list(of: daemon) == before, "the refused dispatches changed nothing")
         }
 
@@ -106,9 +102,8 @@ struct SharedLogFailureTests {
                 usleep(100_000)
                 return nil
             }
-            try eventually("todo status on daemon \(index) never said the database is reachable") {
-                try daemon.todo("status").output.contains("database: reachable\n") ? true : nil
-            }
+            try Self.waitUntilReachable(true, daemon)
+            #expect(try daemon.todo("status").output.contains("database: reachable\n"))
         }
         let after = try cluster.agreedList(atLeast: 6)
         #expect(after.items == before.items + ["3   back 0", "4   back 1", "5   back 2"], "nothing refused was applied")
@@ -154,7 +149,7 @@ struct SharedLogFailureTests {
         let cluster = try SharedLogCluster(daemons: 2)
         defer { cluster.close() }
         let (a, b) = (cluster.daemons[0], cluster.daemons[1])
-        for n in 1...6 { #expect(try a.todo("add", "old \(n)").status == 0) }
+        try Self.add((1...6).map { "old \($0)" }, on: a)
         _ = try cluster.agreedList(atLeast: 6)
         #expect(try a.stop() == 0)
         #expect(try b.stop() == 0)
@@ -162,7 +157,7 @@ struct SharedLogFailureTests {
         // A daemon that never saw the old log appends other entries on the cut: a log with
         // the same versions and a different chain.
         let c = try cluster.addDaemon()
-        for n in 4...7 { #expect(try c.todo("add", "new \(n)").status == 0) }
+        try Self.add((4...7).map { "new \($0)" }, on: c)
         #expect(try c.stop() == 0)
 
         let refused = try Self.refusedRestart(of: b, cluster)
@@ -184,7 +179,7 @@ struct SharedLogFailureTests {
         let cluster = try SharedLogCluster(daemons: 2)
         defer { cluster.close() }
         let (a, b) = (cluster.daemons[0], cluster.daemons[1])
-        for n in 1...6 { #expect(try a.todo("add", "item \(n)").status == 0) }
+        try Self.add((1...6).map { "item \($0)" }, on: a)
         _ = try cluster.agreedList(atLeast: 6)
         #expect(try b.stop() == 0)
         try Self.cutLog(cluster.postgres, to: 4)
@@ -203,7 +198,7 @@ struct SharedLogFailureTests {
         let cluster = try SharedLogCluster(daemons: 2)
         defer { cluster.close() }
         let (a, b) = (cluster.daemons[0], cluster.daemons[1])
-        for n in 1...6 { #expect(try a.todo("add", "item \(n)").status == 0) }
+        try Self.add((1...6).map { "item \($0)" }, on: a)
         _ = try cluster.agreedList(atLeast: 6)
         // Killed, it saved no snapshot: its next start replays the log from the beginning.
         try b.crash()
@@ -221,7 +216,7 @@ struct SharedLogFailureTests {
         let cluster = try SharedLogCluster(daemons: 1)
         defer { cluster.close() }
         let daemon = cluster.daemons[0]
-        for n in 1...6 { #expect(try daemon.todo("add", "item \(n)").status == 0) }
+        try Self.add((1...6).map { "item \($0)" }, on: daemon)
         let before = try cluster.agreedList(atLeast: 6)
         if rewrite == "the head's hash changed" {
             try cluster.postgres.psql("UPDATE todod_head SET hash = sha256('forged')")
@@ -267,9 +262,7 @@ struct SharedLogFailureTests {
         #expect(badOption.status == 2 && badOption.error.contains("the connection string is not valid"), "\(badOption)")
         seen.append(badOption.error)
 
-        for (index, daemon) in daemons.enumerated() {
-            #expect(try daemon.todo("add", "item \(index)").status == 0)
-        }
+        for (index, daemon) in daemons.enumerated() { try Self.add(["item \(index)"], on: daemon) }
         _ = try cluster.agreedList(atLeast: 3)
         try postgres.stop(mode: .fast)
         for daemon in daemons {
@@ -280,15 +273,14 @@ struct SharedLogFailureTests {
             let added = try daemon.todo("add", "while down")
             #expect(added.status == 1)
             seen.append(added.error)
-            let status = try eventually("todo status never said the database is unreachable") {
-                let status = try daemon.todo("status").output
-                return status.contains("database: unreachable since") ? status : nil
-            }
+            try Self.waitUntilReachable(false, daemon)
+            let status = try daemon.todo("status").output
+            #expect(status.contains("database: unreachable since"))
             seen.append(status)
         }
         try postgres.startAgain()
         for daemon in daemons {
-            try eventually("a daemon never saw the database again") { try daemon.todo("status").output.contains("database: reachable\n") ? true : nil }
+            try Self.waitUntilReachable(true, daemon)
             seen.append(try daemon.todo("status").output)
             seen.append(try daemon.todo("log", "--json").output)
             seen.append(try daemon.todo("log").output)
@@ -347,7 +339,7 @@ struct SharedLogFailureTests {
     @Test func aSchemaNewerThanThisDaemonIsRefusedAtStart() throws {
         let cluster = try SharedLogCluster(daemons: 1)
         defer { cluster.close() }
-        #expect(try cluster.daemons[0].todo("add", "kept").status == 0)
+        try Self.add(["kept"], on: cluster.daemons[0])
         #expect(try cluster.daemons[0].stop() == 0)
         try cluster.postgres.psql("UPDATE todod_meta SET value = '99' WHERE key = 'schema_version'")
         let directory = try makeTemporaryDirectory()
