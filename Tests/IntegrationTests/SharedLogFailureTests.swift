@@ -129,7 +129,10 @@ struct SharedLogFailureTests {
         let elapsed = Date().timeIntervalSince(started)
         print("SharedLogFailureTests: database not answering: storage_unavailable after \(String(format: "%.0f", elapsed * 1000)) ms")
         #expect(reply.code == "storage_unavailable", "\(reply)")
-        #expect((reply["message"] as? String)?.contains("it may or may not have been applied") == true, "\(reply)")
+        // Sent and unanswered, the append may have run; a catch-up the daemon was making when
+        // the server stopped can also take the deadline, and then the append is never sent.
+        let message = reply["message"] as? String ?? ""
+        #expect(message.contains("it may or may not have been applied") || message.contains("could not be saved, so it was not applied"), "\(reply)")
         #expect(elapsed < 10)
         for pid in server { kill(pid, SIGCONT) }
         stopped = false
