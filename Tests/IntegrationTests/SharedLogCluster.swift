@@ -9,22 +9,25 @@ final class SharedLogCluster: @unchecked Sendable {
     let postgres: PrivatePostgres
     private(set) var daemons: [DaemonHarness] = []
 
-    /// A database and `count` daemons on it, each started with `arguments` and named
-    /// `host-N` in the log (`hostName` is the daemon's host name otherwise).
+    /// A database and `count` daemons on it, each started with `arguments`.
     init(daemons count: Int, arguments: [String] = [], postgresSettings: [String: String] = [:]) throws {
         postgres = try PrivatePostgres.start(extraSettings: postgresSettings)
         do {
-            for _ in 0..<count { daemons.append(try addDaemon(arguments: arguments)) }
+            for _ in 0..<count { try addDaemon(arguments: arguments) }
         } catch {
             close()
             throw error
         }
     }
 
-    /// Starts one more daemon on the same database.
+    /// Starts one more daemon on the same database (on `conninfo` if given: the same
+    /// database, said another way), with `environment` added to the test's; `close()` stops
+    /// it with the others.
     @discardableResult
-    func addDaemon(arguments: [String] = []) throws -> DaemonHarness {
-        try DaemonHarness(arguments: ["--postgres", postgres.conninfo] + arguments)
+    func addDaemon(arguments: [String] = [], environment: [String: String] = [:], conninfo: String? = nil) throws -> DaemonHarness {
+        let daemon = try DaemonHarness(arguments: ["--postgres", conninfo ?? postgres.conninfo] + arguments, environment: environment)
+        daemons.append(daemon)
+        return daemon
     }
 
     /// Stops every daemon (SIGTERM) and the database; what does not stop is killed by PID.

@@ -69,9 +69,7 @@ final class PostgresConnection {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
         // A connection the server closed meanwhile (a restart) holds its last words unread:
         // read them first, so that a dead connection fails before anything is sent.
-        guard PQconsumeInput(connection) == 1, PQstatus(connection) == CONNECTION_OK else {
-            throw .connectionLost(Self.errorMessage(connection))
-        }
+        guard readIdleInput() else { throw .connectionLost(Self.errorMessage(connection)) }
         // Without parameters, the simple protocol, which also runs several statements at once.
         let sent = parameters.isEmpty
             ? PQsendQuery(connection, sql)
@@ -112,6 +110,19 @@ final class PostgresConnection {
     /// Waits until the server sends something or `timeoutMilliseconds` pass.
     func waitForInput(timeoutMilliseconds: Int) {
         _ = Self.wait(PQsocket(connection), forWriting: false, until: Deadline(milliseconds: timeoutMilliseconds))
+    }
+
+    /// Reads what the server sent while the connection was idle and says whether it is still
+    /// open. A server that ends a session (a shutdown, a restart) sends a FATAL message, which
+    /// libpq takes as a notice, then closes: one read takes the message, and only the next one
+    /// sees the end of the stream. So it reads again while the socket has more.
+    private func readIdleInput() -> Bool {
+        for _ in 0..<4 {
+            guard PQconsumeInput(connection) == 1, PQstatus(connection) == CONNECTION_OK else { return false }
+            var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return true }
+        }
+        return true
     }
 
     private func flush(until deadline: Deadline) throws(PostgresError) {

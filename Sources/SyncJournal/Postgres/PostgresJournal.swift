@@ -27,6 +27,10 @@ public final class PostgresJournal: Journal {
     private var connection: PostgresConnection?
     /// The newest link of the chain this daemon has verified: the durable head as far as it knows.
     private(set) var head = LogChain.origin
+    /// Whether `head` goes to the head file as it moves: only once `prepareForWriting` has
+    /// checked the file. Recovery's reads move `head` too, and must not replace the head this
+    /// daemon saw before the check compares the log with it (nor after a refused start).
+    private var remembersHead = false
     private var nextConnectAttempt: Int64 = 0
     private var backoffMilliseconds = 0
     private var lastConnectFailure = ""
@@ -61,6 +65,8 @@ public final class PostgresJournal: Journal {
 
     public func prepareForWriting() throws(JournalError) {
         try checkRememberedHead()
+        remembersHead = true
+        headFile.remember(head)
     }
 
     public func lastVersion() throws(JournalError) -> UInt64 {
@@ -94,10 +100,7 @@ public final class PostgresJournal: Journal {
             link = next
             entries.append(entry)
         }
-        if version == head.version {
-            head = link
-            headFile.remember(head)
-        }
+        if version == head.version { advance(to: link) }
         return entries
     }
 
@@ -164,10 +167,10 @@ public final class PostgresJournal: Journal {
             if current == base.version {
                 throw .rewritten(path: location, reason: "the head at version \(current) no longer has the hash this daemon saw")
             }
+            if current < base.version { throw movedBack(to: current, from: base.version) }
             throw .overtaken(head: current)
         }
-        head = links.last!
-        headFile.remember(head)
+        advance(to: links.last!)
         return .committed
     }
 
@@ -190,13 +193,18 @@ public final class PostgresJournal: Journal {
         }
         let logged = try? link(at: last.version)
         if let logged, logged.hash == last.hash {
-            head = last
-            headFile.remember(head)
+            advance(to: last)
             return .committed
         }
         let current = try lastVersion()
         if current == base.version { return .notCommitted }
+        if current < base.version { throw movedBack(to: current, from: base.version) }
         throw .overtaken(head: current)
+    }
+
+    /// The head is below one this daemon saw committed: the log lost entries under it.
+    private func movedBack(to current: UInt64, from seen: UInt64) -> JournalError {
+        .rewritten(path: location, reason: "it ends at version \(current), but this daemon saw version \(seen) (commits were lost: a restore or a failover?)")
     }
 
     private func saveSnapshot(_ snapshot: Snapshot) {
@@ -248,6 +256,12 @@ public final class PostgresJournal: Journal {
             peerUID: row[4].flatMap(UInt32.init), peerPID: row[5].flatMap(Int32.init),
             clientID: row[6], clientSequence: row[7].flatMap(UInt64.init), host: row[8])
         return (entry, hash)
+    }
+
+    /// Moves the verified head to `link`, and the head file with it once it was checked.
+    private func advance(to link: LogChain) {
+        head = link
+        if remembersHead { headFile.remember(link) }
     }
 
     /// Refuses a log that no longer holds the head this daemon saw last time it ran here.

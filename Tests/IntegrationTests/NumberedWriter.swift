@@ -1,0 +1,131 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// An exactly-once writer for failure tests: on a thread of its own it adds the items
+/// "CLIENTID N" (N = 1, 2, 3, ...) to one daemon, one numbered dispatch at a time (client id
+/// `clientID`, sequence N), and sends the same sequence again after `storage_unavailable` or a
+/// lost connection (reconnecting with the same client id for up to 60 s), so each of its
+/// actions is applied at most once whatever breaks, and it moves on only once N is acked.
+///
+/// `stop()` lets the dispatch in flight finish (so every sequence sent is acked), joins the
+/// thread and returns what happened; anything else the daemon answers (a `rejected`, a
+/// `stale_sequence`) ends the writer and is thrown by `stop()`.
+final class NumberedWriter: @unchecked Sendable {
+    /// What one writer saw, once stopped.
+    struct Summary {
+        let clientID: String
+        /// The version each sequence was acked with; sequences 1 to `acks.count`.
+        let acks: [Int]
+        /// `storage_unavailable` answers, each followed by a resend of the same sequence.
+        let storageErrors: Int
+        /// Connections lost and made again.
+        let reconnects: Int
+
+        /// The text of the item sequence `sequence` added.
+        func text(_ sequence: Int) -> String { "\(clientID) \(sequence)" }
+    }
+
+    let clientID: String
+    private let socketPath: String
+    private let lock = NSLock()
+    private var acks: [Int] = []
+    private var storageErrors = 0
+    private var reconnects = 0
+    private var failure: String?
+    private var stopRequested = false
+    private var cancelled = false
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts writing to the daemon on `socketPath` as `clientID`.
+    init(socketPath: String, clientID: String) {
+        self.socketPath = socketPath
+        self.clientID = clientID
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Acks received so far.
+    var ackCount: Int { lock.withLock { acks.count } }
+
+    /// `storage_unavailable` answers received so far.
+    var storageErrorCount: Int { lock.withLock { storageErrors } }
+
+    /// Waits until at least `count` sequences are acked; throws if the writer failed first.
+    func waitForAcks(atLeast count: Int, timeout: Double = 60) throws {
+        try eventually(timeout: timeout, "writer \(clientID) got \(ackCount) acks, not \(count)") {
+            let (acked, failure) = lock.withLock { (acks.count, self.failure) }
+            if let failure { throw TestFailure("writer \(clientID) failed: \(failure)") }
+            return acked >= count ? true : nil
+        }
+    }
+
+    /// Finishes the dispatch in flight, stops, and returns what happened; throws if the writer
+    /// failed or does not finish within `timeout` seconds.
+    func stop(timeout: Double = 60) throws -> Summary {
+        lock.withLock { stopRequested = true }
+        guard done.wait(timeout: .now() + timeout) == .success else { throw TestFailure("writer \(clientID) did not finish within \(timeout) s") }
+        return try lock.withLock {
+            if let failure { throw TestFailure("writer \(clientID) failed: \(failure)") }
+            return Summary(clientID: clientID, acks: acks, storageErrors: storageErrors, reconnects: reconnects)
+        }
+    }
+
+    /// Stops at once, without waiting for anything: for a test that failed halfway (call it in
+    /// a `defer`; after `stop()` it does nothing).
+    func cancel() {
+        lock.withLock { cancelled = true }
+    }
+
+    private func run() {
+        var client: WireClient?
+        var sequence = 1
+        while !lock.withLock({ stopRequested }) {
+            do {
+                let version = try dispatchUntilAcked(sequence, on: &client)
+                lock.withLock { acks.append(version) }
+                sequence += 1
+            } catch {
+                lock.withLock { failure = "sequence \(sequence): \(error)" }
+                return
+            }
+        }
+    }
+
+    /// Sends sequence `sequence` until it is acked and returns its version; reconnects as
+    /// needed. Throws on any other answer, or when no connection can be made for 60 s.
+    private func dispatchUntilAcked(_ sequence: Int, on client: inout WireClient?) throws -> Int {
+        while true {
+            if lock.withLock({ cancelled }) { throw TestFailure("cancelled") }
+            let connection = try client ?? connect()
+            client = connection
+            let reply: WireClient.Message
+            do {
+                reply = try connection.reply(to: connection.dispatch("add", ["text": "\(clientID) \(sequence)"], sequence: sequence))
+            } catch {
+                // The daemon went away (killed, restarting): send the same sequence again.
+                client = nil
+                lock.withLock { reconnects += 1 }
+                continue
+            }
+            if reply.type == "ack", let version = reply.version { return version }
+            guard reply.code == "storage_unavailable" else { throw TestFailure("the daemon answered \(reply)") }
+            lock.withLock { storageErrors += 1 }
+            usleep(20_000)
+        }
+    }
+
+    private func connect() throws -> WireClient {
+        try eventually(timeout: 60, "writer \(clientID) could not reconnect to \(socketPath)") {
+            if lock.withLock({ cancelled }) { throw TestFailure("cancelled") }
+            guard let client = try? WireClient(path: socketPath, timeout: 30) else {
+                usleep(20_000)
+                return nil
+            }
+            return (try? client.hello(name: "failure-tests/1", clientID: clientID)) != nil ? client : nil
+        }
+    }
+}
