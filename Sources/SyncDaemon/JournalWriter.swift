@@ -89,6 +89,9 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Called on the loop thread with each commit's outcome.
     var onOutcome: (Outcome) -> Void = { _ in }
+    /// Called on the loop thread when a job ends, whatever it did (a catch-up that found
+    /// nothing has no outcome, and a shutdown waiting for an idle writer must still hear of it).
+    var onJobEnd: () -> Void = {}
     /// The applied state, read when a job starts: it is then the state after the last recorded
     /// action. Read at that moment only: the job holds it until the commit ends (it becomes the
     /// durable state), so the next action copies the state once, and no more often than once
@@ -152,6 +155,12 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Records an applied action.
     func record(_ entry: JournalEntry) {
         recorded.append(entry)
+    }
+
+    /// Sets the durable version back to `version` after a rebase found foreign entries it cannot
+    /// apply: the state served stays the one at `version` (and no more is written).
+    func takeBackDurableVersion(to version: UInt64) {
+        durableVersion = min(durableVersion, version)
     }
 
     /// Asks the next job to read what other daemons appended to a shared log.
@@ -300,6 +309,7 @@ final class JournalWriter<State: Codable & Sendable> {
             }
         }
         for (read, result) in zip(finished.reads, results.reads) { read.completion(result) }
+        onJobEnd()
         if !ranInline { startNextJob(mayRunInline: false) }
     }
 

@@ -28,7 +28,11 @@ extension Server {
                 // Every daemon applies the same log; one that cannot has diverged from it.
                 let reason = "the shared log's \(error.description(at: entry.version)) here"
                 refuseWrites(because: reason)
+                // Serve what was served before: the state, the ledger and the durable version
+                // of the base, never the base's state under a newer version.
                 store = Store(state: durableState, version: baseVersion)
+                ledger.forget(after: baseVersion)
+                writer.takeBackDurableVersion(to: baseVersion)
                 failAwaiting(ProtocolError(.storageUnavailable, "The action was not applied: \(reason)."))
                 return
             }

@@ -73,6 +73,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         mirror = StateMirror(state: store.state, version: store.version)
         passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
         writer.onOutcome = { [unowned self] outcome in self.journalDidFinish(outcome) }
+        writer.onJobEnd = { [unowned self] in self.passEnd.start() }
         writer.appliedState = { [unowned self] in self.store.state }
         writer.appliedLedger = { [unowned self] in self.ledger }
     }

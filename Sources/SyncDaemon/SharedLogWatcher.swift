@@ -11,7 +11,8 @@ import SyncLock
 /// listener thread: poll (LISTEN, head every second, leader lock) ─changed─▶ inbox ─▶ onChange (loop)
 /// ```
 final class SharedLogWatcher {
-    /// How long one poll waits, which bounds how long `stop()` waits for the thread.
+    /// How long one poll waits for news; `stop()` waits for the poll in progress, which a
+    /// database that stopped answering can stretch to its calls' deadlines (a few seconds).
     static var pollMilliseconds: Int { 200 }
 
     private let inbox: LoopInbox<SharedLogObservation>
@@ -55,7 +56,7 @@ final class SharedLogWatcher {
         isRunning = true
     }
 
-    /// Stops the thread (within one poll) and closes the inbox. Its listening connection
+    /// Stops the thread (once its poll in progress ends) and closes the inbox. Its listening connection
     /// closes with it, which releases the leader lock.
     func stop() {
         guard isRunning else { return }

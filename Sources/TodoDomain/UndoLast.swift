@@ -35,6 +35,12 @@ public struct UndoLast: Action {
 
     public func update(_ state: inout TodoState) throws {
         guard let top = state.undoStack.last else { throw TodoRejection.nothingToUndo }
+        // Accepted when there was nothing to undo: whatever is on top now came later.
+        if reverts == nil && undoing == nil { throw TodoRejection.nothingToUndo }
+        // A change without an id (recorded before ids) is named by what it did.
+        if reverts == nil, let undoing, top.summary != undoing {
+            throw TodoRejection.undoOvertaken(undoing: undoing, latest: top.summary)
+        }
         if let reverts, top.change != reverts {
             throw TodoRejection.undoOvertaken(undoing: undoing ?? "the change it was for", latest: top.summary)
         }

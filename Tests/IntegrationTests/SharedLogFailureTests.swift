@@ -64,6 +64,8 @@ struct SharedLogFailureTests {
         defer { cluster.close() }
         let writer = try cluster.daemons[0].greetedClient()
         for text in ["milk", "bread"] { #expect(try writer.dispatchAndWait("add", ["text": text]).type == "ack") }
+        // Another host's daemon judges an action on what it has heard of so far.
+        _ = try cluster.agreedList(atLeast: 2)
         #expect(try cluster.daemons[1].greetedClient().dispatchAndWait("complete", ["number": 1]).type == "ack")
         let before = try cluster.agreedList(atLeast: 3)
         #expect(before.items == ["1 x milk", "2   bread"])

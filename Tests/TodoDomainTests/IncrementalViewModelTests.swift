@@ -56,7 +56,7 @@ import Testing
                 case 4: EditItem(number: target, text: "edited \(step)")
                 case 5, 6: RemoveItem(number: target)
                 case 7 where step % 50 == 0: ClearCompleted()
-                default: store.state.undoStack.isEmpty ? ReopenItem(number: target) : UndoLast()
+                default: store.state.undoStack.isEmpty ? ReopenItem(number: target) : accepted(UndoLast(), store.state, step)
                 }
                 try store.apply(action)
             }

@@ -32,6 +32,29 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
             == #"nothing was undone: the undo was for add "mine", but a newer change (add "theirs") landed first"#)
     }
 
+    /// An undo accepted when there was nothing to undo stays refused if a rebase puts another
+    /// host's change before it: that change came later than what its client saw.
+    @Test func anUndoAcceptedWithNothingToUndoNeverRevertsALaterChange() throws {
+        let empty = Store(state: TodoApp.initialState)
+        let undo = accept(UndoLast(), on: empty)
+        var rebased = empty
+        try rebased.apply(accept(AddItem(text: "theirs"), on: rebased, 2))
+        #expect(throws: TodoRejection.nothingToUndo) { try rebased.apply(undo) }
+        #expect(rebased.state.items.map(\.text) == ["theirs"])
+    }
+
+    /// A step recorded before changes had ids is named by its summary: an undo of it refuses
+    /// when another step, also without an id, is on top by then.
+    @Test func aStepWithoutAnIdIsNamedByWhatItDid() throws {
+        let old = #"{"items":[],"nextNumber":3,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""}]}"#
+        var store = Store(state: try JSONDecoder().decode(TodoState.self, from: Data(old.utf8)))
+        let undo = accept(UndoLast(), on: store)
+        #expect(undo.reverts == nil && undo.undoing == #"add "a""#)
+        let newer = #"{"items":[],"nextNumber":3,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""},{"changes":[{"remove":{"number":2}}],"summary":"add \"b\""}]}"#
+        store = Store(state: try JSONDecoder().decode(TodoState.self, from: Data(newer.utf8)))
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "a""#, latest: #"add "b""#)) { try store.apply(undo) }
+    }
+
     /// A rebase (docs/SCALE_OUT.md) applies another host's change first and this host's change
     /// again on top, as accepted: the change keeps its id, so an undo naming it still reverts
     /// exactly it, and the other host's change stays.
@@ -188,7 +211,9 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
     @Test func undoRemovesWhatAnImportAdded() throws {
         var store = Store(state: TodoApp.initialState)
         try store.apply(ImportItems(items: [item("x", 1, "one", createdAt: 1)]))
-        try store.apply(UndoLast())
+        var undo = UndoLast()
+        undo.accept(AcceptanceContext.now(), state: store.state)
+        try store.apply(undo)
         #expect(store.state.items.isEmpty)
     }
 }

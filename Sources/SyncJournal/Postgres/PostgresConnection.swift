@@ -91,6 +91,11 @@ final class PostgresConnection {
                 failure = .server(state: state, message: message)
             }
         }
+        // A session the server ended (a shutdown's FATAL, SQLSTATE class 57P or 08) is a lost
+        // connection, not a refusal: the statement may have committed before it.
+        if case .server(let state, let message)? = failure, state.hasPrefix("57P") || state.hasPrefix("08") || PQstatus(connection) != CONNECTION_OK {
+            throw .lostAfterSending("\(message) (SQLSTATE \(state))")
+        }
         if let failure { throw failure }
         return rows
     }

@@ -191,12 +191,23 @@ public final class PostgresJournal: Journal {
             if let error = error as? PostgresError { disconnect(after: error) }
             throw .uncertain(path: location, reason: "\(reason); the database could not be asked whether the commit happened (\(error))")
         }
-        let logged = try? link(at: last.version)
+        // Only an answer settles it: a read that fails leaves the commit as uncertain as before.
+        let logged: LogChain?
+        let current: UInt64
+        do {
+            do {
+                logged = try link(at: last.version)
+            } catch .rewritten {
+                logged = nil
+            }
+            current = try lastVersion()
+        } catch {
+            throw .uncertain(path: location, reason: "\(reason); reading the log to find out failed (\(error))")
+        }
         if let logged, logged.hash == last.hash {
             advance(to: last)
             return .committed
         }
-        let current = try lastVersion()
         if current == base.version { return .notCommitted }
         if current < base.version { throw movedBack(to: current, from: base.version) }
         throw .overtaken(head: current)

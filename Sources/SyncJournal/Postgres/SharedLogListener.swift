@@ -28,6 +28,8 @@ public final class SharedLogListener {
     private let applicationName: String
     private let wantsLeadership: Bool
     private var connection: PostgresConnection?
+    /// The server session of the last listening connection, ended when a new one is made.
+    private var previousSession: Int32?
     private var observation = SharedLogObservation.unknown
     private var nextHeadRead: Int64 = 0
     private var nextConnectAttempt: Int64 = 0
@@ -82,6 +84,12 @@ public final class SharedLogListener {
         do {
             let fresh = try PostgresConnection.connect(conninfo, applicationName: applicationName + " listener", timeoutMilliseconds: 1_500)
             try fresh.execute("LISTEN \(PostgresJournal.channel)", timeoutMilliseconds: 2_000)
+            // A session lost to a network cut may still hold the leader lock on the server
+            // (until its TCP keepalive ends it): end it, so the lock is free for whoever wins.
+            if let previousSession {
+                try fresh.execute("SELECT pg_terminate_backend($1)", [String(previousSession)], timeoutMilliseconds: 2_000)
+            }
+            previousSession = fresh.backendPID
             connection = fresh
             backoffMilliseconds = 0
             observation.isReachable = true
