@@ -97,10 +97,11 @@ public final class DaemonHarness: @unchecked Sendable {
         try run(arguments)
     }
 
-    /// Runs `todo --socket SOCKET arguments` to completion.
-    public func run(_ arguments: [String]) throws -> CommandResult {
+    /// Runs `todo --socket SOCKET arguments` to completion, waiting at most `timeout` seconds
+    /// (a deadline against hanging, not a measure).
+    public func run(_ arguments: [String], timeout: Double = 30) throws -> CommandResult {
         let child = try startTodo(arguments)
-        let status = try child.waitForExit()
+        let status = try child.waitForExit(timeout: timeout)
         return CommandResult(status: status, output: child.standardOutput, error: child.standardError)
     }
 
