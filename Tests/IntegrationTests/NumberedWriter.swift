@@ -55,7 +55,7 @@ final class NumberedWriter: @unchecked Sendable {
     var storageErrorCount: Int { lock.withLock { storageErrors } }
 
     /// Waits until at least `count` sequences are acked; throws if the writer failed first.
-    func waitForAcks(atLeast count: Int, timeout: Double = 60) throws {
+    func waitForAcks(atLeast count: Int, timeout: Double = 240) throws {
         try eventually(timeout: timeout, "writer \(clientID) got \(ackCount) acks, not \(count)") {
             let (acked, failure) = lock.withLock { (acks.count, self.failure) }
             if let failure { throw TestFailure("writer \(clientID) failed: \(failure)") }
