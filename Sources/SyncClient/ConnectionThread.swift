@@ -137,7 +137,8 @@ final class ConnectionThread: Sendable {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline {
             if router.closedReason != nil { return false }
-            usleep(UInt32(min(deadline - ContinuousClock.now, .milliseconds(20)) / .microseconds(1)))
+            // The deadline may pass between the check and here: never a negative sleep.
+            usleep(UInt32(max(.zero, min(deadline - ContinuousClock.now, .milliseconds(20))) / .microseconds(1)))
         }
         return router.closedReason == nil
     }
