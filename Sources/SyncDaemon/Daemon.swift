@@ -89,7 +89,8 @@ public final class Daemon<App: SyncApp> {
             signals.append(try .signal(SIGHUP, loop: loop) { [logger] in logger.log(.info, "SIGHUP received; nothing to reload, \(status())") })
             if let conninfo = configuration.postgres {
                 watcher = try SharedLogWatcher(
-                    loop: loop, conninfo: conninfo, applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
+                    loop: loop, conninfo: conninfo, schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
+                    applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
                 ) { [unowned server, logger] observation in
                     Self.noteChanges(from: server.sharedLog, to: observation, logger: logger)
                     server.sharedLogDidChange(observation)
