@@ -86,6 +86,8 @@ extension SQLiteJournal {
         let lastVersion: Statement
         /// `version, state, ledger` of the newest snapshot.
         let snapshot: Statement
+        /// `version, state, ledger` of the newest snapshot at or below version `?1`.
+        let snapshotAtOrBelow: Statement
 
         init(_ database: SQLiteDatabase, schema: Int) throws(JournalError) {
             let clientColumns = schema >= 2 ? "client_id, client_sequence" : "NULL, NULL"
@@ -95,6 +97,9 @@ extension SQLiteJournal {
             lastVersion = try database.prepare("SELECT COALESCE(MAX(version), 0) FROM actions", operation: "preparing")
             snapshot = try database.prepare(
                 "SELECT version, state, \(schema >= 2 ? "ledger" : "NULL") FROM snapshots ORDER BY version DESC LIMIT 1", operation: "preparing")
+            snapshotAtOrBelow = try database.prepare(
+                "SELECT version, state, \(schema >= 2 ? "ledger" : "NULL") FROM snapshots WHERE version <= ? ORDER BY version DESC LIMIT 1",
+                operation: "preparing")
         }
     }
 

@@ -124,4 +124,13 @@ public final class SQLiteJournal: Journal {
         }
         return snapshot
     }
+
+    public func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot? {
+        var snapshot: Snapshot?
+        try reads.snapshotAtOrBelow.bind([.integer(Int64(clamping: version))], operation: "reading a snapshot")
+        try reads.snapshotAtOrBelow.run(operation: "reading a snapshot") { row throws(JournalError) in
+            snapshot = Snapshot(version: try row.version(0), state: row.text(1), ledger: row.isNull(2) ? nil : row.text(2))
+        }
+        return snapshot
+    }
 }

@@ -123,6 +123,18 @@ public final class PostgresJournal: Journal {
         return Snapshot(version: version, state: Array(state.utf8), ledger: row[3].map { Array($0.utf8) })
     }
 
+    public func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot? {
+        let rows = try run(schema.readSnapshotAtOrBelow, [String(version)], operation: "reading a snapshot")
+        guard let row = rows.first else { return nil }
+        guard let found = row[0].flatMap(UInt64.init), let hash = row[1].flatMap(LogChain.bytes(hex:)), let state = row[2] else {
+            throw .corrupt(path: location, reason: "a snapshot row is malformed")
+        }
+        guard try link(at: found).hash == hash else {
+            throw .rewritten(path: location, reason: "the snapshot at version \(found) does not match the log's entry there")
+        }
+        return Snapshot(version: found, state: Array(state.utf8), ledger: row[3].map { Array($0.utf8) })
+    }
+
     // MARK: Appending
 
     private func appendBatch(_ entries: [JournalEntry]) throws(JournalError) {

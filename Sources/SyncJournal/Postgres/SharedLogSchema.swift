@@ -37,6 +37,8 @@ public struct SharedLogSchema: Sendable, Equatable {
     let readHead: String
     let readHashAt: String
     let readLatestSnapshot: String
+    /// The newest snapshot at or below a version (`$1`).
+    let readSnapshotAtOrBelow: String
     let writeSnapshot: String
     let pruneSnapshots: String
     /// Whether the tables exist.
@@ -132,6 +134,11 @@ public struct SharedLogSchema: Sendable, Equatable {
         readLatestSnapshot = """
         SELECT version, hash, state, ledger FROM \(prefix)_snapshots
         WHERE version <= (SELECT version FROM \(prefix)_head) ORDER BY version DESC LIMIT 1
+        """
+
+        readSnapshotAtOrBelow = """
+        SELECT version, hash, state, ledger FROM \(prefix)_snapshots
+        WHERE version <= $1 ORDER BY version DESC LIMIT 1
         """
 
         writeSnapshot = """
