@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// `get` with `at`: any past version's view model, rebuilt from the journal, exactly as its
+/// subscribers were sent it; refused clearly beyond what can or may be rebuilt.
+@Suite struct TimeTravelTests {
+    /// Actions that each change the list: adds, a completion, an edit, a removal, an undo, a
+    /// clear, an import.
+    static var actions: [(String, [String: Any])] { [
+        ("add", ["text": "buy milk"]), ("add", ["text": "walk dog"]), ("add", ["text": "write letter"]),
+        ("complete", ["number": 1]), ("edit", ["number": 2, "text": "walk the dog"]), ("add", ["text": "call mum"]),
+        ("remove", ["number": 3]), ("undo", [:]), ("complete", ["number": 2]), ("clearCompleted", [:]),
+        ("import", ["items": [["id": "imported-1", "number": 40, "text": "imported", "completed": true, "createdAt": 5]]]),
+        ("reopen", ["number": 40]), ("add", ["text": "last"]), ("edit", ["number": 4, "text": "call mum today"]),
+    ] }
+
+    /// Dispatches `actions` one by one on `writer`, recording what `recorder`'s subscriber is
+    /// sent up to each version.
+    static func play(_ actions: [(String, [String: Any])], on writer: WireClient, recording recorder: inout PastModelRecorder) throws -> Int {
+        var version = 0
+        for (name, payload) in actions {
+            let reply = try writer.dispatchAndWait(name, payload)
+            guard reply.type == "ack", let acked = reply.version else { throw TestFailure("\(name) was not acknowledged: \(reply)") }
+            version = acked
+            try recorder.record(through: version)
+        }
+        return version
+    }
+
+    @Test func everyPastVersionIsTheModelSubscribersWereSentAcrossSnapshots() throws {
+        // A snapshot every 4 versions: versions above the newest one replay from it, the
+        // others from the initial state (SQLite keeps only the newest snapshot).
+        let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "4"])
+        var list = try PastModelRecorder(try daemon.greetedClient(), viewModel: "list")
+        var open = try PastModelRecorder(try daemon.greetedClient(), viewModel: "list", params: ["filter": "open"])
+        let writer = try daemon.greetedClient()
+        let last = try Self.play(Self.actions, on: writer, recording: &list)
+        try open.record(through: last)
+        #expect(last == Self.actions.count)
+        #expect(list.seen.count == last + 1, "every action changed the list, so every version was sent")
+
+        let reader = try daemon.greetedClient()
+        for (version, model) in list.seen.sorted(by: { $0.key < $1.key }) {
+            let answer = try PastModelRecorder.get(reader, "list", at: version)
+            #expect(answer.version == version)
+            #expect(answer.model == model, "list at \(version): \(String(decoding: answer.model, as: UTF8.self)) != \(String(decoding: model, as: UTF8.self))")
+        }
+        for (version, model) in open.seen {
+            #expect(try PastModelRecorder.get(reader, "list", ["filter": "open"], at: version).model == model, "open list at \(version)")
+        }
+        let current = try PastModelRecorder.get(reader, "list", at: nil)
+        #expect(current.version == last && current.model == list.seen[last])
+
+        // After a restart (recovery from the newest snapshot) the past is the same.
+        #expect(try daemon.stop() == 0)
+        try daemon.start()
+        let again = try daemon.greetedClient()
+        for version in [0, 3, 4, 9, last - 1] {
+            #expect(try PastModelRecorder.get(again, "list", at: version).model == list.seen[version], "list at \(version) after a restart")
+        }
+    }
+
+    @Test func badAndImpossibleVersionsAreRefusedClearlyAndChangeNothing() throws {
+        // Snapshots every 5 versions, at most 3 actions replayed per read.
+        let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "5", "--max-replay", "3"])
+        var recorder = try PastModelRecorder(try daemon.greetedClient(), viewModel: "list")
+        let client = try daemon.greetedClient()
+        let last = try Self.play(Array(Self.actions.prefix(7)), on: client, recording: &recorder)
+        #expect(last == 7)
+
+        // Within the bound: 2 actions from the initial state, 1 from the snapshot at 5 (6
+        // from the initial state would be beyond it).
+        #expect(try PastModelRecorder.get(client, "list", at: 2).model == recorder.seen[2])
+        #expect(try PastModelRecorder.get(client, "list", at: 6).model == recorder.seen[6])
+        #expect(try PastModelRecorder.get(client, "list", at: 5).model == recorder.seen[5])
+
+        let beyond = try client.expectError(["type": "get", "id": 1, "viewModel": "list", "at": 4])
+        #expect(beyond.code == "replay_limit" && beyond.id == 1)
+        #expect(beyond["message"] as? String == "Rebuilding version 4 replays 4 actions from the initial state; this daemon replays at most 3 per request. Ask for a version from 0 to 3, or the current one, or raise the daemon's replay limit.")
+
+        let future = try client.expectError(["type": "get", "id": 2, "viewModel": "list", "at": 8])
+        #expect(future.code == "future_version")
+        #expect(future["message"] as? String == "Version 8 is in the future: the current version is 7.")
+
+        for bad: Any in [-1, "3", 1.5, true, [3]] {
+            let reply = try client.expectError(["type": "get", "id": 3, "viewModel": "list", "at": bad])
+            #expect(reply.code == "invalid_message" && reply.id == 3, "at: \(bad)")
+        }
+        try client.sendPayload(Data(#"{"type":"get","id":4,"viewModel":"list","at":1e0}"#.utf8))
+        #expect(try client.receive().code == "invalid_message")
+        try client.sendPayload(Data(#"{"type":"get","id":5,"viewModel":"list","at":2.0}"#.utf8))
+        #expect(try client.receive().code == "invalid_message")
+        try client.sendPayload(Data(#"{"type":"get","id":6,"viewModel":"list","at":3,}"#.utf8))
+        #expect(try client.receive().code == "invalid_json")
+        #expect(try client.expectError(["type": "get", "id": 7, "viewModel": "nope", "at": 2]).code == "unknown_view_model")
+        #expect(try client.expectError(["type": "get", "id": 8, "viewModel": "list", "params": ["filter": "some"], "at": 2]).code == "invalid_params")
+        #expect(try client.expectError(["type": "get", "id": 9, "at": 2]).code == "invalid_message")
+
+        // Nothing was lost or changed, and the connection is served.
+        try client.expectOnlyPong()
+        let current = try PastModelRecorder.get(client, "list", at: nil)
+        #expect(current.version == 7 && current.model == recorder.seen[7])
+        #expect(try client.dispatchAndWait("add", ["text": "after"]).version == 8)
+        #expect(try PastModelRecorder.get(client, "list", at: 7).model == recorder.seen[7])
+    }
+}
