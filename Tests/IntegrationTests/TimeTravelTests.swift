@@ -62,6 +62,30 @@ import TestSupport
         }
     }
 
+    @Test(.enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
+    func pastVersionsOfASharedLogAreTheSameOnEveryDaemon() throws {
+        // Three snapshots are kept in PostgreSQL: versions replay from different ones.
+        let cluster = try SharedLogCluster(daemons: 2, arguments: ["--snapshot-interval", "3"])
+        defer { cluster.close() }
+        var recorder = try PastModelRecorder(try cluster.daemons[1].greetedClient(), viewModel: "list")
+        let writers = try cluster.daemons.map { try $0.greetedClient() }
+        var last = 0
+        for (index, (name, payload)) in Self.actions.enumerated() {
+            let reply = try writers[index % 2].dispatchAndWait(name, payload)
+            guard reply.type == "ack", let version = reply.version else { throw TestFailure("\(name) was not acknowledged: \(reply)") }
+            last = version
+            try recorder.record(through: version)
+        }
+        #expect(last == Self.actions.count)
+        _ = try cluster.agreedList(atLeast: last)
+        for daemon in cluster.daemons {
+            let reader = try daemon.greetedClient()
+            for (version, model) in recorder.seen {
+                #expect(try PastModelRecorder.get(reader, "list", at: version).model == model, "list at \(version) on \(daemon.socketPath)")
+            }
+        }
+    }
+
     @Test func badAndImpossibleVersionsAreRefusedClearlyAndChangeNothing() throws {
         // Snapshots every 5 versions, at most 3 actions replayed per read.
         let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "5", "--max-replay", "3"])
