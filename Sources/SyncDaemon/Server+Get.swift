@@ -106,7 +106,9 @@ extension Server {
                 return .failure(RebuildFailure(description: error.description(at: entry.version)))
             }
         }
-        precondition(store.version == version, "rebuilt version \(store.version), not \(version)")
+        guard store.version == version else {
+            return .failure(RebuildFailure(description: "the journal's actions end at version \(store.version)"))
+        }
         return .success(render(store.state))
     }
 
