@@ -86,6 +86,25 @@ import TestSupport
         }
     }
 
+    @Test func aRebuildRunsOffTheLoop() throws {
+        // 3000 actions; SQLite keeps only the newest snapshot (3000), so 2999 replays from 0.
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        for start in stride(from: 0, to: 3000, by: 500) {
+            let batch = (start..<start + 500).map { WireClient.dispatchMessage(id: 10_000 + $0, "add", ["text": "item \($0)"]) }
+            for (_, reply) in try client.pipeline(batch) where reply.type != "ack" { throw TestFailure("not acknowledged: \(reply)") }
+        }
+        // The get and the ping arrive together: the ping is answered in the same loop pass; the
+        // rebuild's answer comes in a later one, after the journal was read and the actions
+        // replayed on the thread pool (a get answered on the loop would come first).
+        try client.sendTogether([["type": "get", "id": 1, "viewModel": "summary", "at": 2999], ["type": "ping", "id": 2]])
+        let first = try client.receive()
+        #expect(first.type == "pong" && first.id == 2)
+        let model = try client.receive()
+        #expect(model.type == "model" && model.id == 1 && model.version == 2999)
+        #expect(model.model?["totalCount"] as? Int == 2999)
+    }
+
     @Test func badAndImpossibleVersionsAreRefusedClearlyAndChangeNothing() throws {
         // Snapshots every 5 versions, at most 3 actions replayed per read.
         let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "5", "--max-replay", "3"])
