@@ -7,12 +7,14 @@ import TodoDomain
 /// ```
 /// ┌ History: version 5 of 14 (all) ───────────┐
 /// │ 5  edit #2 "walk the dog"                  │
-/// │    2024-05-01 12:00:00 UTC  uid 1000       │
+/// │ 2024-05-01 12:00 UTC  uid 1000             │
 /// │                                            │
-/// │  1 [x] buy milk                            │
-/// │  2 [ ] walk the dog                        │
+/// │ 1 [x] buy milk                             │
+/// │ 2 [ ] walk the dog                         │
 /// │                                            │
-/// │ [ older  ] newer  Home End  h Esc back     │
+/// │ 1 open, 1 done                             │
+/// │                                            │
+/// │ [ older  ] newer  Home End  h Esc back  (r │
 /// └────────────────────────────────────────────┘
 /// ```
 ///
