@@ -14,7 +14,7 @@ import TodoDomain
 /// │                                            │
 /// │ 1 open, 1 done                             │
 /// │                                            │
-/// │ [ older  ] newer  Home End  h Esc back  (r │
+/// │ [ older  ] newer  Home End  h Esc back ... │
 /// └────────────────────────────────────────────┘
 /// ```
 ///
