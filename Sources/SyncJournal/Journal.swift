@@ -31,6 +31,12 @@ public protocol Journal: AnyObject {
     /// more replay. Unlike `latestSnapshot`, it moves nothing the journal tracks for appending.
     func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot?
 
+    /// Besides the newest snapshots, the journal keeps the oldest snapshot of each span of this
+    /// many versions (0: only the newest), so that every past version has a snapshot at most
+    /// this many versions (plus one snapshot interval) below it: what bounds the replay that
+    /// rebuilding it takes. Set before the first append.
+    var snapshotSpacing: UInt64 { get set }
+
     /// Where the journal is, for logs and `status`: a file path, or a database's host and
     /// name (never a password).
     var location: String { get }

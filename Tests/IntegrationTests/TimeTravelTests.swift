@@ -62,10 +62,24 @@ import TestSupport
         }
     }
 
+    @Test func aLongJournalKeepsASnapshotWithinReachOfEveryVersion() throws {
+        // A snapshot after every action; at most 6 replayed, so one snapshot is kept per span
+        // of 3 versions (the oldest in it) besides the newest.
+        let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "1", "--max-replay", "6"])
+        var recorder = try PastModelRecorder(try daemon.greetedClient(), viewModel: "list")
+        let last = try Self.play(Self.actions, on: try daemon.greetedClient(), recording: &recorder)
+        #expect(try JournalFile.query("SELECT version FROM snapshots ORDER BY version", on: JournalFile.path(daemon)) == ["1", "3", "6", "9", "12", "14"])
+        let reader = try daemon.greetedClient()
+        for version in 0...last {
+            #expect(try PastModelRecorder.get(reader, "list", at: version).model == recorder.seen[version], "list at \(version)")
+        }
+    }
+
     @Test(.enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
     func pastVersionsOfASharedLogAreTheSameOnEveryDaemon() throws {
-        // Three snapshots are kept in PostgreSQL: versions replay from different ones.
-        let cluster = try SharedLogCluster(daemons: 2, arguments: ["--snapshot-interval", "3"])
+        // A snapshot with every commit, at most 6 actions replayed: PostgreSQL keeps the three
+        // newest snapshots and the oldest of each span of 3 versions.
+        let cluster = try SharedLogCluster(daemons: 2, arguments: ["--snapshot-interval", "1", "--max-replay", "6"])
         defer { cluster.close() }
         var recorder = try PastModelRecorder(try cluster.daemons[1].greetedClient(), viewModel: "list")
         let writers = try cluster.daemons.map { try $0.greetedClient() }
@@ -78,6 +92,7 @@ import TestSupport
         }
         #expect(last == Self.actions.count)
         _ = try cluster.agreedList(atLeast: last)
+        #expect(try cluster.postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM todod_snapshots") == "1,3,6,9,12,13,14")
         for daemon in cluster.daemons {
             let reader = try daemon.greetedClient()
             for (version, model) in recorder.seen {

@@ -47,6 +47,7 @@ public final class PostgresJournal: Journal {
     /// How long settling an ambiguous append may take: reconnect, end the old session, read.
     public var settleTimeoutMilliseconds = 1_200
 
+    public var snapshotSpacing: UInt64 = 0
     public var location: String { target.description }
     public var isShared: Bool { true }
 
@@ -242,7 +243,7 @@ public final class PostgresJournal: Journal {
             schema.writeSnapshot,
             [String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex), String(savedAt)],
             operation: "saving a snapshot")
-        _ = try? run(schema.pruneSnapshots, [], operation: "pruning snapshots")
+        _ = try? run(schema.pruneSnapshots, [String(snapshotSpacing)], operation: "pruning snapshots")
     }
 
     /// The batch as the JSON array `PREFIX_append` reads: text fields hex-encoded.

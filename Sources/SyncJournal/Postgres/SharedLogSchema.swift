@@ -147,9 +147,11 @@ public struct SharedLogSchema: Sendable, Equatable {
         ON CONFLICT (version) DO NOTHING
         """
 
-        // Keeps the three newest snapshots.
+        // Keeps the three newest snapshots, and the oldest of each span of $1 versions (none
+        // when $1 is 0).
         pruneSnapshots = """
         DELETE FROM \(prefix)_snapshots WHERE version < (SELECT min(version) FROM (SELECT version FROM \(prefix)_snapshots ORDER BY version DESC LIMIT 3) AS kept)
+        AND ($1::bigint = 0 OR version NOT IN (SELECT min(version) FROM \(prefix)_snapshots GROUP BY version / NULLIF($1::bigint, 0)))
         """
         tablesExist = "SELECT to_regclass('\(prefix)_meta') IS NOT NULL"
         readSchemaVersion = "SELECT value FROM \(prefix)_meta WHERE key = 'schema_version'"
