@@ -26,6 +26,7 @@ let package = Package(
             name: "BoardTUITests",
             dependencies: [
                 "BoardDomain", "BoardTUI",
+                .product(name: "SyncClient", package: "todo-sync"),
                 .product(name: "SyncStore", package: "todo-sync"),
                 .product(name: "TerminalUI", package: "todo-sync"),
                 .product(name: "TerminalUITesting", package: "todo-sync"),

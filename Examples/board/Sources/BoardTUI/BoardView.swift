@@ -14,7 +14,8 @@ import TerminalUI
 /// ```
 ///
 /// A card with notes ends in `*`. A column at its limit has its title in yellow. When the
-/// columns would be narrower than `minimumColumnWidth`, only the selected one is shown. The
+/// columns would be narrower than `minimumColumnWidth`, only the selected one is shown (its
+/// title says which: `doing 2/2 (2 of 3)`). The
 /// selected column scrolls to keep the selection visible.
 ///
 /// Keys: Left/`h` and Right/`l` select a column, Up/`k` and Down/`j` a card (`didSelect`);
@@ -71,18 +72,19 @@ public final class BoardView: ModellableView {
         let sideBySide = canvas.size.columns / columns.count >= Self.minimumColumnWidth
         let shown = sideBySide ? Array(columns.indices) : [min(model.column, columns.count - 1)]
         let width = canvas.size.columns / shown.count
-        for (place, index) in shown.enumerated() {
-            let left = place * width
-            let columnWidth = place == shown.count - 1 ? canvas.size.columns - left : width
-            draw(columns[index], selected: index == model.column ? model.card : nil, isCurrent: index == model.column,
+        for (slot, index) in shown.enumerated() {
+            let left = slot * width
+            let columnWidth = slot == shown.count - 1 ? canvas.size.columns - left : width
+            let place = sideBySide ? "" : " (\(index + 1) of \(columns.count))"
+            draw(columns[index], selected: index == model.column ? model.card : nil, isCurrent: index == model.column, place: place,
                  in: Rect(row: 0, column: left, columns: columnWidth, rows: rows))
         }
     }
 
-    private func draw(_ column: ColumnSummary, selected: Int?, isCurrent: Bool, in rect: Rect) {
+    private func draw(_ column: ColumnSummary, selected: Int?, isCurrent: Bool, place: String, in rect: Rect) {
         let count = column.limit.map { "\(column.cards.count)/\($0)" } ?? "\(column.cards.count)"
         let isFull = column.limit.map { column.cards.count >= $0 } ?? false
-        canvas.drawBox(rect, title: "\(column.name) \(count)", style: Style(bold: isCurrent, foreground: isFull ? .yellow : nil))
+        canvas.drawBox(rect, title: "\(column.name) \(count)\(place)", style: Style(bold: isCurrent, foreground: isFull ? .yellow : nil))
         let inner = Rect(row: rect.minRow + 1, column: rect.minColumn + 1, columns: rect.size.columns - 2, rows: rect.size.rows - 2)
         guard !inner.size.isEmpty else { return }
         let offset = max(0, (selected ?? 0) - inner.size.rows + 1)
