@@ -17,7 +17,7 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
     private var version: UInt64?
     private var message: String?
     /// The change `u` undoes: the newest one this screen has been shown.
-    private var undoTarget: BoardUndoTarget?
+    private(set) var undoTarget: BoardUndoTarget?
 
     /// The board screen over `store`.
     public init(store: BoardStore) {

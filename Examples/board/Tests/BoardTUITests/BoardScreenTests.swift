@@ -73,10 +73,10 @@ import TerminalUITesting
         press(.character("<"))
         try await settle("b is back in todo, under a") { titles(0) == ["a", "b"] && model.column == 0 }
         press(.character("K"))
-        try await settle("b moved above a") { titles(0) == ["b", "a"] }
-        #expect(model.card == 0 && model.selectedCard?.title == "b")
+        try await settle("b moved above a, and the screen saw it") { titles(0) == ["b", "a"] && model.card == 0 }
+        #expect(model.selectedCard?.title == "b")
         press(.character("J"))
-        try await settle("b moved below a") { titles(0) == ["a", "b"] }
+        try await settle("b moved below a, and the screen saw it") { titles(0) == ["a", "b"] && model.card == 1 }
         press(.character("<"))
         #expect(memory.state.undoStack.count == 8, "no column left of the first: nothing is sent")
     }
@@ -114,13 +114,14 @@ import TerminalUITesting
         try memory.apply(AddCard(title: "old idea"))
         try await settle("the board arrived") { model.selectedCard?.title == "old idea" }
         press(.character("x"))
-        try await settle("archived") { memory.state.archive.count == 1 && model.board?.archivedCount == 1 }
+        try await settle("archived") { memory.state.archive.count == 1 && model.board?.archivedCount == 1 && model.message != nil }
         #expect(model.message == #"archived "old idea""#)
         #expect(model.selectedCard == nil)
-        try await settle("the undo target arrived") { BoardUndoViewModel(state: memory.state, params: NoParams()).next != nil }
+        try await settle("the screen knows the archive is the change to undo") { screen.undoTarget?.summary == #"archive "old idea""# }
         press(.character("u"))
-        try await settle("undone") { titles(0) == ["old idea"] && memory.state.archive.isEmpty }
-        try await settle("the status line says so") { model.message == #"undid: archive "old idea""# }
+        try await settle("undone, and the status line says so") {
+            titles(0) == ["old idea"] && memory.state.archive.isEmpty && model.message == #"undid: archive "old idea""#
+        }
         #expect(model.selectedCard?.title == "old idea")
     }
 
