@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TodoDomain", targets: ["TodoDomain"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
+        .library(name: "SyncDaemon", targets: ["SyncDaemon"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),
         .executable(name: "todo-bench", targets: ["todo-bench"]),

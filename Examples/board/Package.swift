@@ -5,6 +5,10 @@ import PackageDescription
 // and using only its library products.
 let package = Package(
     name: "board",
+    products: [
+        .executable(name: "boardd", targets: ["boardd"]),
+        .executable(name: "board", targets: ["board-cli"]),
+    ],
     dependencies: [.package(name: "todo-sync", path: "../..")],
     targets: [
         // The board: state, actions, the work-in-progress rule, undo, view models, the sweep.
@@ -17,6 +21,17 @@ let package = Package(
             .product(name: "SyncClient", package: "todo-sync"),
             .product(name: "SyncStore", package: "todo-sync"),
             .product(name: "TerminalUI", package: "todo-sync"),
+        ]),
+        // The board daemon on today's runtime (the framework's standard runner will replace it).
+        .executableTarget(name: "boardd", dependencies: [
+            "BoardDomain",
+            .product(name: "SyncDaemon", package: "todo-sync"),
+        ]),
+        // The `board` command line: show, add, move, tui.
+        .executableTarget(name: "board-cli", dependencies: [
+            "BoardDomain", "BoardTUI",
+            .product(name: "SyncClient", package: "todo-sync"),
+            .product(name: "SyncStore", package: "todo-sync"),
         ]),
         .testTarget(name: "BoardDomainTests", dependencies: [
             "BoardDomain",
