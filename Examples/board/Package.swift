@@ -37,6 +37,11 @@ let package = Package(
             "BoardDomain",
             .product(name: "SyncStore", package: "todo-sync"),
         ]),
+        // Runs the real boardd and board.
+        .testTarget(name: "BoardCLITests", dependencies: [
+            "boardd", "board-cli",
+            .product(name: "SyncProtocol", package: "todo-sync"),
+        ]),
         .testTarget(
             name: "BoardTUITests",
             dependencies: [
