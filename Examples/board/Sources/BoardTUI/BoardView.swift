@@ -51,48 +51,71 @@ public final class BoardView: ModellableView {
     /// An empty view.
     public init() {}
 
-    /// Repaints the columns when the board or the selection changed, and the status line.
+    /// Repaints each column whose cards, selection or place changed (all of them when the
+    /// layout changed), and the status line.
     public func update(oldModel: BoardScreenModel?) {
         guard let model, !canvas.size.isEmpty else { return }
         let paneRows = canvas.size.rows - 1
-        if oldModel?.board != model.board || oldModel?.column != model.column || oldModel?.card != model.card {
-            canvas.fill(Rect(row: 0, column: 0, columns: canvas.size.columns, rows: paneRows))
-            drawColumns(model, rows: paneRows)
+        let pane = Rect(row: 0, column: 0, columns: canvas.size.columns, rows: paneRows)
+        let looks = Self.looks(of: model, in: pane)
+        let oldLooks = oldModel.map { Self.looks(of: $0, in: pane) }
+        if let looks, let oldLooks = oldLooks ?? nil, oldLooks.map(\.rect) == looks.map(\.rect) {
+            for (old, new) in zip(oldLooks, looks) where old != new { draw(new) }
+        } else {
+            canvas.fill(pane)
+            if let looks {
+                looks.forEach(draw)
+            } else {
+                canvas.write("loading...", row: min(1, paneRows - 1), column: 1, style: Style(dim: true))
+            }
         }
         drawStatus(model, row: paneRows)
     }
 
-    private func drawColumns(_ model: BoardScreenModel, rows: Int) {
-        guard let board = model.board else {
-            canvas.write("loading...", row: min(1, rows - 1), column: 1, style: Style(dim: true))
-            return
-        }
+    /// What one column shows and where: when two models give a column the same look, it is
+    /// not painted again.
+    private struct ColumnLook: Equatable {
+        let column: ColumnSummary
+        let selected: Int?
+        let isCurrent: Bool
+        /// `(2 of 3)` when the column is shown alone.
+        let place: String
+        let rect: Rect
+    }
+
+    /// The columns `model` shows in `pane`, side by side or the selected one alone; nil while loading.
+    private static func looks(of model: BoardScreenModel, in pane: Rect) -> [ColumnLook]? {
+        guard let board = model.board else { return nil }
         let columns = board.columns
-        guard !columns.isEmpty else { return }
-        let sideBySide = canvas.size.columns / columns.count >= Self.minimumColumnWidth
+        guard !columns.isEmpty else { return [] }
+        let sideBySide = pane.size.columns / columns.count >= minimumColumnWidth
         let shown = sideBySide ? Array(columns.indices) : [min(model.column, columns.count - 1)]
-        let width = canvas.size.columns / shown.count
-        for (slot, index) in shown.enumerated() {
+        let width = pane.size.columns / shown.count
+        return shown.enumerated().map { slot, index in
             let left = slot * width
-            let columnWidth = slot == shown.count - 1 ? canvas.size.columns - left : width
-            let place = sideBySide ? "" : " (\(index + 1) of \(columns.count))"
-            draw(columns[index], selected: index == model.column ? model.card : nil, isCurrent: index == model.column, place: place,
-                 in: Rect(row: 0, column: left, columns: columnWidth, rows: rows))
+            let columnWidth = slot == shown.count - 1 ? pane.size.columns - left : width
+            return ColumnLook(
+                column: columns[index], selected: index == model.column ? model.card : nil, isCurrent: index == model.column,
+                place: sideBySide ? "" : " (\(index + 1) of \(columns.count))",
+                rect: Rect(row: pane.minRow, column: left, columns: columnWidth, rows: pane.size.rows))
         }
     }
 
-    private func draw(_ column: ColumnSummary, selected: Int?, isCurrent: Bool, place: String, in rect: Rect) {
+    private func draw(_ look: ColumnLook) {
+        let column = look.column
+        let rect = look.rect
+        canvas.fill(rect)
         let count = column.limit.map { "\(column.cards.count)/\($0)" } ?? "\(column.cards.count)"
         let isFull = column.limit.map { column.cards.count >= $0 } ?? false
-        canvas.drawBox(rect, title: "\(column.name) \(count)\(place)", style: Style(bold: isCurrent, foreground: isFull ? .yellow : nil))
+        canvas.drawBox(rect, title: "\(column.name) \(count)\(look.place)", style: Style(bold: look.isCurrent, foreground: isFull ? .yellow : nil))
         let inner = Rect(row: rect.minRow + 1, column: rect.minColumn + 1, columns: rect.size.columns - 2, rows: rect.size.rows - 2)
         guard !inner.size.isEmpty else { return }
-        let offset = max(0, (selected ?? 0) - inner.size.rows + 1)
+        let offset = max(0, (look.selected ?? 0) - inner.size.rows + 1)
         for line in 0..<inner.size.rows {
             let index = offset + line
             guard column.cards.indices.contains(index) else { break }
             let card = column.cards[index]
-            let isSelected = index == selected
+            let isSelected = index == look.selected
             let text = (isSelected ? "> " : "  ") + card.title
             let room = inner.size.columns - (card.hasNotes ? 1 : 0)
             let row = inner.minRow + line
