@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI", "SyncLock"]),
         // The adapter from SyncClient to TerminalUI: feeds of view models and of the connection
         // state, and the dispatch a screen store sends actions through.
-        .target(name: "SyncTerminalUI", dependencies: ["SyncClient", "SyncStore", "TerminalUI"]),
+        .target(name: "SyncTerminalUI", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI"]),
         // Command-table CLI machinery: commands as data, --help, completions, exit codes, --json.
         .target(name: "CommandLineKit", dependencies: ["SyncProtocol", "TerminalUI"]),
         // The todo screens and views of `todo tui`, and the todo store over SyncTerminalUI.
@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(
             name: "TodoTUITests",
-            dependencies: ["TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "TodoDomain"],
+            dependencies: ["TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "SyncStore", "SyncTerminalUI", "TodoDomain"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
