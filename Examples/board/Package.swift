@@ -22,7 +22,7 @@ let package = Package(
             .product(name: "SyncStore", package: "todo-sync"),
             .product(name: "TerminalUI", package: "todo-sync"),
         ]),
-        // The board daemon on today's runtime (the framework's standard runner will replace it).
+        // The board daemon: the framework's standard daemon command for BoardApp.
         .executableTarget(name: "boardd", dependencies: [
             "BoardDomain",
             .product(name: "SyncDaemon", package: "todo-sync"),

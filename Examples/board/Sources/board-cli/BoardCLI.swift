@@ -2,8 +2,8 @@ import BoardDomain
 import Glibc
 import SyncClient
 
-/// `board`: the kanban board's command line. Reads `--socket PATH` (or `$BOARD_SOCKET`), then
-/// runs one command from `BoardCommand.all`.
+/// `board`: the kanban board's command line. Reads `--socket PATH` (default: the board app's
+/// socket, `$BOARD_SOCKET` or the per-user one), then runs one command from `BoardCommand.all`.
 @main
 enum BoardCLI {
     static func main() async {
@@ -27,7 +27,8 @@ enum BoardCLI {
         return """
             usage: board [--socket PATH] COMMAND [ARGUMENTS]
 
-            A kanban board kept by boardd. PATH defaults to $BOARD_SOCKET.
+            A kanban board kept by boardd. PATH defaults to $BOARD_SOCKET, else
+            $XDG_RUNTIME_DIR/board/boardd.sock, else /tmp/board-UID/boardd.sock.
 
             \(table.joined(separator: "\n"))
 
@@ -38,7 +39,7 @@ enum BoardCLI {
 
     private static func run(_ arguments: [String]) async throws {
         var words = arguments[...]
-        var socket = getenv("BOARD_SOCKET").map { String(cString: $0) }
+        var socket: String?
         if words.first == "--socket" {
             guard words.count >= 2 else { throw BoardCLIError.usage("--socket needs a path") }
             socket = words[words.startIndex + 1]
@@ -56,8 +57,7 @@ enum BoardCLI {
             print(command.help, terminator: "")
             return
         }
-        guard let socket, !socket.isEmpty else { throw BoardCLIError.usage("no socket: pass --socket PATH or set $BOARD_SOCKET") }
-        let client = try await SyncClient.connect(socketPath: socket, clientName: "board/\(BoardRelease.version)", reconnect: .giveUp(after: .seconds(10)))
+        let client = try await SyncClient.connect(to: BoardApp.identity, socketPath: socket, reconnect: .giveUp(after: .seconds(10)))
         defer { client.close() }
         try await command.run(client, rest)
     }
