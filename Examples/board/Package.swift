@@ -40,6 +40,7 @@ let package = Package(
         // Runs the real boardd and board.
         .testTarget(name: "BoardCLITests", dependencies: [
             "boardd", "board-cli",
+            .product(name: "todod", package: "todo-sync"),
             .product(name: "SyncProtocol", package: "todo-sync"),
         ]),
         .testTarget(

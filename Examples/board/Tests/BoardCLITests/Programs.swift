@@ -44,6 +44,43 @@ enum Programs {
         return Finished(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
                         errors: String(decoding: errorData, as: UTF8.self))
     }
+
+    /// A new private directory under /tmp (short, so that socket paths fit in `sun_path`).
+    static func temporaryDirectory() throws -> String {
+        var template = Array("/tmp/board-test.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ProgramFailure(description: "mkdtemp failed") }
+        return String(cString: made)
+    }
+
+    /// Starts the daemon `name` and waits (a generous deadline) until `socket` answers.
+    static func startDaemon(_ name: String, _ arguments: [String], environment: [String: String]? = nil, answeringAt socket: String) throws -> Process {
+        let process = Process()
+        process.executableURL = directory.appendingPathComponent(name)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !SocketPath.isAnswering(socket) {
+            guard process.isRunning, Date() < deadline else {
+                _ = stop(process)
+                throw ProgramFailure(description: "\(name) did not start on \(socket)")
+            }
+            usleep(10_000)
+        }
+        return process
+    }
+
+    /// Sends `process` SIGTERM (by its pid) and waits for its exit, with SIGKILL after a
+    /// generous deadline; its status.
+    static func stop(_ process: Process) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
 }
 
 /// A real `boardd` on a socket and data directory in a private temporary directory, stopped
@@ -54,38 +91,21 @@ final class BoardDaemon {
     private var process: Process?
 
     init() throws {
-        var template = Array("/tmp/board-test.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw ProgramFailure(description: "mkdtemp failed") }
-        directory = String(cString: made)
+        directory = try Programs.temporaryDirectory()
         try start()
     }
 
     /// Starts boardd and waits until its socket answers.
     func start() throws {
-        let process = Process()
-        process.executableURL = Programs.directory.appendingPathComponent("boardd")
-        process.arguments = ["--socket", socket, "--data-dir", directory + "/data", "--log-level", "warning"]
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        let deadline = Date().addingTimeInterval(60)
-        while !SocketPath.isAnswering(socket) {
-            guard process.isRunning, Date() < deadline else { throw ProgramFailure(description: "boardd did not start on \(socket)") }
-            usleep(10_000)
-        }
+        process = try Programs.startDaemon(
+            "boardd", ["--socket", socket, "--data-dir", directory + "/data", "--log-level", "warning"], answeringAt: socket)
     }
 
-    /// Sends SIGTERM and waits for the exit (SIGKILL after a generous deadline); the status.
+    /// Sends SIGTERM and waits for the exit; the status.
     @discardableResult
     func stop() -> Int32? {
-        guard let process else { return nil }
-        self.process = nil
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        defer { process = nil }
+        return process.map(Programs.stop)
     }
 
     /// `board --socket SOCKET arguments...`.
