@@ -1,4 +1,5 @@
 import SyncClient
+import SyncTerminalUI
 import TerminalUI
 import TodoDomain
 

@@ -1,3 +1,4 @@
+import SyncTerminalUI
 import TerminalUI
 
 /// Draws the status line: the connection and version on the left, then the last message or
