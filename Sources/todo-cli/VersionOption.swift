@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `--at VERSION`: the state version a read command shows (time travel).
 enum VersionOption {
     /// The version given with `--at V` or `--at=V`, if any, and the other arguments. A version
