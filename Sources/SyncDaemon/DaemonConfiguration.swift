@@ -33,6 +33,13 @@ public struct DaemonConfiguration: Sendable {
     public var hardQueueLimit = 16 * 1024 * 1024
     /// Most subscriptions one connection may hold.
     public var maximumSubscriptionsPerConnection = 256
+    /// Most actions replayed to answer one `get` of a past version (from the newest snapshot
+    /// at or below it); a version needing more is refused with `replay_limit`.
+    public var maximumReplayedActions = 10_000
+    /// Most rebuilds of past versions running at once (each holds a thread-pool thread).
+    public var maximumConcurrentRebuilds = 2
+    /// Most rebuilds of past versions waiting for a turn; one more is `too_many_rebuilds`.
+    public var maximumWaitingRebuilds = 64
     /// Who may connect.
     public var peerPolicy = PeerPolicy()
     /// Applied numbered dispatches remembered per client id (beyond the ones still waiting for

@@ -12,6 +12,7 @@ public final class HelpView: BaseView<String> {
         ("d", "delete it (asks first)"),
         ("f", "filter: all, open, done"),
         ("u", "undo the last change"),
+        ("h", "history, read-only"),
         ("q Ctrl-C", "quit"),
         ("PgDn PgUp", "move a page"),
         ("Home End", "first / last item"),
