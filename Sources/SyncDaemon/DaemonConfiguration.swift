@@ -30,6 +30,9 @@ public struct DaemonConfiguration: Sendable {
     public var hardQueueLimit = 16 * 1024 * 1024
     /// Most subscriptions one connection may hold.
     public var maximumSubscriptionsPerConnection = 256
+    /// The most dispatched side effects one connection may have running at once; one more is
+    /// refused with `too_many_side_effects`.
+    public var maximumSideEffectsPerConnection = 8
     /// Who may connect.
     public var peerPolicy = PeerPolicy()
     /// Applied numbered dispatches remembered per client id (beyond the ones still waiting for

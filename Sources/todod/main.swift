@@ -128,7 +128,7 @@ if let conninfo = postgres ?? environment["TODOD_POSTGRES"], !conninfo.isEmpty {
     configuration.postgres = conninfo
 }
 
-let sideEffects: [any SideEffect<TodoState>] = clearDoneAfter.map { seconds in
+let sideEffects: [any SideEffect<TodoState, StandardDependencies>] = clearDoneAfter.map { seconds in
     [ExpireCompletedItems(retentionMilliseconds: Int64(seconds) * 1000, intervalMilliseconds: min(Int64(seconds) * 1000, 1000))]
 } ?? []
 
