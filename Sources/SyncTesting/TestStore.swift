@@ -83,6 +83,14 @@ public final class TestStore<App: SyncApp> {
         try await effect.run(live.context())
     }
 
+    /// Starts the dispatched side effect `effect` in a task and returns it, for a test that acts
+    /// while the side effect runs (one that waits on the clock or the state); `finish()` does
+    /// not cancel it.
+    public func start<E: DispatchedSideEffect<App.State, App.Dependencies>>(_ effect: E) -> Task<E.Result, any Error> {
+        let context = live.context()
+        return Task { try await effect.run(context) }
+    }
+
     /// Starts the long-running side effect `effect` in a task, which `finish()` cancels.
     public func start<E: SideEffect<App.State, App.Dependencies>>(_ effect: E) {
         let context = live.context()
