@@ -145,7 +145,7 @@ public enum ServerMessage: Sendable {
 /// Every field a server message may have, as a client reads it. `type` says which are set.
 /// Unknown fields are ignored; an `update`'s model is decoded separately with `UpdateEnvelope`.
 public struct ServerEnvelope: Decodable, Sendable {
-    /// The message type: `welcome`, `ack`, `error`, `subscribed`, `update`, `unsubscribed`, `pong`.
+    /// The message type: `welcome`, `ack`, `result`, `error`, `subscribed`, `update`, `unsubscribed`, `pong`.
     public let type: String
     /// The request id this answers (`null` for errors not tied to a request, absent for updates).
     public let id: Int64?
