@@ -6,7 +6,7 @@ import TodoDomain
 @main
 struct TodoCLI {
     /// Every command, in the order `--help` lists them.
-    static let commands: [Command] = [.add, .list, .done, .reopen, .edit, .remove, .clear, .undo, .log, .export, .importItems, .watch, .tui, .status, .completions]
+    static let commands: [Command] = [.add, .list, .done, .reopen, .edit, .remove, .clear, .expire, .undo, .log, .export, .importItems, .watch, .tui, .status, .completions]
 
     static func main() async {
         do {

@@ -42,6 +42,32 @@ import TodoDomain
         #expect(try daemon.stop() == 0)
     }
 
+    @Test func todoExpireRunsTheSideEffectAndPrintsHowManyWentAway() throws {
+        let daemon = try DaemonHarness()
+        for text in ["a", "b"] { #expect(try daemon.todo("add", text).status == 0) }
+        #expect(try daemon.todo("done", "2").status == 0)
+        #expect(try daemon.todo("expire", "3600").output == "removed 0 items\n", "done just now")
+        let expired = try daemon.todo("expire", "0")
+        #expect(expired.status == 0 && expired.output == "removed 1 item\n")
+        #expect(try daemon.todo("list").output.contains("1 open, 0 done"))
+        for arguments in [["expire"], ["expire", "-1"], ["expire", "soon"], ["expire", "1", "2"]] {
+            let refused = try daemon.run(arguments)
+            #expect(refused.status == 2 && refused.error.hasPrefix("todo: expire needs one whole number of seconds, 0 or more\n"))
+        }
+        #expect(try daemon.todo("status").output.contains("version: 4"), "nothing else was dispatched")
+        #expect(try daemon.stop() == 0)
+    }
+
+    @Test func aSideEffectsErrorReachesSyncClientAsTheServersError() async throws {
+        let daemon = try DaemonHarness()
+        let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
+        await #expect(throws: SyncClientError.server(code: "rejected", message: "no item 4")) {
+            try await client.run(AwaitDone(number: 4))
+        }
+        client.close()
+        #expect(try daemon.stop() == 0)
+    }
+
     @Test func badSideEffectRequestsGetClearErrorsAndChangeNothing() throws {
         let daemon = try DaemonHarness()
         #expect(try daemon.todo("add", "keep").status == 0)
