@@ -4,6 +4,8 @@ import PackageDescription
 let package = Package(
     name: "todo-sync",
     products: [
+        .library(name: "SyncDaemon", targets: ["SyncDaemon"]),
+        .library(name: "SyncJournal", targets: ["SyncJournal"]),
         .library(name: "SyncClient", targets: ["SyncClient"]),
         .library(name: "SyncStore", targets: ["SyncStore"]),
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
@@ -60,7 +62,7 @@ let package = Package(
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI", "SyncLock"]),
         // The todo screens and views of `todo tui`, and the adapter from SyncClient to them.
         .target(name: "TodoTUI", dependencies: ["TerminalUI", "SyncClient", "SyncStore", "TodoDomain"]),
-        .executableTarget(name: "todod", dependencies: ["SyncDaemon", "SyncJournal", "SyncStore", "SyncProtocol", "TodoDomain"]),
+        .executableTarget(name: "todod", dependencies: ["SyncDaemon", "TodoDomain"]),
         .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI", "TodoDomain", "TodoTUI"]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
         .executableTarget(name: "todo-bench", dependencies: ["ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain"]),

@@ -148,7 +148,7 @@ final class ConnectionThread: Sendable {
     private static func isRecoverable(_ error: SyncClientError) -> Bool {
         switch error {
         case .connectionClosed, .daemonUnreachable: return true
-        case .server, .unsupportedProtocol, .protocolViolation: return false
+        case .server, .unsupportedProtocol, .protocolViolation, .daemonNotStarted: return false
         }
     }
 

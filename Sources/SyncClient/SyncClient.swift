@@ -40,16 +40,38 @@ public final class SyncClient: Sendable {
     private let sender: RequestSender
     private let states: ConnectionStateBroadcaster
 
-    /// Connects to the daemon and says hello.
+    /// Connects to `identity`'s daemon and says hello, starting the daemon first when nothing
+    /// answers and `autostart` is given (and the environment does not forbid it).
     ///
-    /// `socketPath` defaults to `$TODO_SOCKET`, else `$XDG_RUNTIME_DIR/todo/todod.sock`, else
-    /// `/tmp/todo-UID/todod.sock`. `clientName` (`name/version`) appears in the daemon's logs.
-    /// The first connection must succeed (else `.daemonUnreachable` and the like); `reconnect`
-    /// says what happens when a connection is lost later.
+    /// `socketPath` defaults to the identity's (`$TODO_SOCKET`, else
+    /// `$XDG_RUNTIME_DIR/todo/todod.sock`, else `/tmp/todo-UID/todod.sock` for `todo`). The
+    /// client introduces itself as `identity.clientName` unless `clientName` is given.
     public static func connect(
-        socketPath: String? = nil, clientName: String, reconnect: ReconnectPolicy = .automatic
+        to identity: AppIdentity, socketPath: String? = nil, clientName: String? = nil,
+        autostart: DaemonAutostart? = nil, reconnect: ReconnectPolicy = .automatic
     ) async throws(SyncClientError) -> SyncClient {
-        let path = SocketPath.resolve(explicit: socketPath, environment: ProcessInfo.processInfo.environment, userID: getuid())
+        let environment = ProcessInfo.processInfo.environment
+        let path = identity.socketPath(explicit: socketPath, environment: environment, userID: getuid())
+        let name = clientName ?? identity.clientName
+        do {
+            return try await connect(socketPath: path, clientName: name, reconnect: reconnect)
+        } catch .daemonUnreachable(let path, let reason) {
+            guard let autostart, !DaemonAutostart.isForbidden(for: identity, environment: environment) else {
+                throw .daemonUnreachable(path: path, reason: reason)
+            }
+            _ = try autostart.ensureDaemon(of: identity, at: path)
+        }
+        return try await connect(socketPath: path, clientName: name, reconnect: reconnect)
+    }
+
+    /// Connects to the daemon listening at `socketPath` and says hello.
+    ///
+    /// `clientName` (`name/version`) appears in the daemon's logs. The first connection must
+    /// succeed (else `.daemonUnreachable` and the like); `reconnect` says what happens when a
+    /// connection is lost later.
+    public static func connect(
+        socketPath path: String, clientName: String, reconnect: ReconnectPolicy = .automatic
+    ) async throws(SyncClientError) -> SyncClient {
         let clientID = ClientID.random().value
         let router = ReplyRouter()
         let sender = RequestSender(router: router)

@@ -4,6 +4,8 @@ import SyncProtocol
 public enum SyncClientError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Nothing accepts connections at `path` (no daemon, or a stale socket file).
     case daemonUnreachable(path: String, reason: String)
+    /// Nothing answered at `path` and starting the daemon there failed (`DaemonAutostart`).
+    case daemonNotStarted(path: String, reason: String)
     /// The daemon answered a request with an error. `code` is the protocol's error code.
     case server(code: String, message: String)
     /// The daemon speaks none of this client's protocol versions.
@@ -22,7 +24,8 @@ public enum SyncClientError: Error, Equatable, Sendable, CustomStringConvertible
     /// One line for users.
     public var description: String {
         switch self {
-        case .daemonUnreachable(let path, let reason): return "cannot reach todod at \(path): \(reason)"
+        case .daemonUnreachable(let path, let reason): return "cannot reach the daemon at \(path): \(reason)"
+        case .daemonNotStarted(let path, let reason): return "cannot start the daemon at \(path): \(reason)"
         case .server(_, let message): return message
         case .unsupportedProtocol(let versions):
             return "the daemon speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client speaks \(WireProtocol.version)"

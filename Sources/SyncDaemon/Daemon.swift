@@ -39,7 +39,8 @@ public final class Daemon<App: SyncApp> {
 
         let directory: DataDirectory
         do {
-            directory = try DataDirectory(path: configuration.dataDirectory)
+            directory = try DataDirectory(
+                path: configuration.dataDirectory, lockName: configuration.identity.lockFileName, owner: configuration.identity.daemonName)
         } catch {
             throw .dataDirectory(error)
         }
@@ -50,7 +51,7 @@ public final class Daemon<App: SyncApp> {
         try JournalOpener.prepareForWriting(journal, logger: logger)
         logger.log(.info, "recovered version \(recovered.store.version) from \(journal.location) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed, \(recovered.ledger.clientCount.counting("client id")) in the dispatch ledger) in \(Self.monotonicMilliseconds() - started) ms")
 
-        let activated = try SystemdActivation.listeningDescriptor()
+        let activated = try SystemdActivation.listeningDescriptor(named: configuration.identity)
         if activated == nil, try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
             logger.log(.warning, "replaced the stale socket \(configuration.socketPath) (left by a daemon that did not stop cleanly)")
         }
@@ -96,7 +97,8 @@ public final class Daemon<App: SyncApp> {
             signals.append(try .signal(SIGHUP, loop: loop) { [logger] in logger.log(.info, "SIGHUP received; nothing to reload, \(status())") })
             if let conninfo = configuration.postgres {
                 watcher = try SharedLogWatcher(
-                    loop: loop, conninfo: conninfo, applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
+                    loop: loop, conninfo: conninfo, schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
+                    applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
                 ) { [unowned server, logger] observation in
                     Self.noteChanges(from: server.sharedLog, to: observation, logger: logger)
                     server.sharedLogDidChange(observation)

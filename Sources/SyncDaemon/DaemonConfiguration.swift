@@ -1,8 +1,11 @@
 import Glibc
 import SyncProtocol
+import SyncStore
 
 /// How a daemon serves: where, with which limits, under which name.
 public struct DaemonConfiguration: Sendable {
+    /// The app served: its daemon's name in logs, errors, the lock file and systemd's socket.
+    public var identity: AppIdentity
     /// The Unix socket path to listen on.
     public var socketPath: String
     /// The directory holding the journal and its lock (with a shared log: only the lock and
@@ -50,10 +53,11 @@ public struct DaemonConfiguration: Sendable {
         return name.isEmpty ? "localhost" : name
     }
 
-    /// A configuration with default limits.
-    public init(socketPath: String, dataDirectory: String, serverName: String) {
+    /// A configuration of `identity`'s daemon with default limits.
+    public init(identity: AppIdentity, socketPath: String, dataDirectory: String) {
+        self.identity = identity
         self.socketPath = socketPath
         self.dataDirectory = dataDirectory
-        self.serverName = serverName
+        serverName = identity.serverName
     }
 }

@@ -36,7 +36,7 @@ public enum DaemonError: Error, CustomStringConvertible {
         case .system(let operation, let subject, let errno):
             return "\(operation) \(subject) failed: \(String(cString: strerror(errno)))"
         case .alreadyRunning(let path):
-            return "another todod is already listening on \(path)"
+            return "another daemon is already listening on \(path)"
         case .notASocket(let path):
             return "\(path) exists and is not a socket; move it away or choose another --socket"
         case .socketPathTooLong(let path, let maximum):

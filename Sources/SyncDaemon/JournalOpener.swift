@@ -19,7 +19,7 @@ enum JournalOpener {
             while true {
                 do {
                     return try PostgresJournal(
-                        conninfo: conninfo, host: configuration.hostName, applicationName: configuration.serverName,
+                        conninfo: conninfo, schema: SharedLogSchema(daemonName: configuration.identity.daemonName), host: configuration.hostName, applicationName: configuration.serverName,
                         headFile: directory.file(sharedHeadFileName))
                 } catch .storage(let location, "connecting", let reason) where waited < databaseWaitSeconds {
                     if waited == 0 { logger.log(.warning, "waiting up to \(databaseWaitSeconds) s for \(location) to answer (\(reason))") }

@@ -20,17 +20,18 @@ final class SharedLogWatcher {
     private var thread = pthread_t()
     private var isRunning = false
 
-    /// A watcher of the database of `conninfo` whose news reach `onChange` on the loop thread;
+    /// A watcher of the log of `schema` in the database of `conninfo` whose news reach
+    /// `onChange` on the loop thread;
     /// it competes for the leader lock if `wantsLeadership`.
     init(
-        loop: UnsafeMutablePointer<uv_loop_t>, conninfo: String, applicationName: String, wantsLeadership: Bool,
+        loop: UnsafeMutablePointer<uv_loop_t>, conninfo: String, schema: SharedLogSchema, applicationName: String, wantsLeadership: Bool,
         onChange: @escaping (SharedLogObservation) -> Void
     ) throws(DaemonError) {
         inbox = try LoopInbox(loop: loop, onReceive: onChange)
         let sender = inbox.sender
         let stopping = stopping
         let work = ListenerThreadWork {
-            let listener = SharedLogListener(conninfo: conninfo, applicationName: applicationName, wantsLeadership: wantsLeadership)
+            let listener = SharedLogListener(conninfo: conninfo, schema: schema, applicationName: applicationName, wantsLeadership: wantsLeadership)
             var last: SharedLogObservation?
             var polls = 0
             while !stopping.withLock({ $0 }) {

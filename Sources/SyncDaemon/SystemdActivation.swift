@@ -1,4 +1,5 @@
 import Glibc
+import SyncStore
 
 /// Socket activation: systemd (or `systemd-socket-activate`) binds the socket, starts the
 /// daemon on the first connection, and passes the listening socket as file descriptor 3.
@@ -9,11 +10,11 @@ import Glibc
 enum SystemdActivation {
     /// The first descriptor systemd passes.
     static let firstDescriptor: Int32 = 3
-    /// Names accepted for the listening socket when systemd names them.
-    static let acceptedNames: Set<String> = ["todod", "todod.socket"]
-
     /// The listening socket systemd passed to this process, or `nil` when not socket-activated.
-    static func listeningDescriptor() throws(DaemonError) -> Int32? {
+    /// When several are passed, the one named after `identity`'s daemon (`todod` or
+    /// `todod.socket`) is taken.
+    static func listeningDescriptor(named identity: AppIdentity) throws(DaemonError) -> Int32? {
+        let acceptedNames: Set<String> = [identity.daemonName, identity.socketUnitName]
         defer {
             unsetenv("LISTEN_PID")
             unsetenv("LISTEN_FDS")
@@ -24,7 +25,7 @@ enum SystemdActivation {
         var index: Int32 = 0
         if let names = environment("LISTEN_FDNAMES")?.split(separator: ":", omittingEmptySubsequences: false).map(String.init), count > 1 {
             guard let match = names.firstIndex(where: acceptedNames.contains) else {
-                throw .activation(reason: "\(count) sockets were passed (\(names.joined(separator: ", "))) and none is named todod")
+                throw .activation(reason: "\(count) sockets were passed (\(names.joined(separator: ", "))) and none is named \(identity.daemonName)")
             }
             index = Int32(match)
         }

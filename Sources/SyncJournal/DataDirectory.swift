@@ -3,29 +3,21 @@ import Glibc
 /// The daemon's data directory, created 0700 and held under an exclusive lock so that a second
 /// daemon cannot open the same journal.
 ///
-/// The lock is `flock` on `todod.lock` inside the directory; the kernel releases it when the
+/// The lock is `flock` on a lock file inside the directory (the app's `todod.lock`); the kernel releases it when the
 /// process exits, however it exits, so a crash never leaves a stale lock behind.
 public final class DataDirectory {
     /// The directory.
     public let path: String
     private let lockDescriptor: Int32
 
-    /// `explicit` (a `--data-dir` flag), else `$STATE_DIRECTORY` (set by systemd; the first of a
-    /// colon-separated list), else `$XDG_STATE_HOME/todo`, else `$HOME/.local/state/todo`.
-    public static func resolve(explicit: String?, environment: [String: String]) -> String? {
-        if let explicit, !explicit.isEmpty { return explicit }
-        if let state = environment["STATE_DIRECTORY"], let first = state.split(separator: ":").first { return String(first) }
-        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/todo" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/todo" }
-        return nil
-    }
-
-    /// Creates `path` (and missing parents, mode 0700) and takes its lock, or explains why not.
+    /// Creates `path` (and missing parents, mode 0700) and takes the lock of the file
+    /// `lockName` in it for `owner` (the daemon's name, for the error a second daemon gets), or
+    /// explains why not.
     ///
     /// `path` is the directory with symbolic links resolved (systemd's `DynamicUser=` makes
     /// `/var/lib/todo` a link to `/var/lib/private/todo`; the journal refuses to open a file
     /// through links).
-    public init(path requested: String) throws(DataDirectoryError) {
+    public init(path requested: String, lockName: String, owner: String) throws(DataDirectoryError) {
         var prefix = requested.hasPrefix("/") ? "" : "."
         for component in requested.split(separator: "/") {
             prefix += "/" + component
@@ -39,13 +31,13 @@ public final class DataDirectory {
         let path = String(cString: resolved)
         free(resolved)
         self.path = path
-        let lockPath = path + "/todod.lock"
+        let lockPath = path + "/" + lockName
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .cannotCreate(path: lockPath, reason: String(cString: strerror(errno))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.readPID(descriptor)
             close(descriptor)
-            throw .inUse(path: path, holderPID: holder)
+            throw .inUse(path: path, owner: owner, holderPID: holder)
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
@@ -72,15 +64,15 @@ public final class DataDirectory {
 public enum DataDirectoryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A directory or the lock file cannot be created.
     case cannotCreate(path: String, reason: String)
-    /// Another process holds the directory's lock.
-    case inUse(path: String, holderPID: Int32?)
+    /// Another process (a daemon named `owner`) holds the directory's lock.
+    case inUse(path: String, owner: String, holderPID: Int32?)
 
     /// One line naming the directory and the problem.
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
-        case .inUse(let path, let pid):
-            return "data directory \(path) is in use by another todod" + (pid.map { " (pid \($0))" } ?? "")
+        case .inUse(let path, let owner, let pid):
+            return "data directory \(path) is in use by another \(owner)" + (pid.map { " (pid \($0))" } ?? "")
         }
     }
 }

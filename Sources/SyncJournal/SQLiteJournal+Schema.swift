@@ -42,9 +42,9 @@ extension SQLiteJournal {
             let statement = try database.prepare("SELECT value FROM meta WHERE key = 'schema_version'", operation: "reading the schema version")
             try statement.run(operation: "reading the schema version") { row in found = String(decoding: row.text(0), as: UTF8.self) }
         } catch .storage(_, _, let reason) {
-            throw .cannotOpen(path: database.path, reason: "not a todod journal (\(reason))")
+            throw .cannotOpen(path: database.path, reason: "not a journal of this daemon (\(reason))")
         }
-        guard let found else { throw .cannotOpen(path: database.path, reason: "not a todod journal (no schema version)") }
+        guard let found else { throw .cannotOpen(path: database.path, reason: "not a journal of this daemon (no schema version)") }
         guard let schema = Int(found), (1...schemaVersion).contains(schema) else {
             throw .unknownSchema(path: database.path, found: found, supported: schemaVersion)
         }

@@ -44,7 +44,7 @@ public final class SQLiteJournal: Journal {
             guard errno == ENOENT else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
             try Self.create(path)
         } else if status.st_size == 0 {
-            throw .cannotOpen(path: path, reason: "the file is empty, not a todod journal; move it away to start a new journal")
+            throw .cannotOpen(path: path, reason: "the file is empty, not a journal; move it away to start a new journal")
         }
         database = try SQLiteDatabase(path: path, create: false)
         openedSchemaVersion = try Self.check(database)

@@ -50,7 +50,7 @@ enum ColdJoinFigure {
     private static func build(_ lab: SharedLogLab, actions: Int, snapshotVersion: UInt64, directory: String) throws(BenchError) -> JournalBuilder.Written {
         let conninfo = lab.server.conninfo(database: database, address: nil)
         do {
-            let journal = try PostgresJournal(conninfo: conninfo, host: "todo-bench", applicationName: "todo-bench", headFile: directory + "/head")
+            let journal = try PostgresJournal(conninfo: conninfo, schema: SharedLogSchema(daemonName: "todod"), host: "todo-bench", applicationName: "todo-bench", headFile: directory + "/head")
             journal.statementTimeoutMilliseconds = 120_000
             try journal.prepareForWriting()
             return try JournalBuilder.append(to: journal, workload: .churn(liveItems: 1000), count: actions, snapshotVersion: snapshotVersion, host: "todo-bench", chunk: 10_000)

@@ -27,7 +27,7 @@ struct Command: Sendable {
 struct CommandContext: Sendable {
     /// The `--socket` option, if given.
     let socketOption: String?
-    /// Whether a missing daemon may be started (see `Autostart`).
+    /// Whether a missing daemon may be started (see `DaemonAutostart`).
     let mayStartDaemon: Bool
 
     /// How long a one-shot command waits for a daemon that went away mid-command (a restart)
@@ -36,17 +36,10 @@ struct CommandContext: Sendable {
 
     /// Connects to the daemon, starting it first if nothing answers and that is allowed.
     func connect(reconnect: ReconnectPolicy = oneShotPatience) async throws(CLIError) -> SyncClient {
+        let autostart = DaemonAutostart { pid, path in Output.error("started todod (pid \(pid)) on \(path)") }
         do {
-            return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)", reconnect: reconnect)
-        } catch .daemonUnreachable(let path, _) where mayStartDaemon {
-            if let pid = try Autostart.ensureDaemon(at: path) {
-                Output.error("started todod (pid \(pid)) on \(path)")
-            }
-        } catch {
-            throw CLIError(error)
-        }
-        do {
-            return try await SyncClient.connect(socketPath: socketOption, clientName: "todo/\(TodoRelease.version)", reconnect: reconnect)
+            return try await SyncClient.connect(
+                to: TodoApp.identity, socketPath: socketOption, autostart: mayStartDaemon ? autostart : nil, reconnect: reconnect)
         } catch {
             throw CLIError(error)
         }

@@ -1,4 +1,5 @@
 import Glibc
+import SyncClient
 import SyncProtocol
 import TodoDomain
 
@@ -21,7 +22,7 @@ struct TodoCLI {
 
     private static func run(_ arguments: [String]) async throws(CLIError) {
         var socketOption: String?
-        var mayStartDaemon = !Autostart.isForbiddenByEnvironment
+        var mayStartDaemon = !DaemonAutostart.isForbidden(for: TodoApp.identity)
         var rest = arguments[...]
         while let first = rest.first, first.hasPrefix("-") {
             rest = rest.dropFirst()
@@ -40,7 +41,7 @@ struct TodoCLI {
                 Output.out(help)
                 return
             case "--version":
-                Output.out("todo \(TodoRelease.version) (protocol \(WireProtocol.version))\n")
+                Output.out("todo \(TodoApp.identity.version) (protocol \(WireProtocol.version))\n")
                 return
             default:
                 throw .usage("unknown option \(first)")

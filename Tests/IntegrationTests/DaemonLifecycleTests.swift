@@ -54,7 +54,7 @@ import TestSupport
         let daemon = try DaemonHarness()
         let second = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.directory + "/other"], outputDirectory: daemon.directory)
         #expect(try second.waitForExit() == 1)
-        #expect(second.standardError.contains("another todod is already listening on \(daemon.socketPath)"))
+        #expect(second.standardError.contains("another daemon is already listening on \(daemon.socketPath)"))
         // The first one is untouched and still serving on its socket.
         try daemon.greetedClient().expectOnlyPong()
     }

@@ -73,7 +73,7 @@ import TestSupport
         let before = try JournalFile.contents(path)
         let attempt = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory], outputDirectory: daemon.directory)
         #expect(try attempt.waitForExit() == 1)
-        #expect(attempt.standardError.contains("journal \(path) has schema version 3; this todod reads schema versions 1 to 2"))
+        #expect(attempt.standardError.contains("journal \(path) has schema version 3; this daemon reads schema versions 1 to 2"))
         #expect(try JournalFile.contents(path) == before, "the journal was changed")
         let wal = FileManager.default.fileExists(atPath: path + "-wal") ? try JournalFile.contents(path + "-wal") : Data()
         #expect(wal.isEmpty, "nothing was written to the WAL")

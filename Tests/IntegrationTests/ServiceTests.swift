@@ -11,24 +11,34 @@ import TestSupport
     /// The project's checkout.
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The units of `scope` with the paths filled in for the built binaries, in a new directory,
-    /// with `dropIns` (file name: text) in `todod.service.d` beside them.
+    /// The units of `scope` as scripts/units writes them for the built binaries, in a new
+    /// directory, with `dropIns` (file name: text) in `todod.service.d` beside them.
     private func units(_ scope: String, dropIns: [String: String] = [:]) throws -> String {
         let directory = try makeTemporaryDirectory()
-        let binaries = URL(fileURLWithPath: Binaries.path("todod")).deletingLastPathComponent().path
+        let generated = try Self.generatedUnits(in: directory)
         for unit in ["todod.socket", "todod.service"] {
-            let text = try String(contentsOf: Self.root.appendingPathComponent("systemd/\(scope)/\(unit)"), encoding: .utf8)
-            try text.replacingOccurrences(of: "@BINDIR@", with: binaries).replacingOccurrences(of: "@DOCDIR@", with: Self.root.path)
-                .write(toFile: "\(directory)/\(unit)", atomically: true, encoding: .utf8)
+            try FileManager.default.moveItem(atPath: "\(generated)/\(scope)/\(unit)", toPath: "\(directory)/\(unit)")
         }
+        try FileManager.default.removeItem(atPath: generated)
         if !dropIns.isEmpty { try FileManager.default.createDirectory(atPath: directory + "/todod.service.d", withIntermediateDirectories: false) }
         for (name, text) in dropIns { try text.write(toFile: "\(directory)/todod.service.d/\(name)", atomically: true, encoding: .utf8) }
         return directory
     }
 
+    /// Runs scripts/units for todo with the built binaries into `directory`/generated.
+    private static func generatedUnits(in directory: String) throws -> String {
+        let binaries = URL(fileURLWithPath: Binaries.path("todod")).deletingLastPathComponent().path
+        let output = directory + "/generated"
+        let script = try ChildProcess(root.appendingPathComponent("scripts/units").path, ["todo", "todod", binaries, root.path, output], outputDirectory: directory)
+        guard try script.waitForExit() == 0 else { throw TestFailure("scripts/units failed: \(script.standardError)") }
+        return output
+    }
+
     /// The drop-in that lets the system service reach PostgreSQL over TCP.
     private static func tcpDropIn() throws -> String {
-        try String(contentsOf: root.appendingPathComponent("systemd/todod-postgres-tcp.conf"), encoding: .utf8)
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try String(contentsOfFile: try generatedUnits(in: directory) + "/todod-postgres-tcp.conf", encoding: .utf8)
     }
 
     /// The drop-in for a database on the local Unix socket, as docs/SCALE_OUT.md shows it.

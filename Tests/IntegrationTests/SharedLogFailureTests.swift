@@ -355,7 +355,7 @@ struct SharedLogFailureTests {
 
         let refused = try Self.refusedStart(["--postgres", cluster.postgres.conninfo], in: directory)
         #expect(refused.status == 1)
-        #expect(refused.error.contains("has schema version 99; this todod reads schema versions 1 to 1"), "\(refused.error)")
+        #expect(refused.error.contains("has schema version 99; this daemon reads schema versions 1 to 1"), "\(refused.error)")
         #expect(try cluster.postgres.psql("SELECT value FROM todod_meta") == "99")
         #expect(try cluster.postgres.psql("SELECT version, name FROM todod_log") == "1|add", "the log was left as it was")
     }

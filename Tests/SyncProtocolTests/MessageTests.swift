@@ -109,11 +109,4 @@ import Testing
         let none = try WireJSON.decode(UpdateEnvelope<[Int]>.self, from: ServerMessage.update(subscription: 4, version: 5, model: Array("null".utf8)).encoded())
         #expect(none.model == nil)
     }
-
-    @Test func resolvesTheSocketPathInOrder() {
-        #expect(SocketPath.resolve(explicit: "/a", environment: ["TODO_SOCKET": "/b", "XDG_RUNTIME_DIR": "/c"], userID: 5) == "/a")
-        #expect(SocketPath.resolve(explicit: nil, environment: ["TODO_SOCKET": "/b", "XDG_RUNTIME_DIR": "/c"], userID: 5) == "/b")
-        #expect(SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/c"], userID: 5) == "/c/todo/todod.sock")
-        #expect(SocketPath.resolve(explicit: nil, environment: [:], userID: 5) == "/tmp/todo-5/todod.sock")
-    }
 }

@@ -4,7 +4,7 @@ import Glibc
 /// action log with a chained hash per entry (`LogChain`), so every daemon applies the same
 /// actions in the same order and notices a log rewritten under it.
 ///
-/// An append is one call of the server-side `todod_append` (see `PostgresJournal+Schema.swift`)
+/// An append is one call of the server-side `PREFIX_append` (see `SharedLogSchema`)
 /// in autocommit: a compare-and-set of the head row from the version this daemon last knew,
 /// so one round trip and one WAL flush per batch. When another daemon appended first it throws
 /// `.overtaken`, and the caller reads the newer entries and rebases. When the connection breaks
@@ -21,6 +21,8 @@ public final class PostgresJournal: Journal {
     public let target: PostgresTarget
     /// The name this daemon records as the host of the actions it appends.
     public let host: String
+    /// The app's tables and statements.
+    public let schema: SharedLogSchema
     private let conninfo: String
     private let applicationName: String
     private let headFile: SharedLogHeadFile
@@ -52,8 +54,11 @@ public final class PostgresJournal: Journal {
     /// several daemons start together), and checks that the server keeps commits durable.
     /// `headFile` is where this daemon remembers the head it last saw, to notice a log
     /// rewritten while it was stopped.
-    public init(conninfo: String, host: String, applicationName: String, headFile path: String) throws(JournalError) {
+    public init(
+        conninfo: String, schema: SharedLogSchema, host: String, applicationName: String, headFile path: String
+    ) throws(JournalError) {
         target = try PostgresTarget.parse(conninfo).get()
+        self.schema = schema
         self.conninfo = conninfo
         self.host = host
         self.applicationName = applicationName
@@ -70,7 +75,7 @@ public final class PostgresJournal: Journal {
     }
 
     public func lastVersion() throws(JournalError) -> UInt64 {
-        let rows = try run(Self.readHead, [], operation: "reading the head")
+        let rows = try run(schema.readHead, [], operation: "reading the head")
         guard let row = rows.first, let version = row[0].flatMap(UInt64.init) else {
             throw .corrupt(path: location, reason: "the head row is missing")
         }
@@ -83,7 +88,7 @@ public final class PostgresJournal: Journal {
     }
 
     public func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] {
-        let rows = try run(Self.readEntries, [String(version), String(limit)], operation: "reading actions")
+        let rows = try run(schema.readEntries, [String(version), String(limit)], operation: "reading actions")
         guard !rows.isEmpty else { return [] }
         var link = version == head.version ? head : try link(at: version)
         var entries: [JournalEntry] = []
@@ -105,7 +110,7 @@ public final class PostgresJournal: Journal {
     }
 
     public func latestSnapshot() throws(JournalError) -> Snapshot? {
-        let rows = try run(Self.readLatestSnapshot, [], operation: "reading the snapshot")
+        let rows = try run(schema.readLatestSnapshot, [], operation: "reading the snapshot")
         guard let row = rows.first else { return nil }
         guard let version = row[0].flatMap(UInt64.init), let hash = row[1].flatMap(LogChain.bytes(hex:)), let state = row[2] else {
             throw .corrupt(path: location, reason: "a snapshot row is malformed")
@@ -154,14 +159,14 @@ public final class PostgresJournal: Journal {
             rows = try perform(operation) { connection throws(PostgresError) in
                 session = connection.backendPID
                 return try connection.execute(
-                    "SELECT todod_append($1, decode($2, 'hex'), $3::json)", [String(base.version), base.hexHash, batch],
+                    schema.append, [String(base.version), base.hexHash, batch],
                     timeoutMilliseconds: statementTimeoutMilliseconds)
             }
         } catch .storage(_, _, let reason) where connection == nil && sentButUnanswered {
             sentButUnanswered = false
             return try settleAmbiguousAppend(of: links.last!, base: base, oldSession: session, reason: reason)
         }
-        guard let result = rows.first?[0].flatMap(Int64.init) else { throw .corrupt(path: location, reason: "todod_append returned nothing") }
+        guard let result = rows.first?[0].flatMap(Int64.init) else { throw .corrupt(path: location, reason: "\(schema.prefix)_append returned nothing") }
         if result < 0 {
             let current = UInt64(-1 - result)
             if current == base.version {
@@ -222,13 +227,13 @@ public final class PostgresJournal: Journal {
         guard snapshot.version == head.version else { return }
         let savedAt = Int64(time(nil)) * 1000
         _ = try? run(
-            Self.writeSnapshot,
+            schema.writeSnapshot,
             [String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex), String(savedAt)],
             operation: "saving a snapshot")
-        _ = try? run(Self.pruneSnapshots, [], operation: "pruning snapshots")
+        _ = try? run(schema.pruneSnapshots, [], operation: "pruning snapshots")
     }
 
-    /// The batch as the JSON array `todod_append` reads: text fields hex-encoded.
+    /// The batch as the JSON array `PREFIX_append` reads: text fields hex-encoded.
     static func batchJSON(_ entries: [JournalEntry], _ links: [LogChain]) -> String {
         var json = "["
         json.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count * 2 + 200 })
@@ -250,7 +255,7 @@ public final class PostgresJournal: Journal {
     /// The chain link at `version`, read from the log (the origin for version 0).
     private func link(at version: UInt64) throws(JournalError) -> LogChain {
         guard version > 0 else { return .origin }
-        let rows = try run(Self.readHashAt, [String(version)], operation: "reading the hash at version \(version)")
+        let rows = try run(schema.readHashAt, [String(version)], operation: "reading the hash at version \(version)")
         guard let text = rows.first?[0] else {
             throw .rewritten(path: location, reason: "the log has no entry at version \(version)")
         }
@@ -363,16 +368,16 @@ public final class PostgresJournal: Journal {
     private func createSchemaIfNeeded(_ connection: PostgresConnection) throws(JournalError) {
         do {
             try connection.execute("BEGIN", timeoutMilliseconds: 5_000)
-            try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(Self.schemaLockKey)], timeoutMilliseconds: 30_000)
-            let exists = try connection.execute("SELECT to_regclass('todod_meta') IS NOT NULL", timeoutMilliseconds: 5_000).first?[0] == "t"
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(schema.schemaLockKey)], timeoutMilliseconds: 30_000)
+            let exists = try connection.execute(schema.tablesExist, timeoutMilliseconds: 5_000).first?[0] == "t"
             if !exists {
-                try connection.execute(Self.createTables, timeoutMilliseconds: 30_000)
-                try connection.execute(Self.createAppendFunction, timeoutMilliseconds: 30_000)
+                try connection.execute(schema.createTables, timeoutMilliseconds: 30_000)
+                try connection.execute(schema.createAppendFunction, timeoutMilliseconds: 30_000)
             }
-            let found = try connection.execute("SELECT value FROM todod_meta WHERE key = 'schema_version'", timeoutMilliseconds: 5_000).first?[0]
-            try connection.execute(found == String(Self.schemaVersion) ? "COMMIT" : "ROLLBACK", timeoutMilliseconds: 5_000)
-            guard found == String(Self.schemaVersion) else {
-                throw JournalError.unknownSchema(path: location, found: found ?? "none", supported: Self.schemaVersion)
+            let found = try connection.execute(schema.readSchemaVersion, timeoutMilliseconds: 5_000).first?[0]
+            try connection.execute(found == String(SharedLogSchema.schemaVersion) ? "COMMIT" : "ROLLBACK", timeoutMilliseconds: 5_000)
+            guard found == String(SharedLogSchema.schemaVersion) else {
+                throw JournalError.unknownSchema(path: location, found: found ?? "none", supported: SharedLogSchema.schemaVersion)
             }
         } catch let error as JournalError {
             throw error

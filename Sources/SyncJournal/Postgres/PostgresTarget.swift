@@ -22,7 +22,7 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
             if let message { PQfreemem(message) }
             return .failure(.cannotOpen(
                 path: "PostgreSQL",
-                reason: "the connection string is not valid: write key=value pairs (host=db.internal dbname=todo user=todod) or a URI (postgresql://todod@db.internal/todo)"))
+                reason: "the connection string is not valid: write key=value pairs (host=db.internal dbname=app user=app) or a URI (postgresql://app@db.internal/app)"))
         }
         defer { PQconninfoFree(options) }
         var values: [String: String] = [:]

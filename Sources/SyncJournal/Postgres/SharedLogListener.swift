@@ -25,6 +25,7 @@ public struct SharedLogObservation: Equatable, Sendable {
 /// backoff. Used from its own thread; not `Sendable`.
 public final class SharedLogListener {
     private let conninfo: String
+    private let schema: SharedLogSchema
     private let applicationName: String
     private let wantsLeadership: Bool
     private var connection: PostgresConnection?
@@ -38,10 +39,11 @@ public final class SharedLogListener {
     /// How often the head is read even without a notification.
     public var headIntervalMilliseconds: Int64 = 1_000
 
-    /// A listener on the database of `conninfo`; it competes for the leader lock if
-    /// `wantsLeadership`.
-    public init(conninfo: String, applicationName: String, wantsLeadership: Bool) {
+    /// A listener on the log of `schema` in the database of `conninfo`; it competes for the
+    /// leader lock if `wantsLeadership`.
+    public init(conninfo: String, schema: SharedLogSchema, applicationName: String, wantsLeadership: Bool) {
         self.conninfo = conninfo
+        self.schema = schema
         self.applicationName = applicationName
         self.wantsLeadership = wantsLeadership
     }
@@ -69,10 +71,10 @@ public final class SharedLogListener {
     }
 
     private func readHead(_ connection: PostgresConnection) throws(PostgresError) {
-        let rows = try connection.execute(PostgresJournal.readHead, timeoutMilliseconds: 2_000)
+        let rows = try connection.execute(schema.readHead, timeoutMilliseconds: 2_000)
         if let text = rows.first?[0], let head = UInt64(text) { observation.head = head }
         if wantsLeadership && !observation.isLeader {
-            let taken = try connection.execute("SELECT pg_try_advisory_lock($1)", [String(PostgresJournal.leaderLockKey)], timeoutMilliseconds: 2_000)
+            let taken = try connection.execute("SELECT pg_try_advisory_lock($1)", [String(schema.leaderLockKey)], timeoutMilliseconds: 2_000)
             observation.isLeader = taken.first?[0] == "t"
         }
         nextHeadRead = Deadline.now() + headIntervalMilliseconds
@@ -83,7 +85,7 @@ public final class SharedLogListener {
         guard now >= nextConnectAttempt else { return nil }
         do {
             let fresh = try PostgresConnection.connect(conninfo, applicationName: applicationName + " listener", timeoutMilliseconds: 1_500)
-            try fresh.execute("LISTEN \(PostgresJournal.channel)", timeoutMilliseconds: 2_000)
+            try fresh.execute("LISTEN \(schema.channel)", timeoutMilliseconds: 2_000)
             // A session lost to a network cut may still hold the leader lock on the server
             // (until its TCP keepalive ends it): end it, so the lock is free for whoever wins.
             if let previousSession {

@@ -1,0 +1,85 @@
+import Glibc
+import SyncProtocol
+import SyncStore
+
+/// An app's daemon executable in one call: parses the standard options and the app's own,
+/// prints `--help` and `--version`, and serves until SIGTERM.
+///
+/// ```swift
+/// DaemonCommand<TodoApp>(identity: TodoApp.identity, summary: "Serves the todo list.").run()
+/// ```
+///
+/// Exit status: 0 after a clean stop, 1 when the daemon cannot start, 2 for a usage error,
+/// 70 when a commit may or may not be on disk (the next start recovers what the disk holds).
+public struct DaemonCommand<App: SyncApp> {
+    /// The app's names.
+    public let identity: AppIdentity
+    /// One sentence for `--help` saying what the daemon serves.
+    public let summary: String
+    /// The app's own options, listed in `--help` after the standard ones.
+    public let appOptions: [DaemonOption]
+    /// The long-running side effects to run, from the parsed command line (the app's options).
+    public let sideEffects: (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>]
+    /// What acceptance and every side effect are given: the clock, the ids, the app's own.
+    public let dependencies: App.Dependencies
+
+    /// A daemon command for `App` whose side effects get `dependencies`.
+    public init(
+        identity: AppIdentity, summary: String, appOptions: [DaemonOption] = [], dependencies: App.Dependencies,
+        sideEffects: @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>] = { _ in [] }
+    ) {
+        self.identity = identity
+        self.summary = summary
+        self.appOptions = appOptions
+        self.dependencies = dependencies
+        self.sideEffects = sideEffects
+    }
+
+    /// Runs the daemon as `arguments` (without the program name) say and exits.
+    public func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        let label = identity.daemonName
+        func fail(_ error: DaemonUsageError) -> Never {
+            Logger(label: label).log(.error, "\(error); see \(label) --help")
+            exit(2)
+        }
+        let parsed: DaemonArguments
+        let configuration: DaemonConfiguration
+        let effects: [any SideEffect<App.State, App.Dependencies>]
+        do throws(DaemonUsageError) {
+            parsed = try DaemonArguments(parsing: arguments, appOptions: appOptions)
+            switch parsed.request {
+            case .help:
+                print(DaemonHelp.text(identity: identity, summary: summary, appOptions: appOptions), terminator: "")
+                exit(0)
+            case .version:
+                print("\(identity.daemonName) \(identity.version) (protocol \(WireProtocol.version))")
+                exit(0)
+            case .serve:
+                break
+            }
+            configuration = try parsed.configuration(of: identity, environment: Self.environment(identity), userID: getuid())
+            effects = try sideEffects(parsed)
+        } catch {
+            fail(error)
+        }
+        let logger = Logger(label: label, minimumLevel: parsed.logLevel)
+        do {
+            try Daemon<App>(configuration: configuration, dependencies: dependencies, sideEffects: effects, logger: logger).run()
+        } catch DaemonError.uncertainCommit(let reason) {
+            logger.log(.error, DaemonError.uncertainCommit(reason: reason).description)
+            exit(70)
+        } catch {
+            logger.log(.error, "cannot start: \(error)")
+            exit(1)
+        }
+        exit(0)
+    }
+
+    private static func environment(_ identity: AppIdentity) -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in identity.environmentVariables {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+}
