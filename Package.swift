@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
+        .library(name: "SyncTerminalUI", targets: ["SyncTerminalUI"]),
+        .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),
         .executable(name: "todo-bench", targets: ["todo-bench"]),
@@ -60,10 +62,15 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["SyncLock"]),
         // Snapshot tests of terminal views (TempuraTesting's idea) and a fake terminal.
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI", "SyncLock"]),
-        // The todo screens and views of `todo tui`, and the adapter from SyncClient to them.
-        .target(name: "TodoTUI", dependencies: ["TerminalUI", "SyncClient", "SyncStore", "TodoDomain"]),
+        // The adapter from SyncClient to TerminalUI: feeds of view models and of the connection
+        // state, and the dispatch a screen store sends actions through.
+        .target(name: "SyncTerminalUI", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI"]),
+        // Command-table CLI machinery: commands as data, --help, completions, exit codes, --json.
+        .target(name: "CommandLineKit", dependencies: ["SyncProtocol", "TerminalUI"]),
+        // The todo screens and views of `todo tui`, and the todo store over SyncTerminalUI.
+        .target(name: "TodoTUI", dependencies: ["TerminalUI", "SyncClient", "SyncStore", "SyncTerminalUI", "TodoDomain"]),
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "TodoDomain"]),
-        .executableTarget(name: "todo-cli", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI", "TodoDomain", "TodoTUI"]),
+        .executableTarget(name: "todo-cli", dependencies: ["CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "TerminalUI", "TodoDomain", "TodoTUI"]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
         .executableTarget(name: "todo-bench", dependencies: ["ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain"]),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
@@ -77,9 +84,10 @@ let package = Package(
         .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "SyncTesting", "TestSupport"]),
         .testTarget(name: "SyncTestingTests", dependencies: ["SyncTesting", "SyncStore"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(
             name: "TodoTUITests",
-            dependencies: ["TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "TodoDomain"],
+            dependencies: ["TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "SyncStore", "SyncTerminalUI", "TodoDomain"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(

@@ -9,8 +9,9 @@ import SyncProtocol
 final class ReplyRouter: Sendable {
     /// Who waits for the reply to a request id.
     enum Waiter: Sendable {
-        /// A request waiting for its reply envelope.
-        case reply(CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>)
+        /// A request waiting for its reply: the envelope, and the whole payload for typed
+        /// decoding (a `get`'s model).
+        case reply(CheckedContinuation<Result<(envelope: ServerEnvelope, payload: [UInt8]), SyncClientError>, Never>)
         /// A subscribe waiting for `subscribed`; its sink then receives the updates.
         case subscription(SubscriptionSink)
         /// A request whose reply nobody needs (unsubscribe from a finished stream).
@@ -133,7 +134,7 @@ final class ReplyRouter: Sendable {
         }
         switch waiter {
         case .reply(let continuation):
-            continuation.resume(returning: .success(envelope))
+            continuation.resume(returning: .success((envelope, payload)))
         case .subscription(let sink):
             if envelope.type == "subscribed", let subscription = envelope.subscription {
                 sink.didSubscribe(subscription, generation: generation)

@@ -202,6 +202,24 @@ public final class SyncClient: Sendable {
         }
     }
 
+    /// The model of `Model` with `params` as it was at `version` (a `get` with `at`), rebuilt
+    /// by the daemon from its journal: exactly the model subscribers were sent at that version.
+    /// Fails with the daemon's `future_version`, `replay_limit`, `version_unavailable` or
+    /// `too_many_rebuilds` error (see docs/PROTOCOL.md).
+    public func get<Model: ViewModel>(_ type: Model.Type, params: Model.Params, at version: UInt64) async throws(SyncClientError) -> ViewModelUpdate<Model> {
+        let (reply, payload) = try await requestWithPayload { id, _ in
+            try RequestEncoder.get(id: id, viewModel: Model.wireName, params: params, at: version)
+        }
+        guard reply.type == "model", let replyVersion = reply.version else {
+            throw .protocolViolation("expected model, got \(reply.type)")
+        }
+        do {
+            return ViewModelUpdate(version: replyVersion, model: try WireJSON.decode(UpdateEnvelope<Model>.self, from: payload).model)
+        } catch {
+            throw .protocolViolation("a \(Model.wireName) model that does not decode: \(error)")
+        }
+    }
+
     /// The current model of `Model` with `params`, once.
     public func get<Model: ViewModel>(_ type: Model.Type, params: Model.Params) async throws(SyncClientError) -> ViewModelUpdate<Model> {
         do {
@@ -239,7 +257,14 @@ public final class SyncClient: Sendable {
     /// Sends one request and waits for its reply; an `error` reply is thrown. A `numbered`
     /// request gets the client's next dispatch sequence number.
     private func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]) async throws(SyncClientError) -> ServerEnvelope {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
+        try await requestWithPayload(numbered: numbered, encode).envelope
+    }
+
+    /// Sends one request and waits for its reply, as `request` does, with the reply's whole payload.
+    private func requestWithPayload(
+        numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]
+    ) async throws(SyncClientError) -> (envelope: ServerEnvelope, payload: [UInt8]) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(envelope: ServerEnvelope, payload: [UInt8]), SyncClientError>, Never>) in
             do throws(SyncClientError) {
                 try sender.send(.reply(continuation), numbered: numbered, encode: encode)
             } catch {
@@ -247,7 +272,7 @@ public final class SyncClient: Sendable {
             }
         }
         let reply = try result.get()
-        if reply.type == "error" { throw Self.error(from: reply) }
+        if reply.envelope.type == "error" { throw Self.error(from: reply.envelope) }
         return reply
     }
 }

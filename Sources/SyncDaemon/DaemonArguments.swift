@@ -29,6 +29,10 @@ public struct DaemonArguments: Sendable {
     public private(set) var maximumFrameLength = WireProtocol.defaultMaximumFrameLength
     /// `--inline-commit-limit N`.
     public private(set) var inlineCommitLimit: Int?
+    /// `--snapshot-interval N`.
+    public private(set) var snapshotInterval: UInt64?
+    /// `--max-replay N`.
+    public private(set) var maximumReplayedActions: Int?
     /// `--allow-uid` and `--allow-group`.
     public private(set) var peerPolicy = PeerPolicy()
     private var appValues: [String: [String]] = [:]
@@ -51,6 +55,10 @@ public struct DaemonArguments: Sendable {
             "share one action log with the daemons of other hosts in this", "PostgreSQL database (a libpq connection string or URI;",
             "see docs/SCALE_OUT.md). The data directory then holds only", "the lock and the last head seen. Prefer the environment",
             "variable or ~/.pgpass for a password: other users can read", "a command line",
+        ]),
+        DaemonOption("--snapshot-interval", argument: "N", help: ["save a snapshot of the state every N versions (default 1000)"]),
+        DaemonOption("--max-replay", argument: "N", help: [
+            "replay at most N actions to answer one read of a past version", "(a get with at; default 10000)",
         ]),
         DaemonOption("--help", help: ["show this help"]),
         DaemonOption("--version", help: ["show the version"]),
@@ -88,6 +96,10 @@ public struct DaemonArguments: Sendable {
                 peerPolicy.allowedGroupIDs.insert(gid)
             case "--inline-commit-limit":
                 inlineCommitLimit = try Self.integer(try value(), for: word, in: 0...Int.max)
+            case "--snapshot-interval":
+                snapshotInterval = UInt64(try Self.integer(try value(), for: word, in: 1...Int.max))
+            case "--max-replay":
+                maximumReplayedActions = try Self.integer(try value(), for: word, in: 1...Int.max)
             case "--help", "-h": request = .help
             case "--version": request = .version
             default:
@@ -129,6 +141,8 @@ public struct DaemonArguments: Sendable {
         configuration.maximumFrameLength = maximumFrameLength
         configuration.peerPolicy = peerPolicy
         if let inlineCommitLimit { configuration.inlineCommitLimit = inlineCommitLimit }
+        if let snapshotInterval { configuration.snapshotInterval = snapshotInterval }
+        if let maximumReplayedActions { configuration.maximumReplayedActions = maximumReplayedActions }
         if let conninfo = postgres ?? environment[identity.postgresVariable], !conninfo.isEmpty {
             if case .failure(let error) = PostgresTarget.parse(conninfo) { throw DaemonUsageError("--postgres: \(error)") }
             configuration.postgres = conninfo

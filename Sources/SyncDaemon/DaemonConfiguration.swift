@@ -36,6 +36,13 @@ public struct DaemonConfiguration: Sendable {
     /// The most dispatched side effects one connection may have running at once; one more is
     /// refused with `too_many_side_effects`.
     public var maximumSideEffectsPerConnection = 8
+    /// Most actions replayed to answer one `get` of a past version (from the newest snapshot
+    /// at or below it); a version needing more is refused with `replay_limit`.
+    public var maximumReplayedActions = 10_000
+    /// Most rebuilds of past versions running at once (each holds a thread-pool thread).
+    public var maximumConcurrentRebuilds = 2
+    /// Most rebuilds of past versions waiting for a turn; one more is `too_many_rebuilds`.
+    public var maximumWaitingRebuilds = 64
     /// Who may connect.
     public var peerPolicy = PeerPolicy()
     /// Applied numbered dispatches remembered per client id (beyond the ones still waiting for

@@ -11,8 +11,15 @@ enum JournalOpener {
     /// starting too), in seconds.
     static var databaseWaitSeconds: Int { 10 }
 
-    /// The journal for `configuration`, in `directory`, ready to be read by recovery.
+    /// The journal for `configuration`, in `directory`, ready to be read by recovery. It
+    /// keeps a snapshot every half replay limit, so that every past version is within reach.
     static func open(_ configuration: DaemonConfiguration, in directory: DataDirectory, logger: Logger) throws(DaemonError) -> any Journal {
+        let journal = try openJournal(configuration, in: directory, logger: logger)
+        journal.snapshotSpacing = UInt64(max(1, configuration.maximumReplayedActions / 2))
+        return journal
+    }
+
+    private static func openJournal(_ configuration: DaemonConfiguration, in directory: DataDirectory, logger: Logger) throws(DaemonError) -> any Journal {
         do {
             guard let conninfo = configuration.postgres else { return try SQLiteJournal(path: directory.file(SQLiteJournal.fileName)) }
             var waited = 0

@@ -170,7 +170,22 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Queues a read of up to `limit` entries after version `after`.
     func read(after: UInt64, limit: Int, completion: @escaping (Result<[JournalEntry], JournalError>) -> Void) {
-        pendingReads.append(JournalRead(after: after, limit: limit, completion: completion))
+        pendingReads.append(JournalRead(
+            perform: { journal in
+                let result = Result { () throws(JournalError) in try journal.entries(after: after, limit: limit) }
+                return { completion(result) }
+            },
+            fail: { completion(.failure($0)) }))
+    }
+
+    /// Queues a read of what rebuilding the state at `version` starts from (see `PastStateBase`).
+    func readBase(of version: UInt64, replayLimit: Int, completion: @escaping (Result<PastStateBase, JournalError>) -> Void) {
+        pendingReads.append(JournalRead(
+            perform: { journal in
+                let result = Result { () throws(JournalError) in try PastStateBase.read(version, replayLimit: replayLimit, from: journal) }
+                return { completion(result) }
+            },
+            fail: { completion(.failure($0)) }))
     }
 
     /// Starts a job with everything recorded and queued, unless one is running (its end starts
@@ -251,7 +266,7 @@ final class JournalWriter<State: Codable & Sendable> {
         if overtaken || (job.entries.isEmpty && job.catchUp) {
             results.foreign = Result { () throws(JournalError) in try journal.entries(after: job.durableVersion, limit: Self.catchUpLimit) }
         }
-        results.reads = job.reads.map { read in Result { () throws(JournalError) in try journal.entries(after: read.after, limit: read.limit) } }
+        results.reads = job.reads.map { read in read.perform(journal) }
         jobResults = results
     }
 
@@ -265,7 +280,7 @@ final class JournalWriter<State: Codable & Sendable> {
         jobResults = JournalJobResults()
         if status != 0 {
             let failure = JournalError.storage(path: "", operation: "running a commit", reason: String(cString: uv_err_name(status)))
-            results = JournalJobResults(commit: .failure(failure), reads: finished.reads.map { _ in .failure(failure) })
+            results = JournalJobResults(commit: .failure(failure), reads: finished.reads.map { read in { read.fail(failure) } })
         }
         if case .success(let foreign)? = results.foreign, !foreign.isEmpty {
             absorb(foreign, unsaved: finished.entries)
@@ -308,7 +323,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 logger.log(.warning, "catching up with the shared log failed (tried again within a second): \(error)")
             }
         }
-        for (read, result) in zip(finished.reads, results.reads) { read.completion(result) }
+        for deliver in results.reads { deliver() }
         onJobEnd()
         if !ranInline { startNextJob(mayRunInline: false) }
     }
@@ -361,9 +376,10 @@ private struct SnapshotFailure: Error, CustomStringConvertible {
 /// (neither is `JournalJobResults`), so that their type metadata is not looked up at run time
 /// on every commit.
 struct JournalRead {
-    let after: UInt64
-    let limit: Int
-    let completion: (Result<[JournalEntry], JournalError>) -> Void
+    /// Reads, on the job's thread, and returns what delivers the result on the loop thread.
+    let perform: (any Journal) -> () -> Void
+    /// Delivers a failure when the job could not run.
+    let fail: (JournalError) -> Void
 }
 
 /// What the pool thread found.
@@ -373,5 +389,6 @@ private struct JournalJobResults {
     var snapshotFailure: String?
     /// What other daemons appended, read after an overtaken commit or for a catch-up.
     var foreign: Result<[JournalEntry], JournalError>?
-    var reads: [Result<[JournalEntry], JournalError>] = []
+    /// What delivers each read's result, in the order of the job's reads.
+    var reads: [() -> Void] = []
 }

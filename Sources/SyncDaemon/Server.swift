@@ -60,6 +60,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var fatalStop: DaemonError?
     /// Called once when the daemon must stop at once; the daemon closes its own handles.
     var onFatalError: () -> Void = {}
+    /// The rebuilds of past versions for `get` (see `Server+Get.swift`).
+    var rebuilds: RebuildQueue
 
     /// A server for `store` and `ledger` (everything in them durable) on `loop`, committing
     /// through `writer`.
@@ -78,6 +80,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         publishedState = store.state
         publishedVersion = store.version
         mirror = StateMirror(state: store.state, version: store.version)
+        rebuilds = RebuildQueue(concurrencyLimit: configuration.maximumConcurrentRebuilds, waitingLimit: configuration.maximumWaitingRebuilds)
         passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
         writer.onOutcome = { [unowned self] outcome in self.journalDidFinish(outcome) }
         writer.onJobEnd = { [unowned self] in self.passEnd.start() }
@@ -223,6 +226,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             send(.pong(id: id), to: session)
         case .history(let id, let after, let limit):
             history(session, requestID: id, after: after, limit: limit)
+        case .get(let id, let viewModel, let at):
+            get(session, requestID: id, viewModel: viewModel, at: at, payload: payload)
         }
     }
 

@@ -24,6 +24,19 @@ public protocol Journal: AnyObject {
     /// The snapshot with the highest version, if any.
     func latestSnapshot() throws(JournalError) -> Snapshot?
 
+    /// The snapshot with the highest version at or below `version`, if the journal still
+    /// keeps one: where rebuilding the state at a past version starts. Actions are never
+    /// deleted, so every version can be rebuilt from the initial state; snapshots are pruned
+    /// (SQLite keeps the newest, a shared log the three newest), which makes old versions cost
+    /// more replay. Unlike `latestSnapshot`, it moves nothing the journal tracks for appending.
+    func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot?
+
+    /// Besides the newest snapshots, the journal keeps the oldest snapshot of each span of this
+    /// many versions (0: only the newest), so that every past version has a snapshot at most
+    /// this many versions (plus one snapshot interval) below it: what bounds the replay that
+    /// rebuilding it takes. Set before the first append.
+    var snapshotSpacing: UInt64 { get set }
+
     /// Where the journal is, for logs and `status`: a file path, or a database's host and
     /// name (never a password).
     var location: String { get }

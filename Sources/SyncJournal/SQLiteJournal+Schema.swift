@@ -86,6 +86,8 @@ extension SQLiteJournal {
         let lastVersion: Statement
         /// `version, state, ledger` of the newest snapshot.
         let snapshot: Statement
+        /// `version, state, ledger` of the newest snapshot at or below version `?1`.
+        let snapshotAtOrBelow: Statement
 
         init(_ database: SQLiteDatabase, schema: Int) throws(JournalError) {
             let clientColumns = schema >= 2 ? "client_id, client_sequence" : "NULL, NULL"
@@ -95,6 +97,9 @@ extension SQLiteJournal {
             lastVersion = try database.prepare("SELECT COALESCE(MAX(version), 0) FROM actions", operation: "preparing")
             snapshot = try database.prepare(
                 "SELECT version, state, \(schema >= 2 ? "ledger" : "NULL") FROM snapshots ORDER BY version DESC LIMIT 1", operation: "preparing")
+            snapshotAtOrBelow = try database.prepare(
+                "SELECT version, state, \(schema >= 2 ? "ledger" : "NULL") FROM snapshots WHERE version <= ? ORDER BY version DESC LIMIT 1",
+                operation: "preparing")
         }
     }
 
@@ -108,7 +113,8 @@ extension SQLiteJournal {
         let action: Statement
         /// Inserts (or replaces) a snapshot: `version, state, saved_at, ledger`.
         let snapshot: Statement
-        /// Deletes the snapshots older than `?1`.
+        /// Deletes the snapshots older than `?1` but the oldest of each span of `?2` versions
+        /// (all of them when `?2` is 0).
         let pruneSnapshots: Statement
 
         init(_ database: SQLiteDatabase) throws(JournalError) {
@@ -118,7 +124,9 @@ extension SQLiteJournal {
                 "INSERT INTO actions(version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 operation: "preparing")
             snapshot = try database.prepare("INSERT OR REPLACE INTO snapshots(version, state, saved_at, ledger) VALUES (?, ?, ?, ?)", operation: "preparing")
-            pruneSnapshots = try database.prepare("DELETE FROM snapshots WHERE version < ?", operation: "preparing")
+            pruneSnapshots = try database.prepare(
+                "DELETE FROM snapshots WHERE version < ?1 AND (?2 = 0 OR version NOT IN (SELECT MIN(version) FROM snapshots GROUP BY version / ?2))",
+                operation: "preparing")
         }
     }
 }

@@ -11,7 +11,7 @@ import Glibc
 ///         peer_uid INTEGER NULL, peer_pid INTEGER NULL,
 ///         client_id TEXT NULL, client_sequence INTEGER NULL)              -- both or neither
 /// snapshots(version INTEGER PRIMARY KEY, state TEXT, saved_at INTEGER,
-///           ledger TEXT NULL)                                             -- only the newest kept
+///           ledger TEXT NULL)       -- the newest, and the oldest of each `snapshotSpacing`
 /// ```
 /// Schema 1 lacks the three NULL-able client columns. A schema 1 file is read as it is (the
 /// missing columns read as NULL) and migrated by `prepareForWriting`, in one transaction, so a
@@ -27,6 +27,7 @@ public final class SQLiteJournal: Journal {
     public let path: String
     /// The database file.
     public var location: String { path }
+    public var snapshotSpacing: UInt64 = 0
     /// The schema version the file had when it was opened; older than `schemaVersion` until
     /// `prepareForWriting` migrates it.
     public let openedSchemaVersion: Int
@@ -87,7 +88,8 @@ public final class SQLiteJournal: Journal {
                     [.integer(Int64(snapshot.version)), .text(snapshot.state), .integer(savedAt), snapshot.ledger.map { .text($0) }],
                     operation: "writing a snapshot")
                 try writes.snapshot.run(operation: "writing a snapshot")
-                try writes.pruneSnapshots.bind([.integer(Int64(snapshot.version))], operation: "pruning snapshots")
+                try writes.pruneSnapshots.bind(
+                    [.integer(Int64(snapshot.version)), .integer(Int64(clamping: snapshotSpacing))], operation: "pruning snapshots")
                 try writes.pruneSnapshots.run(operation: "pruning snapshots")
             }
             try writes.commit.run(operation: "committing")
@@ -120,6 +122,15 @@ public final class SQLiteJournal: Journal {
         var snapshot: Snapshot?
         try reads.snapshot.bind([], operation: "reading the snapshot")
         try reads.snapshot.run(operation: "reading the snapshot") { row throws(JournalError) in
+            snapshot = Snapshot(version: try row.version(0), state: row.text(1), ledger: row.isNull(2) ? nil : row.text(2))
+        }
+        return snapshot
+    }
+
+    public func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot? {
+        var snapshot: Snapshot?
+        try reads.snapshotAtOrBelow.bind([.integer(Int64(clamping: version))], operation: "reading a snapshot")
+        try reads.snapshotAtOrBelow.run(operation: "reading a snapshot") { row throws(JournalError) in
             snapshot = Snapshot(version: try row.version(0), state: row.text(1), ledger: row.isNull(2) ? nil : row.text(2))
         }
         return snapshot

@@ -25,6 +25,9 @@ public enum ClientRequest: Equatable, Sendable {
     /// `history {id, after?, limit?}`: journaled actions after version `after` (default: the
     /// latest `limit`), at most `limit` (default 20, at most 1000).
     case history(id: Int64, after: UInt64?, limit: Int)
+    /// `get {id, viewModel, params, at?}`: the model once, at the current version or, with
+    /// `at`, as it was at that past version.
+    case get(id: Int64, viewModel: String, at: UInt64?)
 
     /// The largest `limit` a `history` request may ask for.
     public static let maximumHistoryLimit = 1000
@@ -33,7 +36,7 @@ public enum ClientRequest: Equatable, Sendable {
     public var id: Int64 {
         switch self {
         case .hello(let id, _, _, _, _), .dispatch(let id, _, _), .subscribe(let id, _),
-            .unsubscribe(let id, _), .ping(let id), .history(let id, _, _):
+            .unsubscribe(let id, _), .ping(let id), .history(let id, _, _), .get(let id, _, _):
             return id
         }
     }
@@ -104,16 +107,17 @@ private struct ClientEnvelope: Decodable {
     private(set) var subscription: Int64?
     private(set) var after: Int64?
     private(set) var limit: Int64?
+    private(set) var at: Int64?
     /// The first of this type's fields whose value has the wrong type.
     private(set) var badField: String?
     /// Where a dispatch's payload is, when `init(scanning:)` read it.
     private(set) var payloadLocation = DispatchPayloadLocation.unknown
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, `protocol`, client, clientId, features, action, sequence, viewModel, subscription, after, limit
+        case type, id, `protocol`, client, clientId, features, action, sequence, viewModel, subscription, after, limit, at
     }
 
-    static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history"]
+    static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history", "get"]
     /// The types `init(scanning:)` reads: every request but the once-per-connection hello.
     static let scannedTypes: Set<String> = ["dispatch", "subscribe", "unsubscribe", "ping", "history"]
 
@@ -191,6 +195,9 @@ private struct ClientEnvelope: Decodable {
         case "history":
             after = field(.after) { try container.decodeInteger(.after, refusing: nonIntegers) }
             limit = field(.limit) { try container.decodeInteger(.limit, refusing: nonIntegers) }
+        case "get":
+            viewModel = field(.viewModel) { try container.decodeIfPresent(String.self, forKey: .viewModel) }
+            at = field(.at) { try container.decodeInteger(.at, refusing: nonIntegers) }
         default:
             break
         }
@@ -236,6 +243,11 @@ private struct ClientEnvelope: Decodable {
                 throw ProtocolError(.invalidMessage, "\"after\" must not be negative.", requestID: id)
             }
             return .history(id: id, after: after.map(UInt64.init), limit: Int(limit))
+        case "get":
+            guard at.map({ $0 >= 0 }) ?? true else {
+                throw ProtocolError(.invalidMessage, "\"at\" must be a version: an integer of at least 0.", requestID: id)
+            }
+            return .get(id: id, viewModel: try require(viewModel, "viewModel"), at: at.map(UInt64.init))
         default:
             return .ping(id: id)
         }

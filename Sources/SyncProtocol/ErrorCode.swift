@@ -39,6 +39,16 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     /// The dispatched side effect was cancelled before it finished (the daemon is stopping);
     /// actions it dispatched before stay applied.
     case cancelled = "cancelled"
+    /// A `get` asked for a version above the current one.
+    case futureVersion = "future_version"
+    /// A `get` asked for a past version the journal can no longer rebuild (its actions are
+    /// missing).
+    case versionUnavailable = "version_unavailable"
+    /// Rebuilding the past version a `get` asked for would replay more actions than the daemon
+    /// replays for one request; `message` says which versions are within the limit.
+    case replayLimit = "replay_limit"
+    /// The daemon is rebuilding as many past versions as it queues; try again shortly.
+    case tooManyRebuilds = "too_many_rebuilds"
     /// The connecting user is not allowed to use this daemon. The server closes.
     case permissionDenied = "permission_denied"
 }

@@ -44,6 +44,11 @@ public enum RequestEncoder {
         try WireJSON.encode(History(id: id, after: after, limit: limit))
     }
 
+    /// `get {id, viewModel, params, at?}`.
+    public static func get(id: Int64, viewModel: String, params: some Encodable, at version: UInt64?) throws -> [UInt8] {
+        try WireJSON.encode(Get(id: id, viewModel: viewModel, params: params, at: version))
+    }
+
     private struct Hello: Encodable {
         let type = "hello"
         let id: Int64
@@ -58,6 +63,14 @@ public enum RequestEncoder {
         let id: Int64
         let viewModel: String
         let params: Params
+    }
+
+    private struct Get<Params: Encodable>: Encodable {
+        let type = "get"
+        let id: Int64
+        let viewModel: String
+        let params: Params
+        let at: UInt64?
     }
 
     private struct Unsubscribe: Encodable {

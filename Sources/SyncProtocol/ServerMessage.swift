@@ -30,6 +30,8 @@ public enum ServerMessage: Sendable {
     case pong(id: Int64)
     /// The answer to `history`: journaled actions, oldest first.
     case entries(id: Int64, entries: [HistoryEntry])
+    /// The answer to `get`: the model (encoded JSON, `null` for none) at `version`.
+    case model(id: Int64, version: UInt64, model: [UInt8])
     /// The daemon is closing this connection on purpose (it is stopping); nothing follows.
     case bye(reason: String)
 
@@ -58,7 +60,7 @@ public enum ServerMessage: Sendable {
             return Self.encode(Entries(id: id, entries: entries))
         case .bye(let reason):
             return Self.encode(Bye(reason: reason))
-        case .update, .patch:
+        case .update, .patch, .model:
             return spliced(framed: false)
         }
     }
@@ -67,7 +69,7 @@ public enum ServerMessage: Sendable {
     /// model is copied once per subscriber.
     public func framed() -> [UInt8] {
         switch self {
-        case .update, .patch: return spliced(framed: true)
+        case .update, .patch, .model: return spliced(framed: true)
         default: return FrameEncoder.frame(encoded())
         }
     }
@@ -81,8 +83,10 @@ public enum ServerMessage: Sendable {
             (head, body, tail) = (#"{"model":"#, model, #","subscription":\#(subscription),"type":"update","version":\#(version)}"#)
         case .patch(let subscription, let version, let base, let patch):
             (head, body, tail) = (#"{"base":\#(base),"patch":"#, patch, #","subscription":\#(subscription),"type":"update","version":\#(version)}"#)
+        case .model(let id, let version, let model):
+            (head, body, tail) = (#"{"id":\#(id),"model":"#, model, #","type":"model","version":\#(version)}"#)
         default:
-            preconditionFailure("only updates are spliced")
+            preconditionFailure("only updates and models are spliced")
         }
         let length = head.utf8.count + body.count + tail.utf8.count
         var bytes: [UInt8] = []
@@ -143,13 +147,15 @@ public enum ServerMessage: Sendable {
 }
 
 /// Every field a server message may have, as a client reads it. `type` says which are set.
-/// Unknown fields are ignored; an `update`'s model is decoded separately with `UpdateEnvelope`.
+/// Unknown fields are ignored; the model of an `update` or a `model` is decoded separately with
+/// `UpdateEnvelope`.
 public struct ServerEnvelope: Decodable, Sendable {
-    /// The message type: `welcome`, `ack`, `result`, `error`, `subscribed`, `update`, `unsubscribed`, `pong`.
+    /// The message type: `welcome`, `ack`, `result`, `error`, `subscribed`, `update`, `unsubscribed`,
+    /// `pong`, `entries`, `model`, `bye`.
     public let type: String
     /// The request id this answers (`null` for errors not tied to a request, absent for updates).
     public let id: Int64?
-    /// The state version (`welcome`, `ack`, `update`).
+    /// The state version (`welcome`, `ack`, `update`, `model`).
     public let version: UInt64?
     /// The subscription id (`subscribed`, `update`, `unsubscribed`).
     public let subscription: Int64?

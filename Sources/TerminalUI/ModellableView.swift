@@ -1,8 +1,9 @@
 /// A view that shows a view model: Tempura's `ModellableView`, drawing into a canvas.
 ///
 /// A view holds `model` and its own `canvas`. Setting `model` calls `update(oldModel:)`,
-/// which repaints only what differs from the old model (an implementation declares
-/// `var model: ViewModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }`).
+/// which repaints only what differs from the old model. Subclassing `BaseView` gives a view
+/// `model`, `canvas` and that call; a type conforming on its own declares
+/// `var model: ViewModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }`.
 /// `layout(size:)` gives the view a new size; the view then repaints everything, which is
 /// `update(oldModel: nil)`. The screen copies the canvas into the frame and the renderer
 /// writes only the cells that changed, so a view repainting one row costs one row.

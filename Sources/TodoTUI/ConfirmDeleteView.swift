@@ -13,27 +13,19 @@ import TodoDomain
 /// ```
 ///
 /// `y` is `didConfirm`; `n` and Esc are `didCancel`.
-public final class ConfirmDeleteView: ModellableView {
-    /// The model shown; setting it repaints what changed.
-    public var model: ListViewModel.Row? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
-    /// The view's cells.
-    public var canvas = Canvas(size: .zero)
-
+public final class ConfirmDeleteView: BaseView<ListViewModel.Row> {
     /// `y`.
     public var didConfirm: (() -> Void)?
     /// `n` or Esc.
     public var didCancel: (() -> Void)?
 
-    /// An empty view.
-    public init() {}
-
     /// The size asked for when presented modally.
-    public func preferredSize(in available: Size) -> Size {
+    override public func preferredSize(in available: Size) -> Size {
         Size(columns: min(available.columns, 50), rows: min(available.rows, 6))
     }
 
     /// Repaints the whole view: it is small, and shown only while in use.
-    public func update(oldModel: ListViewModel.Row?) {
+    override public func update(oldModel: ListViewModel.Row?) {
         guard let model, canvas.size.columns >= 4, canvas.size.rows >= 3 else { return }
         let inner = Rect(row: 1, column: 1, columns: canvas.size.columns - 2, rows: canvas.size.rows - 2)
         canvas.fill(canvas.bounds)
@@ -46,7 +38,7 @@ public final class ConfirmDeleteView: ModellableView {
     }
 
     /// Turns the keys listed above into interaction callbacks.
-    public func handle(_ key: Key) -> Bool {
+    override public func handle(_ key: Key) -> Bool {
         switch key {
         case .character("y"): didConfirm?()
         case .character("n"), .escape: didCancel?()

@@ -11,17 +11,9 @@ import TodoDomain
 ///  the whole text, wrapped at spaces to
 ///  the width of the pane
 /// ```
-public final class DetailPaneView: ModellableView {
-    /// The model shown; setting it repaints what changed.
-    public var model: DetailPaneModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
-    /// The view's cells.
-    public var canvas = Canvas(size: .zero)
-
-    /// An empty view.
-    public init() {}
-
+public final class DetailPaneView: BaseView<DetailPaneModel> {
     /// Repaints the pane: a few lines, all of which change with the item.
-    public func update(oldModel: DetailPaneModel?) {
+    override public func update(oldModel: DetailPaneModel?) {
         guard let model, !canvas.size.isEmpty else { return }
         var lines: [(String, Style)] = []
         switch model {

@@ -2,7 +2,7 @@ import TerminalUI
 
 /// The help overlay: every key of `todo tui` (as many as fit, most needed first, with a blank
 /// line above and below when there is room). Any key closes it (`didClose`).
-public final class HelpView: ModellableView {
+public final class HelpView: BaseView<String> {
     /// Keys and what they do, most needed first (a short window shows the first ones).
     public static let keys: [(key: String, action: String)] = [
         ("j k Down Up", "move"),
@@ -12,31 +12,25 @@ public final class HelpView: ModellableView {
         ("d", "delete it (asks first)"),
         ("f", "filter: all, open, done"),
         ("u", "undo the last change"),
+        ("h", "history, read-only"),
         ("q Ctrl-C", "quit"),
         ("PgDn PgUp", "move a page"),
         ("Home End", "first / last item"),
         ("?", "this help"),
     ]
 
-    /// The help has nothing that changes; the model is the title.
-    public var model: String? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
-    /// The view's cells.
-    public var canvas = Canvas(size: .zero)
     /// Any key.
     public var didClose: (() -> Void)?
 
-    /// An empty view.
-    public init() {}
-
     /// The size asked for when presented modally.
-    public func preferredSize(in available: Size) -> Size {
+    override public func preferredSize(in available: Size) -> Size {
         let keyWidth = Self.keys.map { $0.key.count }.max() ?? 0
         let width = 2 + keyWidth + 2 + (Self.keys.map { $0.action.count }.max() ?? 0) + 2
         return Size(columns: min(available.columns, width), rows: min(available.rows, Self.keys.count + 4))
     }
 
     /// Repaints the whole view: it is small, and shown only while in use.
-    public func update(oldModel: String?) {
+    override public func update(oldModel: String?) {
         guard let model, canvas.size.columns >= 4, canvas.size.rows >= 3 else { return }
         let inner = Rect(row: 1, column: 1, columns: canvas.size.columns - 2, rows: canvas.size.rows - 2)
         canvas.fill(canvas.bounds)
@@ -51,7 +45,7 @@ public final class HelpView: ModellableView {
     }
 
     /// Turns the keys listed above into interaction callbacks.
-    public func handle(_ key: Key) -> Bool {
+    override public func handle(_ key: Key) -> Bool {
         didClose?()
         return true
     }

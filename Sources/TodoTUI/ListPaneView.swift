@@ -16,11 +16,7 @@ import TodoDomain
 /// Keys: `j`/Down and `k`/Up move, PageDown/PageUp move a page, Home/`g` and End/`G` go to
 /// the ends (all reported as `didSelect`); Space `didToggleItem`, `e` `didRequestEdit`, `d`
 /// `didRequestDelete`.
-public final class ListPaneView: ModellableView {
-    /// The model shown; setting it repaints what changed.
-    public var model: ListPaneModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
-    /// The view's cells.
-    public var canvas = Canvas(size: .zero)
+public final class ListPaneView: BaseView<ListPaneModel> {
     /// The first row shown.
     public private(set) var scrollOffset = 0
 
@@ -33,14 +29,11 @@ public final class ListPaneView: ModellableView {
     /// `d` on a row.
     public var didRequestDelete: ((ListViewModel.Row) -> Void)?
 
-    /// An empty view.
-    public init() {}
-
     /// Rows available for items (all but the title).
     private var visibleRows: Int { max(0, canvas.size.rows - 1) }
 
     /// Repaints the two rows involved when only the selection moved, else the whole pane.
-    public func update(oldModel: ListPaneModel?) {
+    override public func update(oldModel: ListPaneModel?) {
         guard let model, !canvas.size.isEmpty else { return }
         let previousOffset = scrollOffset
         scrollToSelection(model)
@@ -63,7 +56,7 @@ public final class ListPaneView: ModellableView {
     }
 
     /// Turns the keys listed above into interaction callbacks.
-    public func handle(_ key: Key) -> Bool {
+    override public func handle(_ key: Key) -> Bool {
         guard let model else { return false }
         let index = model.selectedIndex
         let row = index.map { model.rows[$0] }

@@ -1,10 +1,11 @@
 import SyncClient
+import SyncTerminalUI
 import TerminalUI
 import TodoDomain
 
 /// The root screen of `todo tui`: subscribes to the list with the current filter and to the
 /// connection state, hosts the list and detail screens, keeps the status line, and declares
-/// the routes (add, edit, delete, help).
+/// the routes (add, edit, delete, help, history).
 public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfiguration {
     /// The list pane.
     public let listScreen: ListScreen
@@ -15,9 +16,12 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
     private var status = StatusLineModel(connection: .connecting)
     /// The change `u` undoes: the newest one this screen has been shown.
     private var undoTarget: UndoTarget?
+    /// Where the history mode reads the past.
+    private let history: TodoHistory
 
-    /// The main screen over `store`.
-    public init(store: TodoStore) {
+    /// The main screen over `store`, reading the past for the history mode from `history`.
+    public init(store: TodoStore, history: TodoHistory = .inert) {
+        self.history = history
         listScreen = ListScreen(store: store)
         detailScreen = DetailScreen(store: store)
         super.init(view: MainView(), store: store)
@@ -28,7 +32,7 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
         rootView.model = MainViewModel(status: status)
     }
 
-    /// The modal routes: add, edit, delete, help; each dismissed the same way.
+    /// The modal routes: add, edit, delete, help, history; each dismissed the same way.
     public var navigationConfiguration: [NavigationRequest: NavigationInstruction] {
         [
             .show(TodoRoute.addItem): .presentModally { [store] _ in ItemFormScreen(mode: .add, store: store) },
@@ -43,6 +47,10 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
             .hide(TodoRoute.deleteItem): .dismissModally,
             .show(TodoRoute.help): .presentModally { _ in HelpScreen() },
             .hide(TodoRoute.help): .dismissModally,
+            .show(TodoRoute.history): .presentModally { [unowned self] _ in
+                HistoryScreen(newest: status.version ?? 0, filter: filter, history: history)
+            },
+            .hide(TodoRoute.history): .dismissModally,
         ]
     }
 
@@ -72,6 +80,7 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
             }
         }
         rootView.didRequestHelp = { [unowned self] in navigate(to: TodoRoute.help) }
+        rootView.didRequestHistory = { [unowned self] in navigate(to: TodoRoute.history) }
         rootView.didRequestQuit = { [unowned self] in requestQuit() }
     }
 

@@ -10,7 +10,8 @@ import TerminalUI
 ///  connected v12   3 open, 1 done              ? help
 /// ```
 ///
-/// Keys it turns into interactions: `a` add, `f` next filter, `u` undo, `?` help, `q` quit.
+/// Keys it turns into interactions: `a` add, `f` next filter, `u` undo, `h` history, `?` help,
+/// `q` quit.
 public final class MainView: ModellableView {
     /// The widest terminal that shows no detail pane.
     public static let detailMinimumColumns = 60
@@ -30,6 +31,8 @@ public final class MainView: ModellableView {
     public var didCycleFilter: (() -> Void)?
     /// `u`.
     public var didRequestUndo: (() -> Void)?
+    /// `h`.
+    public var didRequestHistory: (() -> Void)?
     /// `?`.
     public var didRequestHelp: (() -> Void)?
     /// `q`.
@@ -70,6 +73,7 @@ public final class MainView: ModellableView {
         case .character("a"): action = didRequestAdd
         case .character("f"): action = didCycleFilter
         case .character("u"): action = didRequestUndo
+        case .character("h"): action = didRequestHistory
         case .character("?"): action = didRequestHelp
         case .character("q"): action = didRequestQuit
         default: return false

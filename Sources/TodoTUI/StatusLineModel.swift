@@ -1,3 +1,4 @@
+import SyncTerminalUI
 import TodoDomain
 
 /// What the status line at the bottom shows.

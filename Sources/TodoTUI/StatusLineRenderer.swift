@@ -1,3 +1,4 @@
+import SyncTerminalUI
 import TerminalUI
 
 /// Draws the status line: the connection and version on the left, then the last message or
@@ -24,7 +25,7 @@ enum StatusLineRenderer {
             connection = "disconnected: \(reason)"
             connectionStyle.foreground = .red
         }
-        let hint = "? help  q quit "
+        let hint = "h history  ? help  q quit "
         var column = canvas.write(TextLayout.truncate(" " + connection, toWidth: width), row: row, column: 0, style: connectionStyle)
         let detail = status.message ?? "\(status.openCount) open, \(status.doneCount) done"
         let room = width - column - 2

@@ -8,4 +8,6 @@ enum TodoRoute {
     static let deleteItem = "delete item"
     /// The help overlay.
     static let help = "help"
+    /// The read-only history mode (context: nothing; the screen takes the newest version).
+    static let history = "history"
 }

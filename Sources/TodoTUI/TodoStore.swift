@@ -1,5 +1,6 @@
 import SyncClient
 import SyncStore
+import SyncTerminalUI
 import TerminalUI
 import TodoDomain
 

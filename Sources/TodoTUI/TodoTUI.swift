@@ -15,7 +15,7 @@ public enum TodoTUI {
         let terminal = try SystemTerminal.open()
         defer { terminal.restore() }
         let events = try terminal.events()
-        let app = TerminalApp(root: MainScreen(store: .live(client)), terminal: terminal, colors: TerminalApp.colorsAllowed(noColor: noColor))
+        let app = TerminalApp(root: MainScreen(store: .live(client), history: .live(client)), terminal: terminal, colors: TerminalApp.colorsAllowed(noColor: noColor))
         await app.run(events: events)
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CommandLineKit
 import Glibc
 import SyncClient
 import SyncProtocol
@@ -75,11 +76,7 @@ enum HistoryRendering {
 
     /// The entries as one line of JSON, keys sorted.
     static func json(_ entries: [HistoryEntry]) throws(CLIError) -> String {
-        do {
-            return String(decoding: try WireJSON.encode(entries), as: UTF8.self) + "\n"
-        } catch {
-            throw .rejected("cannot encode the log: \(error)")
-        }
+        try JSONOutput.line(entries, what: "the log")
     }
 
     /// `milliseconds` since the Unix epoch as local time, `2026-11-29 23:58:02`.

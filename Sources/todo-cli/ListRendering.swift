@@ -1,4 +1,4 @@
-import SyncProtocol
+import CommandLineKit
 import TodoDomain
 
 /// How `list` and `watch` show a list model as text.
@@ -25,10 +25,6 @@ enum ListRendering {
 
     /// The model as one line of JSON with sorted keys: `{"doneCount":…,"items":[…],"openCount":…}`.
     static func json(_ model: ListViewModel) throws(CLIError) -> String {
-        do {
-            return String(decoding: try WireJSON.encode(model), as: UTF8.self) + "\n"
-        } catch {
-            throw .rejected("cannot encode the list: \(error)")
-        }
+        try JSONOutput.line(model, what: "the list")
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import SyncClient
 import SyncStore
 import TodoDomain
@@ -27,7 +28,7 @@ extension Command {
     /// Dispatches one action per number, in order, on one connection: each number is its own
     /// change. Every number is tried; each refusal is reported on its own line, and the command
     /// fails if any was refused.
-    private static func dispatchEach<A: Action>(_ numbers: [Int], context: CommandContext, _ makeAction: @escaping @Sendable (Int) -> A) async throws(CLIError) {
+    private static func dispatchEach<A: Action>(_ numbers: [Int], context: Invocation, _ makeAction: @escaping @Sendable (Int) -> A) async throws(CLIError) {
         let failures = try await context.withClient { client throws(SyncClientError) in
             var failures: [String] = []
             for number in numbers {

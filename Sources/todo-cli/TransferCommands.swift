@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CommandLineKit
 import Glibc
 import SyncClient
 import SyncProtocol

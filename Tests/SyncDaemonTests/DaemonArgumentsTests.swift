@@ -20,6 +20,16 @@ import Testing
         #expect(arguments.logLevel == .debug)
     }
 
+    @Test func readsTheTimeTravelBounds() throws {
+        let configuration = try DaemonArguments(parsing: ["--snapshot-interval", "5", "--max-replay", "3", "--data-dir", "/d"])
+            .configuration(of: identity, environment: [:], userID: 7)
+        #expect(configuration.snapshotInterval == 5 && configuration.maximumReplayedActions == 3)
+        let defaults = try DaemonArguments(parsing: ["--data-dir", "/d"]).configuration(of: identity, environment: [:], userID: 7)
+        #expect(defaults.snapshotInterval == 1000 && defaults.maximumReplayedActions == 10_000)
+        #expect(throws: DaemonUsageError("--max-replay needs an integer of at least 1 (not 0)")) { try DaemonArguments(parsing: ["--max-replay", "0"]) }
+        #expect(throws: DaemonUsageError("--snapshot-interval needs an integer of at least 1 (not x)")) { try DaemonArguments(parsing: ["--snapshot-interval", "x"]) }
+    }
+
     @Test func defaultsComeFromTheIdentity() throws {
         let configuration = try DaemonArguments(parsing: []).configuration(
             of: identity, environment: ["XDG_RUNTIME_DIR": "/run/user/7", "HOME": "/h", "BOARDD_POSTGRES": "dbname=board"], userID: 7)

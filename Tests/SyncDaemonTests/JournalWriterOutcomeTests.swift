@@ -13,6 +13,8 @@ private final class FailingJournal: Journal {
     func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) { throw error }
     func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] { [] }
     func latestSnapshot() throws(JournalError) -> Snapshot? { nil }
+    func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot? { nil }
+    var snapshotSpacing: UInt64 = 0
     var location: String { "/nowhere/journal.sqlite3" }
 }
 

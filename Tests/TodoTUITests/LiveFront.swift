@@ -19,7 +19,7 @@ final class LiveFront {
     init(_ daemon: DaemonHarness, size: Size = Size(columns: 80, rows: 24)) async throws {
         client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tui-tests/1")
         terminal = FakeTerminal(size: size)
-        root = MainScreen(store: .live(client))
+        root = MainScreen(store: .live(client), history: .live(client))
         app = TerminalApp(root: root, terminal: terminal, colors: true)
         let (events, input) = AsyncStream.makeStream(of: TerminalEvent.self)
         self.input = input

@@ -47,6 +47,7 @@ public final class PostgresJournal: Journal {
     /// How long settling an ambiguous append may take: reconnect, end the old session, read.
     public var settleTimeoutMilliseconds = 1_200
 
+    public var snapshotSpacing: UInt64 = 0
     public var location: String { target.description }
     public var isShared: Bool { true }
 
@@ -121,6 +122,18 @@ public final class PostgresJournal: Journal {
         }
         head = logged
         return Snapshot(version: version, state: Array(state.utf8), ledger: row[3].map { Array($0.utf8) })
+    }
+
+    public func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot? {
+        let rows = try run(schema.readSnapshotAtOrBelow, [String(version)], operation: "reading a snapshot")
+        guard let row = rows.first else { return nil }
+        guard let found = row[0].flatMap(UInt64.init), let hash = row[1].flatMap(LogChain.bytes(hex:)), let state = row[2] else {
+            throw .corrupt(path: location, reason: "a snapshot row is malformed")
+        }
+        guard try link(at: found).hash == hash else {
+            throw .rewritten(path: location, reason: "the snapshot at version \(found) does not match the log's entry there")
+        }
+        return Snapshot(version: found, state: Array(state.utf8), ledger: row[3].map { Array($0.utf8) })
     }
 
     // MARK: Appending
@@ -230,7 +243,7 @@ public final class PostgresJournal: Journal {
             schema.writeSnapshot,
             [String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex), String(savedAt)],
             operation: "saving a snapshot")
-        _ = try? run(schema.pruneSnapshots, [], operation: "pruning snapshots")
+        _ = try? run(schema.pruneSnapshots, [String(snapshotSpacing)], operation: "pruning snapshots")
     }
 
     /// The batch as the JSON array `PREFIX_append` reads: text fields hex-encoded.

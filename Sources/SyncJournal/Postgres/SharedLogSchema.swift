@@ -37,6 +37,8 @@ public struct SharedLogSchema: Sendable, Equatable {
     let readHead: String
     let readHashAt: String
     let readLatestSnapshot: String
+    /// The newest snapshot at or below a version (`$1`).
+    let readSnapshotAtOrBelow: String
     let writeSnapshot: String
     let pruneSnapshots: String
     /// Whether the tables exist.
@@ -134,15 +136,22 @@ public struct SharedLogSchema: Sendable, Equatable {
         WHERE version <= (SELECT version FROM \(prefix)_head) ORDER BY version DESC LIMIT 1
         """
 
+        readSnapshotAtOrBelow = """
+        SELECT version, hash, state, ledger FROM \(prefix)_snapshots
+        WHERE version <= $1 ORDER BY version DESC LIMIT 1
+        """
+
         writeSnapshot = """
         INSERT INTO \(prefix)_snapshots (version, hash, state, ledger, saved_at)
         VALUES ($1, decode($2, 'hex'), convert_from(decode($3, 'hex'), 'UTF8'), convert_from(decode($4, 'hex'), 'UTF8'), $5)
         ON CONFLICT (version) DO NOTHING
         """
 
-        // Keeps the three newest snapshots.
+        // Keeps the three newest snapshots, and the oldest of each span of $1 versions (none
+        // when $1 is 0).
         pruneSnapshots = """
         DELETE FROM \(prefix)_snapshots WHERE version < (SELECT min(version) FROM (SELECT version FROM \(prefix)_snapshots ORDER BY version DESC LIMIT 3) AS kept)
+        AND ($1::bigint = 0 OR version NOT IN (SELECT min(version) FROM \(prefix)_snapshots GROUP BY version / NULLIF($1::bigint, 0)))
         """
         tablesExist = "SELECT to_regclass('\(prefix)_meta') IS NOT NULL"
         readSchemaVersion = "SELECT value FROM \(prefix)_meta WHERE key = 'schema_version'"

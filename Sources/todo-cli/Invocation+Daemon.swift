@@ -1,34 +1,13 @@
+import CommandLineKit
 import SyncClient
 import TodoDomain
 
-/// One `todo` command, declared as data: `--help` and the command table come from these fields.
-struct Command: Sendable {
-    /// The word that selects the command.
-    let name: String
-    /// Arguments after the name, as shown in usage lines.
-    let arguments: String
-    /// One line for the command table.
-    let summary: String
-    /// More lines for `todo NAME --help` (may be empty).
-    let details: String
-    /// Runs the command with its arguments (the words after its name, `--help` already handled).
-    let run: @Sendable (CommandContext, [String]) async throws(CLIError) -> Void
-
-    /// `todo NAME ARGUMENTS`.
-    var usage: String { "todo [--socket PATH] \(name)" + (arguments.isEmpty ? "" : " \(arguments)") }
-
-    /// The text `todo NAME --help` prints.
-    var help: String {
-        "usage: \(usage)\n\n\(summary)\n" + (details.isEmpty ? "" : "\n\(details)\n")
-    }
-}
-
-/// What every command gets: how to reach the daemon.
-struct CommandContext: Sendable {
+/// What every `todo` command gets from its invocation: how to reach the daemon.
+extension Invocation {
     /// The `--socket` option, if given.
-    let socketOption: String?
+    var socketOption: String? { value(of: "--socket") }
     /// Whether a missing daemon may be started (see `DaemonAutostart`).
-    let mayStartDaemon: Bool
+    var mayStartDaemon: Bool { !isSet("--no-autostart") && !DaemonAutostart.isForbidden(for: TodoApp.identity) }
 
     /// How long a one-shot command waits for a daemon that went away mid-command (a restart)
     /// before it gives up.

@@ -1,0 +1,21 @@
+import TerminalUI
+
+/// The help overlay of the board; any key closes it.
+public final class BoardHelpScreen: Screen<BoardHelpView, BoardStore> {
+    /// The help (it sends no actions; the store is there for the type).
+    public init() {
+        super.init(view: BoardHelpView(), store: .inert)
+        rootView.model = "Keys"
+    }
+
+    /// Wires the view's interaction callbacks to actions and navigation.
+    public override func setupInteraction() {
+        rootView.didClose = { [unowned self] in
+            do {
+                try hide(routeIdentifier)
+            } catch {
+                didFail(error)
+            }
+        }
+    }
+}

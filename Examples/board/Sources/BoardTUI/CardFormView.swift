@@ -1,0 +1,73 @@
+import TerminalUI
+
+/// The add-card form, presented modally: a box with a one-line field for the title, the
+/// daemon's refusal if any, and the keys.
+///
+/// ```
+/// ┌ Add a card to doing ───────────────────┐
+/// │                                         │
+/// │ > review the PR_                        │
+/// │ column doing is at its limit of 3       │
+/// │ Enter add   Esc cancel                  │
+/// └─────────────────────────────────────────┘
+/// ```
+///
+/// Keys that edit the text are reported as `didEdit` with the edited `TextInput`; Enter is
+/// `didSubmit`, Esc `didCancel`.
+public final class CardFormView: ModellableView {
+    /// The model shown; setting it repaints what changed.
+    public var model: CardFormModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
+    /// The view's cells.
+    public var canvas = Canvas(size: .zero)
+    /// Where the terminal's cursor goes: at the insertion point of the field.
+    public private(set) var cursor: Position?
+
+    /// The text changed.
+    public var didEdit: ((TextInput) -> Void)?
+    /// Enter.
+    public var didSubmit: (() -> Void)?
+    /// Esc.
+    public var didCancel: (() -> Void)?
+
+    /// An empty view.
+    public init() {}
+
+    /// The size asked for when presented modally.
+    public func preferredSize(in available: Size) -> Size {
+        Size(columns: min(available.columns, 60), rows: min(available.rows, 6))
+    }
+
+    /// Repaints the whole view: it is small, and shown only while in use.
+    public func update(oldModel: CardFormModel?) {
+        guard let model, canvas.size.columns >= 4, canvas.size.rows >= 3 else { return }
+        let inner = Rect(row: 1, column: 1, columns: canvas.size.columns - 2, rows: canvas.size.rows - 2)
+        canvas.fill(canvas.bounds)
+        canvas.drawBox(canvas.bounds, title: model.title)
+        let fieldRow = min(2, inner.maxRow - 1)
+        canvas.write("> ", row: fieldRow, column: 2, clip: inner)
+        let fieldColumn = 4
+        let fieldWidth = max(0, inner.maxColumn - 1 - fieldColumn)
+        let (shown, cursorColumn) = model.input.visible(inWidth: fieldWidth)
+        canvas.write(shown, row: fieldRow, column: fieldColumn, style: Style(underline: true), clip: inner)
+        cursor = fieldWidth > 0 ? Position(row: fieldRow, column: fieldColumn + cursorColumn) : nil
+        if fieldRow + 1 < inner.maxRow, let error = model.error {
+            canvas.write(TextLayout.truncate(error, toWidth: inner.size.columns - 2), row: fieldRow + 1, column: 2, style: Style(foreground: .red), clip: inner)
+        }
+        if fieldRow + 2 < inner.maxRow {
+            canvas.write(model.isSending ? "adding..." : "Enter add   Esc cancel", row: fieldRow + 2, column: 2, style: Style(dim: true), clip: inner)
+        }
+    }
+
+    /// Turns the keys listed above into interaction callbacks.
+    public func handle(_ key: Key) -> Bool {
+        guard let model else { return false }
+        switch key {
+        case .enter: didSubmit?()
+        case .escape: didCancel?()
+        default:
+            guard let edited = model.input.editing(with: key) else { return false }
+            didEdit?(edited)
+        }
+        return true
+    }
+}

@@ -1,0 +1,5 @@
+import BoardDomain
+import SyncDaemon
+
+/// `boardd`: the board daemon, the framework's standard daemon.
+DaemonCommand<BoardApp>(identity: BoardApp.identity, summary: "Serves the kanban board.").run()

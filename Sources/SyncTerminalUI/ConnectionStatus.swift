@@ -1,0 +1,14 @@
+/// The connection to the daemon as a status line shows it.
+///
+/// It mirrors `SyncClient`'s connection states (connected at a version, reconnecting,
+/// closed), with a state before the first is heard; `SyncClient.connectionStatusFeed()` feeds it.
+public enum ConnectionStatus: Equatable, Sendable {
+    /// Not yet heard from.
+    case connecting
+    /// Connected; the daemon's state was at `version` when last heard.
+    case connected(version: UInt64)
+    /// Lost, trying again (`attempt` from 1) after `reason`.
+    case reconnecting(attempt: Int, reason: String)
+    /// Lost for good, for `reason`.
+    case disconnected(reason: String)
+}
