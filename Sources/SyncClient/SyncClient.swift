@@ -130,14 +130,12 @@ public final class SyncClient: Sendable {
     /// Unlike a dispatch it is not numbered: sent again after a reconnect, it runs again (its
     /// first run was cancelled when the connection was lost, its actions until then kept).
     public func run<E: DispatchedSideEffect>(_ effect: E) async throws(SyncClientError) -> E.Result {
-        let reply = try await request { id, _ in
+        let (reply, payload) = try await requestWithPayload { id, _ in
             try RequestEncoder.dispatch(id: id, actionName: E.wireName, payload: effect)
         }
-        guard reply.type == "result", let result = reply.result else {
-            throw .protocolViolation("expected result, got \(reply.type)")
-        }
+        guard reply.type == "result" else { throw .protocolViolation("expected result, got \(reply.type)") }
         do {
-            return try WireJSON.decode(E.Result.self, from: WireJSON.encode(result))
+            return try WireJSON.decode(ResultEnvelope<E.Result>.self, from: payload).result
         } catch {
             throw .protocolViolation("a \(E.wireName) result that does not decode: \(error)")
         }
@@ -275,4 +273,10 @@ public final class SyncClient: Sendable {
         if reply.envelope.type == "error" { throw Self.error(from: reply.envelope) }
         return reply
     }
+}
+
+/// The `result` field of a `result` reply, decoded as the side effect's own type straight
+/// from the frame (no detour through a generic JSON value, which would round large integers).
+private struct ResultEnvelope<Result: Decodable>: Decodable {
+    let result: Result
 }

@@ -36,6 +36,9 @@ public struct DaemonConfiguration: Sendable {
     /// The most dispatched side effects one connection may have running at once; one more is
     /// refused with `too_many_side_effects`.
     public var maximumSideEffectsPerConnection = 8
+    /// The most dispatched side effects running at once in the daemon, those of clients that
+    /// left and are still ending included; one more is refused with `too_many_side_effects`.
+    public var maximumSideEffects = 256
     /// Most actions replayed to answer one `get` of a past version (from the newest snapshot
     /// at or below it); a version needing more is refused with `replay_limit`.
     public var maximumReplayedActions = 10_000

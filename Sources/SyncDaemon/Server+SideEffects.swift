@@ -12,7 +12,10 @@ extension Server {
                 .invalidMessage, "\"\(name)\" is a side effect: it takes no \"sequence\" (only actions are applied exactly once).", requestID: requestID)), to: session)
             return
         }
-        guard let type = sideEffectTypes[name] else { return }
+        guard let type = sideEffectTypes[name] else {
+            send(.error(ProtocolError(.unknownAction, "No action or side effect is named \"\(name)\".", requestID: requestID)), to: session)
+            return
+        }
         start(type, payload: payload, at: location, from: session, requestID: requestID)
     }
 
@@ -31,6 +34,13 @@ extension Server {
         guard sideEffectCalls.runningCount(of: connectionID) < limit else {
             send(.error(ProtocolError(
                 .tooManySideEffects, "This connection already runs \(limit.counting("side effect")), the most it may at once; wait for one to finish.",
+                requestID: requestID)), to: session)
+            return
+        }
+        let total = configuration.maximumSideEffects
+        guard sideEffectCalls.runningCount < total else {
+            send(.error(ProtocolError(
+                .tooManySideEffects, "The daemon already runs \(total.counting("side effect")), the most it runs at once; try again shortly.",
                 requestID: requestID)), to: session)
             return
         }

@@ -43,6 +43,9 @@ final class SideEffectCalls<App: SyncApp> {
         calls.values.reduce(0) { $0 + ($1.connectionID == connectionID ? 1 : 0) }
     }
 
+    /// How many calls are running, those cancelled but not yet ended included.
+    var runningCount: Int { calls.count }
+
     /// Starts `effect` for request `requestID` of connection `connectionID`.
     func start<E: DispatchedSideEffect<App.State, App.Dependencies>>(_ effect: E, connectionID: Int, requestID: Int64) {
         precondition(isOpen, "a side effect started after shutdown began")
@@ -53,7 +56,9 @@ final class SideEffectCalls<App: SyncApp> {
         let context = SideEffectContext<App.State, App.Dependencies>(
             currentState: { [mirror] in mirror.read() },
             dispatch: { action in
-                try await withCheckedThrowingContinuation { reply in
+                // A cancelled call (its client left, or shutdown) changes nothing more.
+                try Task.checkCancellation()
+                return try await withCheckedThrowingContinuation { reply in
                     if !sender.post(.init(action: action, reply: reply)) {
                         reply.resume(throwing: ProtocolError(.cancelled, "The daemon is shutting down."))
                     }
@@ -66,11 +71,12 @@ final class SideEffectCalls<App: SyncApp> {
         calls[callID] = Call(connectionID: connectionID, requestID: requestID, task: task)
     }
 
-    /// Cancels the calls of a connection that is gone; nobody is answered.
+    /// Cancels the calls of a connection that is gone; nobody is answered. They stay counted
+    /// (`runningCount`) until their tasks end, so that clients reconnecting in a loop cannot
+    /// pile up tasks that ignore cancellation.
     func cancelCalls(of connectionID: Int) {
-        for (callID, call) in calls where call.connectionID == connectionID {
+        for call in calls.values where call.connectionID == connectionID {
             call.task.cancel()
-            calls[callID] = nil
         }
     }
 

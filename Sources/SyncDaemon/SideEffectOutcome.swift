@@ -6,7 +6,7 @@ import SyncStore
 enum SideEffectOutcome {
     /// The error of a call cancelled because the daemon stops.
     static let cancelled = ProtocolError(
-        .cancelled, "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before stay applied.")
+        .cancelled, "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before were accepted and commit as usual.")
 
     /// Starts a task that runs `effect` in `context` and passes its outcome to `report`.
     static func launch<E: DispatchedSideEffect>(

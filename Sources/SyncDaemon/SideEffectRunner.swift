@@ -38,7 +38,9 @@ final class SideEffectRunner<State: Sendable, Dependencies: SideEffectDependenci
         let context = SideEffectContext<State, Dependencies>(
             currentState: { [mirror] in mirror.read() },
             dispatch: { action in
-                try await withCheckedThrowingContinuation { reply in
+                // A paused or stopped side effect changes nothing more.
+                try Task.checkCancellation()
+                return try await withCheckedThrowingContinuation { reply in
                     if !sender.post(Dispatch(action: action, reply: reply)) {
                         reply.resume(throwing: ProtocolError(.rejected, "The daemon is shutting down."))
                     }

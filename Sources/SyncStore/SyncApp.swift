@@ -1,7 +1,7 @@
 /// Everything the daemon runtime needs to know about an application, and nothing about how it
 /// is served: the initial state, the actions, side effects and view models that exist, by wire
 /// name, and the kind of dependencies its side effects are given.
-public protocol SyncApp {
+public protocol SyncApp: SendableMetatype {
     /// The one authoritative state value.
     associatedtype State: Codable, Equatable, Sendable
     /// What side effects and acceptance are given: a clock, ids, and whatever the app adds.

@@ -5,11 +5,12 @@ import SyncStore
 /// with the test's dependencies and applied one at a time, and those a side effect dispatched
 /// wait, with the states around them, until the test receives them.
 final class LiveStore<State: Sendable, Dependencies: SideEffectDependencies>: Sendable {
-    /// An action applied, with the state before and after it.
+    /// An action applied, with the state before and after it and the version it made.
     struct Applied: Sendable {
         let action: any Action<State>
         let before: State
         let after: State
+        let version: UInt64
     }
 
     private struct Contents: Sendable {
@@ -39,7 +40,7 @@ final class LiveStore<State: Sendable, Dependencies: SideEffectDependencies>: Se
             let before = contents.store.state
             action.accept(context, state: before)
             try contents.store.apply(action)
-            let applied = Applied(action: action, before: before, after: contents.store.state)
+            let applied = Applied(action: action, before: before, after: contents.store.state, version: contents.store.version)
             if received { contents.received.append(applied) }
             return applied
         }
@@ -64,7 +65,6 @@ final class LiveStore<State: Sendable, Dependencies: SideEffectDependencies>: Se
     }
 
     private func dispatch<A: Action<State>>(_ action: A) throws -> UInt64 {
-        _ = try apply(action, received: true)
-        return current.version
+        try apply(action, received: true).version
     }
 }

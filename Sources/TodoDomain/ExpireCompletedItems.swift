@@ -32,8 +32,9 @@ public struct ExpireCompletedItems: SideEffect {
         let clock = context.dependencies.clock
         while !Task.isCancelled {
             let state = context.currentState().state
-            for number in Self.expiredNumbers(in: state, retentionMilliseconds: retentionMilliseconds, now: clock.now()) {
-                _ = try? await context.dispatch(RemoveItem(number: number))
+            let now = clock.now()
+            for number in Self.expiredNumbers(in: state, retentionMilliseconds: retentionMilliseconds, now: now) {
+                _ = try? await context.dispatch(RemoveItem(number: number, doneBy: now - retentionMilliseconds))
             }
             do {
                 try await clock.sleep(milliseconds: intervalMilliseconds)

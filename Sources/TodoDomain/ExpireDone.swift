@@ -1,8 +1,9 @@
 import SyncStore
 
 /// `expireDone {olderThanSeconds}`, a side effect a client dispatches: removes every item done
-/// more than `olderThanSeconds` ago by the injected clock, one `remove` action each, and answers
-/// how many it removed. An item reopened or removed meanwhile is skipped, not counted.
+/// more than `olderThanSeconds` ago by the injected clock, one `remove` action each (with
+/// `doneBy`, so an item reopened meanwhile stays), and answers how many it removed. An item
+/// reopened or removed meanwhile is skipped, not counted.
 public struct ExpireDone: DispatchedSideEffect {
     public static let wireName = "expireDone"
 
@@ -23,15 +24,16 @@ public struct ExpireDone: DispatchedSideEffect {
 
     public func run(_ context: SideEffectContext<TodoState, StandardDependencies>) async throws -> Result {
         guard (0...Self.maximumSeconds).contains(olderThanSeconds) else { throw TodoRejection.invalidAge(olderThanSeconds) }
-        let numbers = ExpireCompletedItems.expiredNumbers(
-            in: context.currentState().state, retentionMilliseconds: olderThanSeconds * 1000, now: context.dependencies.clock.now())
+        let now = context.dependencies.clock.now()
+        let retention = olderThanSeconds * 1000
+        let numbers = ExpireCompletedItems.expiredNumbers(in: context.currentState().state, retentionMilliseconds: retention, now: now)
         var removed = 0
         for number in numbers {
             do {
-                _ = try await context.dispatch(RemoveItem(number: number))
+                _ = try await context.dispatch(RemoveItem(number: number, doneBy: now - retention))
                 removed += 1
             } catch {
-                // Removed by someone else meanwhile: not ours to count.
+                // Removed, or reopened, by someone else meanwhile: not ours to count.
                 try Task.checkCancellation()
             }
         }

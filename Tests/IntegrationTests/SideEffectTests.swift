@@ -125,7 +125,7 @@ import TodoDomain
         daemon.process.send(SIGTERM)
         let cancelled = try client.receive()
         #expect(cancelled.type == "error" && cancelled.code == "cancelled" && cancelled.id == 1)
-        #expect(cancelled["message"] as? String == "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before stay applied.")
+        #expect(cancelled["message"] as? String == "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before were accepted and commit as usual.")
         #expect(try client.receive().type == "bye")
         #expect(try daemon.waitForStop() == 0)
     }

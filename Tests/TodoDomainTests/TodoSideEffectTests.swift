@@ -104,3 +104,32 @@ private let threeItems = TodoState(items: [
         await #expect(throws: TodoRejection.noSuchItem(9)) { try await store.run(AwaitDone(number: 9)) }
     }
 }
+
+/// The remove the expiry side effects send: only an item still done, and done by the time they
+/// looked, goes; one reopened (or done again later) since stays.
+@Suite struct RemoveDoneByTests {
+    private let items = TodoState(items: [
+        TodoItem(id: "a", number: 1, text: "done early", completed: true, createdAt: 0, completedAt: 900),
+        TodoItem(id: "b", number: 2, text: "reopened", completed: false, createdAt: 0),
+        TodoItem(id: "c", number: 3, text: "done late", completed: true, createdAt: 0, completedAt: 1_500),
+    ], nextNumber: 4)
+
+    @Test func removesOnlyAnItemDoneByTheTimeGiven() throws {
+        let store = makeTodoStore(clock: TestClock(now: 2_000), state: items)
+        for number in [2, 3] {
+            #expect(throws: TodoRejection.notDoneBy(number: number, time: 1_000)) {
+                try store.send(RemoveItem(number: number, doneBy: 1_000))
+            }
+        }
+        #expect(store.state == items, "a refused remove leaves everything")
+        try store.send(RemoveItem(number: 1, doneBy: 1_000)) {
+            $0.items.remove(at: 0)
+            // The two refused removes were accepted (and drew change ids 1 and 2) first.
+            $0.undoStack.push(UndoStep(summary: #"remove "done early""#, changes: [.restore(item: items.items[0], index: 0)], change: 3))
+        }
+    }
+
+    @Test func theRefusalSaysWhatStays() {
+        #expect(TodoRejection.notDoneBy(number: 2, time: 1_000).description == "item 2 was not done by 1000 ms since the epoch; it stays")
+    }
+}
