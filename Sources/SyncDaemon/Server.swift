@@ -69,6 +69,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, ledger: DispatchLedger, writer: JournalWriter<App.State>,
         configuration: DaemonConfiguration, dependencies: App.Dependencies, logger: Logger
     ) throws(DaemonError) {
+        let clashes = Set(App.actions.map { $0.wireName }).intersection(App.sideEffects.map { $0.wireName })
+        precondition(clashes.isEmpty, "\(App.self) names an action and a side effect alike: \(clashes.sorted().joined(separator: ", "))")
         self.loop = loop
         self.dependencies = dependencies
         self.store = store

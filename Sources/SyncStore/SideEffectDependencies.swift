@@ -39,7 +39,9 @@ extension SideEffectDependencies {
 
 /// The dependencies of an app that needs only a clock and ids.
 public struct StandardDependencies: SideEffectDependencies {
+    /// The clock acceptance and side effects read.
     public var clock: any WallClock
+    /// Where acceptance draws action ids.
     public var ids: any IDSource
 
     /// Dependencies from a clock and an id source; by default the live ones.
@@ -54,10 +56,12 @@ public struct SystemClock: WallClock {
     /// The system clock.
     public init() {}
 
+    /// Milliseconds since the Unix epoch, now.
     public func now() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 
+    /// Sleeps for `milliseconds` (throws when the task is cancelled).
     public func sleep(milliseconds: Int64) async throws {
         try await Task.sleep(for: .milliseconds(max(0, milliseconds)))
     }
@@ -68,6 +72,7 @@ public struct RandomIDs: IDSource {
     /// The system's random ids.
     public init() {}
 
+    /// A new random id.
     public func next() -> UUID {
         AcceptanceContext.randomUUID()
     }
