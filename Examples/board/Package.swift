@@ -20,6 +20,7 @@ let package = Package(
             "BoardDomain",
             .product(name: "SyncClient", package: "todo-sync"),
             .product(name: "SyncStore", package: "todo-sync"),
+            .product(name: "SyncTerminalUI", package: "todo-sync"),
             .product(name: "TerminalUI", package: "todo-sync"),
         ]),
         // The board daemon: the framework's standard daemon command for BoardApp.
@@ -27,11 +28,14 @@ let package = Package(
             "BoardDomain",
             .product(name: "SyncDaemon", package: "todo-sync"),
         ]),
-        // The `board` command line: show, add, move, tui.
+        // The `board` command line on CommandLineKit: show, add, move, tui, completions.
         .executableTarget(name: "board-cli", dependencies: [
             "BoardDomain", "BoardTUI",
+            .product(name: "CommandLineKit", package: "todo-sync"),
             .product(name: "SyncClient", package: "todo-sync"),
+            .product(name: "SyncProtocol", package: "todo-sync"),
             .product(name: "SyncStore", package: "todo-sync"),
+            .product(name: "TerminalUI", package: "todo-sync"),
         ]),
         .testTarget(name: "BoardDomainTests", dependencies: [
             "BoardDomain",
