@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TodoDomain", targets: ["TodoDomain"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
+        .library(name: "SyncTesting", targets: ["SyncTesting"]),
         .library(name: "SyncTerminalUI", targets: ["SyncTerminalUI"]),
         .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
         .executable(name: "todod", targets: ["todod"]),
@@ -52,6 +53,8 @@ let package = Package(
         .target(name: "SyncDaemon", dependencies: ["CUV", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
         // The client library any program links to dispatch and subscribe.
         .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
+        // Testing an app without a daemon: TCA's TestStore, a test clock, ids in a fixed sequence.
+        .target(name: "SyncTesting", dependencies: ["SyncStore", "SyncLock"]),
         // The todo application: state, actions, view models, side effects.
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
         // Terminal MVVM: cell grid, display width, diff renderer, keys, ModellableView, Screen,
@@ -78,7 +81,8 @@ let package = Package(
         .testTarget(name: "SyncDaemonTests", dependencies: ["CUV", "SyncDaemon", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
         .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
-        .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "TestSupport"]),
+        .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "SyncTesting", "TestSupport"]),
+        .testTarget(name: "SyncTestingTests", dependencies: ["SyncTesting", "SyncStore"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(

@@ -121,6 +121,26 @@ public final class SyncClient: Sendable {
         return version
     }
 
+    /// Runs the side effect `effect` in the daemon and returns its result once it finished:
+    /// every action it dispatched is durable then, and every update reflecting them was
+    /// delivered to this client's streams before it returns. What it threw comes back as
+    /// `.server(code:message:)` (`rejected` with its message, `cancelled` when the daemon
+    /// stopped first, `too_many_side_effects` beyond the daemon's bound per connection).
+    ///
+    /// Unlike a dispatch it is not numbered: sent again after a reconnect, it runs again (its
+    /// first run was cancelled when the connection was lost, its actions until then kept).
+    public func run<E: DispatchedSideEffect>(_ effect: E) async throws(SyncClientError) -> E.Result {
+        let (reply, payload) = try await requestWithPayload { id, _ in
+            try RequestEncoder.dispatch(id: id, actionName: E.wireName, payload: effect)
+        }
+        guard reply.type == "result" else { throw .protocolViolation("expected result, got \(reply.type)") }
+        do {
+            return try WireJSON.decode(ResultEnvelope<E.Result>.self, from: payload).result
+        } catch {
+            throw .protocolViolation("a \(E.wireName) result that does not decode: \(error)")
+        }
+    }
+
     /// Up to `limit` journaled actions after version `after`, oldest first; without `after`,
     /// the latest `limit` actions.
     public func history(after: UInt64? = nil, limit: Int = 20) async throws(SyncClientError) -> [HistoryEntry] {
@@ -253,4 +273,10 @@ public final class SyncClient: Sendable {
         if reply.envelope.type == "error" { throw Self.error(from: reply.envelope) }
         return reply
     }
+}
+
+/// The `result` field of a `result` reply, decoded as the side effect's own type straight
+/// from the frame (no detour through a generic JSON value, which would round large integers).
+private struct ResultEnvelope<Result: Decodable>: Decodable {
+    let result: Result
 }

@@ -13,12 +13,18 @@ import SyncStore
 /// socket file and returns.
 public final class Daemon<App: SyncApp> {
     private let configuration: DaemonConfiguration
-    private let sideEffects: [any SideEffect<App.State>]
+    private let sideEffects: [any SideEffect<App.State, App.Dependencies>]
+    private let dependencies: App.Dependencies
     private let logger: Logger
 
-    /// A daemon serving `App` as `configuration` says, running `sideEffects` while it serves.
-    public init(configuration: DaemonConfiguration, sideEffects: [any SideEffect<App.State>] = [], logger: Logger) {
+    /// A daemon serving `App` as `configuration` says, running `sideEffects` while it serves;
+    /// acceptance, those side effects and the ones clients dispatch are given `dependencies`.
+    public init(
+        configuration: DaemonConfiguration, dependencies: App.Dependencies, sideEffects: [any SideEffect<App.State, App.Dependencies>] = [],
+        logger: Logger
+    ) {
         self.configuration = configuration
+        self.dependencies = dependencies
         self.sideEffects = sideEffects
         self.logger = logger
     }
@@ -55,8 +61,9 @@ public final class Daemon<App: SyncApp> {
             snapshotInterval: configuration.snapshotInterval,
             // A round trip to a database server must not stall the loop.
             inlineCommitLimit: journal.isShared ? 0 : configuration.inlineCommitLimit, logger: logger)
-        let server = try Server<App>(loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, logger: logger)
-        var effects: SideEffectRunner<App.State>?
+        let server = try Server<App>(
+            loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, dependencies: dependencies, logger: logger)
+        var effects: SideEffectRunner<App.State, App.Dependencies>?
         var watcher: SharedLogWatcher?
         var listener: UnixListener?
         var timers: [LoopHandle<uv_timer_t>] = []
@@ -68,6 +75,7 @@ public final class Daemon<App: SyncApp> {
             listener?.close()
             watcher?.stop()
             effects?.stop()
+            server.stopSideEffects()
             for timer in timers { timer.close() }
             for signal in signals { signal.close() }
             server.beginShutdown()
@@ -78,7 +86,7 @@ public final class Daemon<App: SyncApp> {
             shutDown()
         }
         do {
-            effects = try SideEffectRunner<App.State>(loop: loop, effects: sideEffects, mirror: server.mirror) { [unowned server] action, reply in
+            effects = try SideEffectRunner<App.State, App.Dependencies>(loop: loop, effects: sideEffects, mirror: server.mirror, dependencies: dependencies) { [unowned server] action, reply in
                 server.apply(action, requester: .sideEffect(reply))
             }
             // Signals are watched before the socket listens: a client may connect (and a test

@@ -53,7 +53,7 @@ public struct DaemonArguments: Sendable {
         ]),
         DaemonOption("--postgres", argument: "CONNINFO", help: [
             "share one action log with the daemons of other hosts in this", "PostgreSQL database (a libpq connection string or URI;",
-            "see docs/SCALE_OUT.md). The data directory then holds only", "the lock and the last head seen. Prefer the environment",
+            "see the manual). The data directory then holds only", "the lock and the last head seen. Prefer the environment",
             "variable or ~/.pgpass for a password: other users can read", "a command line",
         ]),
         DaemonOption("--snapshot-interval", argument: "N", help: ["save a snapshot of the state every N versions (default 1000)"]),

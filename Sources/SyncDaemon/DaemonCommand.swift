@@ -19,16 +19,19 @@ public struct DaemonCommand<App: SyncApp> {
     /// The app's own options, listed in `--help` after the standard ones.
     public let appOptions: [DaemonOption]
     /// The long-running side effects to run, from the parsed command line (the app's options).
-    public let sideEffects: (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State>]
+    public let sideEffects: (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>]
+    /// What acceptance and every side effect are given: the clock, the ids, the app's own.
+    public let dependencies: App.Dependencies
 
-    /// A daemon command for `App`.
+    /// A daemon command for `App` whose side effects get `dependencies`.
     public init(
-        identity: AppIdentity, summary: String, appOptions: [DaemonOption] = [],
-        sideEffects: @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State>] = { _ in [] }
+        identity: AppIdentity, summary: String, appOptions: [DaemonOption] = [], dependencies: App.Dependencies,
+        sideEffects: @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>] = { _ in [] }
     ) {
         self.identity = identity
         self.summary = summary
         self.appOptions = appOptions
+        self.dependencies = dependencies
         self.sideEffects = sideEffects
     }
 
@@ -41,7 +44,7 @@ public struct DaemonCommand<App: SyncApp> {
         }
         let parsed: DaemonArguments
         let configuration: DaemonConfiguration
-        let effects: [any SideEffect<App.State>]
+        let effects: [any SideEffect<App.State, App.Dependencies>]
         do throws(DaemonUsageError) {
             parsed = try DaemonArguments(parsing: arguments, appOptions: appOptions)
             switch parsed.request {
@@ -61,7 +64,7 @@ public struct DaemonCommand<App: SyncApp> {
         }
         let logger = Logger(label: label, minimumLevel: parsed.logLevel)
         do {
-            try Daemon<App>(configuration: configuration, sideEffects: effects, logger: logger).run()
+            try Daemon<App>(configuration: configuration, dependencies: dependencies, sideEffects: effects, logger: logger).run()
         } catch DaemonError.uncertainCommit(let reason) {
             logger.log(.error, DaemonError.uncertainCommit(reason: reason).description)
             exit(70)

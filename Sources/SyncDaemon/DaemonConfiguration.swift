@@ -33,6 +33,12 @@ public struct DaemonConfiguration: Sendable {
     public var hardQueueLimit = 16 * 1024 * 1024
     /// Most subscriptions one connection may hold.
     public var maximumSubscriptionsPerConnection = 256
+    /// The most dispatched side effects one connection may have running at once; one more is
+    /// refused with `too_many_side_effects`.
+    public var maximumSideEffectsPerConnection = 8
+    /// The most dispatched side effects running at once in the daemon, those of clients that
+    /// left and are still ending included; one more is refused with `too_many_side_effects`.
+    public var maximumSideEffects = 256
     /// Most actions replayed to answer one `get` of a past version (from the newest snapshot
     /// at or below it); a version needing more is refused with `replay_limit`.
     public var maximumReplayedActions = 10_000

@@ -12,10 +12,16 @@ enum JournalOpener {
     static var databaseWaitSeconds: Int { 10 }
 
     /// The journal for `configuration`, in `directory`, ready to be read by recovery. It
-    /// keeps a snapshot every half replay limit, so that every past version is within reach.
+    /// keeps a snapshot every half replay limit, so that every past version written from now
+    /// on is within reach of `get … at` when snapshots are saved at least that often (a
+    /// warning says so when they are not).
     static func open(_ configuration: DaemonConfiguration, in directory: DataDirectory, logger: Logger) throws(DaemonError) -> any Journal {
         let journal = try openJournal(configuration, in: directory, logger: logger)
-        journal.snapshotSpacing = UInt64(max(1, configuration.maximumReplayedActions / 2))
+        let spacing = UInt64(max(1, configuration.maximumReplayedActions / 2))
+        journal.snapshotSpacing = spacing
+        if configuration.snapshotInterval > spacing {
+            logger.log(.warning, "snapshots every \(configuration.snapshotInterval) versions are further apart than half the replay limit (\(configuration.maximumReplayedActions)): some past versions will be out of reach of get at; use --snapshot-interval \(spacing) or less")
+        }
         return journal
     }
 

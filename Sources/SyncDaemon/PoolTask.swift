@@ -7,13 +7,13 @@ import CUV
 /// Lifetime: the task retains itself from `uv_queue_work` until its after-work callback. The
 /// pool thread only runs `work` and writes `output`, which the loop thread reads after it
 /// (libuv's queue orders the two). Not `Sendable`.
-final class PoolTask<Output> {
-    private let work: () -> Output
+final class PoolTask<Output: Sendable> {
+    private let work: @Sendable () -> Output
     private let completion: (Output?) -> Void
     private let request: UnsafeMutablePointer<uv_work_t>
     private var output: Output?
 
-    private init(work: @escaping () -> Output, completion: @escaping (Output?) -> Void) {
+    private init(work: @escaping @Sendable () -> Output, completion: @escaping (Output?) -> Void) {
         self.work = work
         self.completion = completion
         request = .allocate(capacity: 1)
@@ -24,7 +24,7 @@ final class PoolTask<Output> {
     }
 
     /// Queues `work` on `loop`'s thread pool; `completion` gets its result on the loop thread.
-    static func run(on loop: UnsafeMutablePointer<uv_loop_t>, work: @escaping () -> Output, completion: @escaping (Output?) -> Void) {
+    static func run(on loop: UnsafeMutablePointer<uv_loop_t>, work: @escaping @Sendable () -> Output, completion: @escaping (Output?) -> Void) {
         let task = PoolTask(work: work, completion: completion)
         task.request.pointee.data = Unmanaged.passRetained(task as AnyObject).toOpaque()
         if uv_queue_work(loop, task.request, runPoolTask, finishPoolTask) != 0 {

@@ -27,7 +27,7 @@ extension Server {
             return
         }
         var action = action
-        let context = AcceptanceContext.now()
+        let context = dependencies.acceptanceContext()
         action.accept(context, state: store.state)
         let payload: [UInt8]
         do {

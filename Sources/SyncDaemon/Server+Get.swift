@@ -17,7 +17,7 @@ extension Server {
             send(.error(ProtocolError(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID)), to: session)
             return
         }
-        let render: (App.State) -> [UInt8]
+        let render: @Sendable (App.State) -> [UInt8]
         do {
             render = try Self.renderer(type, payload: payload)
         } catch {
@@ -51,7 +51,7 @@ extension Server {
     }
 
     /// Rebuilds the model at past `version`; `done` gets the reply (for a request id) on the loop thread.
-    private func rebuild(_ version: UInt64, render: @escaping (App.State) -> [UInt8], done: @escaping (@escaping (Int64) -> ServerMessage) -> Void) {
+    private func rebuild(_ version: UInt64, render: @escaping @Sendable (App.State) -> [UInt8], done: @escaping (@escaping (Int64) -> ServerMessage) -> Void) {
         let limit = configuration.maximumReplayedActions
         let actionTypes = actionTypes
         writer.readBase(of: version, replayLimit: limit) { [unowned self] result in
@@ -113,7 +113,7 @@ extension Server {
     }
 
     /// Decodes the params of a get frame as `Model`'s and returns what renders the model.
-    private static func renderer<Model: ViewModel<App.State>>(_ type: Model.Type, payload: [UInt8]) throws -> (App.State) -> [UInt8] {
+    private static func renderer<Model: ViewModel<App.State>>(_ type: Model.Type, payload: [UInt8]) throws -> @Sendable (App.State) -> [UInt8] {
         let params = try WireJSON.decode(SubscribeEnvelope<Model.Params>.self, from: payload).params
         return { state in TypedViewSource<Model>(params: params).render(state).bytes }
     }

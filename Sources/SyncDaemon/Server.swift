@@ -46,6 +46,12 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var publishedVersion: UInt64
     /// The app's action types by wire name.
     let actionTypes = ActionDirectory<App.State>(App.actions)
+    /// The app's dispatched side effect types by wire name (an action of the same name wins).
+    let sideEffectTypes = Dictionary(App.sideEffects.map { ($0.wireName, $0) }, uniquingKeysWith: { first, _ in first })
+    /// What acceptance and side effects are given: the clock, the ids, the app's own.
+    let dependencies: App.Dependencies
+    /// The side effects clients dispatched that are running (see `Server+SideEffects.swift`).
+    var sideEffectCalls: SideEffectCalls<App>!
     /// What the listener of a shared log last saw; `nil` with a journal of this daemon only.
     var sharedLog: SharedLogObservation?
     /// Why no action is accepted any more (a shared log rewritten under this daemon), if so.
@@ -61,9 +67,12 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     /// through `writer`.
     init(
         loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, ledger: DispatchLedger, writer: JournalWriter<App.State>,
-        configuration: DaemonConfiguration, logger: Logger
+        configuration: DaemonConfiguration, dependencies: App.Dependencies, logger: Logger
     ) throws(DaemonError) {
+        let clashes = Set(App.actions.map { $0.wireName }).intersection(App.sideEffects.map { $0.wireName })
+        precondition(clashes.isEmpty, "\(App.self) names an action and a side effect alike: \(clashes.sorted().joined(separator: ", "))")
         self.loop = loop
+        self.dependencies = dependencies
         self.store = store
         self.ledger = ledger
         self.writer = writer
@@ -79,6 +88,10 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         writer.onJobEnd = { [unowned self] in self.passEnd.start() }
         writer.appliedState = { [unowned self] in self.store.state }
         writer.appliedLedger = { [unowned self] in self.ledger }
+        sideEffectCalls = try SideEffectCalls(
+            loop: loop, mirror: mirror, dependencies: dependencies,
+            apply: { [unowned self] action, reply in self.apply(action, requester: .sideEffect(reply)) },
+            finish: { [unowned self] call, outcome in self.sideEffectDidFinish(call, outcome) })
     }
 
     /// Number of connected clients.
@@ -170,6 +183,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
 
     func connectionLost(_ connection: Connection, reason: String) {
         guard let session = sessions.removeValue(forKey: connection.id) else { return }
+        sideEffectCalls.cancelCalls(of: connection.id)
         for (subscription, key) in session.subscriptions {
             hub.unsubscribe(.init(connectionID: connection.id, subscription: subscription), from: key)
         }
@@ -192,6 +206,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         switch request {
         case .hello:
             break
+        case .dispatch(let id, let name, let sequence) where actionTypes[name] == nil && sideEffectTypes[name] != nil:
+            runSideEffect(named: name, payload: payload, at: payloadLocation, numbered: sequence != nil, from: session, requestID: id)
         case .dispatch(let id, let name, let sequence):
             var numbered: DispatchLedger.Key?
             if let sequence {
@@ -200,7 +216,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
                 numbered = key
             }
             guard let type = actionTypes[name] else {
-                send(.error(ProtocolError(.unknownAction, "No action is named \"\(name)\".", requestID: id)), to: session)
+                send(.error(ProtocolError(.unknownAction, "No action or side effect is named \"\(name)\".", requestID: id)), to: session)
                 return
             }
             dispatch(type, payload: payload, at: payloadLocation, requester: .client(connectionID: session.connection.id, requestID: id), numbered: numbered)

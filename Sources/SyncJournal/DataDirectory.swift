@@ -31,6 +31,9 @@ public final class DataDirectory {
         let path = String(cString: resolved)
         free(resolved)
         self.path = path
+        if let other = Self.otherDaemonsLock(in: path, besides: lockName) {
+            throw .otherDaemons(path: path, lockFile: other)
+        }
         let lockPath = path + "/" + lockName
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .cannotCreate(path: lockPath, reason: String(cString: strerror(errno))) }
@@ -52,6 +55,18 @@ public final class DataDirectory {
     /// The path of a file in the directory.
     public func file(_ name: String) -> String { path + "/" + name }
 
+    /// The lock file of another daemon in `directory`, if any: the directory holds that
+    /// daemon's journal, which this one must not open (every journal file has the same name).
+    private static func otherDaemonsLock(in directory: String, besides lockName: String) -> String? {
+        guard let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".lock"), name != lockName, name != "autostart.lock" { return name }
+        }
+        return nil
+    }
+
     private static func readPID(_ descriptor: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 16)
         let count = pread(descriptor, &buffer, buffer.count, 0)
@@ -64,6 +79,8 @@ public final class DataDirectory {
 public enum DataDirectoryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A directory or the lock file cannot be created.
     case cannotCreate(path: String, reason: String)
+    /// The directory belongs to another app's daemon (it holds that daemon's lock file).
+    case otherDaemons(path: String, lockFile: String)
     /// Another process (a daemon named `owner`) holds the directory's lock.
     case inUse(path: String, owner: String, holderPID: Int32?)
 
@@ -71,6 +88,9 @@ public enum DataDirectoryError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
+        case .otherDaemons(let path, let lockFile):
+            let daemon = lockFile.dropLast(".lock".count)
+            return "data directory \(path) belongs to \(daemon) (it holds \(lockFile)); give this daemon a directory of its own"
         case .inUse(let path, let owner, let pid):
             return "data directory \(path) is in use by another \(owner)" + (pid.map { " (pid \($0))" } ?? "")
         }

@@ -34,6 +34,11 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     /// one but no longer remembered (or never applied): it may or may not have been applied, and
     /// it is not applied now.
     case staleSequence = "stale_sequence"
+    /// The connection already runs the maximum number of dispatched side effects at once.
+    case tooManySideEffects = "too_many_side_effects"
+    /// The dispatched side effect was cancelled before it finished (the daemon is stopping);
+    /// actions it dispatched before stay applied.
+    case cancelled = "cancelled"
     /// A `get` asked for a version above the current one.
     case futureVersion = "future_version"
     /// A `get` asked for a past version the journal can no longer rebuild (its actions are

@@ -30,6 +30,6 @@ extension ServerEnvelope {
         else { return nil }
         return ServerEnvelope(
             type: type, id: id, version: version, subscription: subscription, code: nil, message: nil, supported: nil, protocol: nil,
-            server: nil, entries: nil, reason: nil, clientID: nil, lastSequence: nil, features: nil, base: base, log: nil)
+            server: nil, entries: nil, reason: nil, clientID: nil, lastSequence: nil, features: nil, base: base, log: nil, result: nil)
     }
 }

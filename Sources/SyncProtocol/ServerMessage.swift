@@ -9,6 +9,9 @@ public enum ServerMessage: Sendable {
         features: [String]? = nil, log: LogStatus? = nil)
     /// The action of request `id` was applied; the state is now at `version` (or later).
     case ack(id: Int64, version: UInt64)
+    /// The dispatched side effect of request `id` finished with `result` (its encoded JSON);
+    /// every action it dispatched is durable, and the state is now at `version` (or later).
+    case result(id: Int64, version: UInt64, result: [UInt8])
     /// A request failed, or the connection broke a rule. `supported` lists the protocol
     /// versions the server speaks, for `unsupported_protocol`.
     case error(ProtocolError, supported: [Int]? = nil)
@@ -42,6 +45,9 @@ public enum ServerMessage: Sendable {
         case .ack(let id, let version):
             // The most frequent reply, written by hand with the bytes the encoder would write.
             return Array(#"{"id":\#(id),"type":"ack","version":\#(version)}"#.utf8)
+        case .result(let id, let version, let result):
+            // Keys in the order the sorted-keys encoder writes them; the result's bytes as they are.
+            return Array(#"{"id":\#(id),"result":"#.utf8) + result + Array(#","type":"result","version":\#(version)}"#.utf8)
         case .error(let error, let supported):
             return Self.encode(ErrorReply(error: error, supported: supported))
         case .subscribed(let id, let subscription):
@@ -144,8 +150,8 @@ public enum ServerMessage: Sendable {
 /// Unknown fields are ignored; the model of an `update` or a `model` is decoded separately with
 /// `UpdateEnvelope`.
 public struct ServerEnvelope: Decodable, Sendable {
-    /// The message type: `welcome`, `ack`, `error`, `subscribed`, `update`, `unsubscribed`, `pong`,
-    /// `entries`, `model`, `bye`.
+    /// The message type: `welcome`, `ack`, `result`, `error`, `subscribed`, `update`, `unsubscribed`,
+    /// `pong`, `entries`, `model`, `bye`.
     public let type: String
     /// The request id this answers (`null` for errors not tied to a request, absent for updates).
     public let id: Int64?
@@ -178,9 +184,11 @@ public struct ServerEnvelope: Decodable, Sendable {
     public let base: UInt64?
     /// Which log the daemon uses and how it is doing (`welcome`).
     public let log: LogStatus?
+    /// What a dispatched side effect answered (`result`).
+    public let result: JSONValue?
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason, lastSequence, features, base, log
+        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason, lastSequence, features, base, log, result
         case clientID = "clientId"
     }
 }

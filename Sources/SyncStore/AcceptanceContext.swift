@@ -28,15 +28,14 @@ public struct AcceptanceContext: Sendable, Equatable {
         return Int(low & ((1 << 52) - 1))
     }
 
-    /// A context for now, with a random identifier.
+    /// A context for now, with a random identifier (what `StandardDependencies()` gives).
     public static func now() -> AcceptanceContext {
-        let milliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        return AcceptanceContext(identifier: randomUUID(), millisecondsSinceEpoch: milliseconds)
+        AcceptanceContext(identifier: randomUUID(), millisecondsSinceEpoch: SystemClock().now())
     }
 
     /// A version 4 UUID from the system generator (`getrandom`): Foundation's `UUID()` opens and
     /// reads /dev/urandom each time, three system calls on every accepted action.
-    private static func randomUUID() -> UUID {
+    static func randomUUID() -> UUID {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64

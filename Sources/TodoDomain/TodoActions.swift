@@ -128,11 +128,18 @@ public struct RemoveItem: Action {
     public static let wireName = "remove"
     /// The item to remove.
     public var number: Int
+    /// When set, the item goes only if it is done and was done at or before this time
+    /// (milliseconds since the Unix epoch); otherwise the remove is refused. The expiry side
+    /// effects set it, so that an item reopened after they looked stays.
+    public var doneBy: Int64?
     /// Fixed at acceptance: the id of the undo step this action records (`UndoLast.reverts`).
     public var change: Int?
 
-    /// A remove action for item `number`.
-    public init(number: Int) { self.number = number }
+    /// A remove action for item `number`, only if it was done by `doneBy` when that is given.
+    public init(number: Int, doneBy: Int64? = nil) {
+        self.number = number
+        self.doneBy = doneBy
+    }
 
     public mutating func accept(_ context: AcceptanceContext, state: TodoState) {
         change = context.changeID
@@ -140,6 +147,12 @@ public struct RemoveItem: Action {
 
     public func update(_ state: inout TodoState) throws {
         let index = try state.index(of: number)
+        if let doneBy {
+            let item = state.items[index]
+            guard item.completed, let completedAt = item.completedAt, completedAt <= doneBy else {
+                throw TodoRejection.notDoneBy(number: number, time: doneBy)
+            }
+        }
         let removed = state.items.remove(at: index)
         state.pushUndo(describe("remove", removed), [.restore(item: removed, index: index)], change: change)
     }

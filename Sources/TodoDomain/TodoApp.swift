@@ -9,6 +9,10 @@ public enum TodoApp: SyncApp {
         UndoLast.self, ImportItems.self,
     ]
 
+    public static let sideEffects: [any DispatchedSideEffect<TodoState, StandardDependencies>.Type] = [
+        ExpireDone.self, AwaitDone.self,
+    ]
+
     public static let viewModels: [any ViewModel<TodoState>.Type] = [
         ListViewModel.self, ItemViewModel.self, SummaryViewModel.self, ExportViewModel.self, UndoViewModel.self,
     ]

@@ -16,6 +16,10 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidImport(String)
     /// The action was dispatched without the values fixed at acceptance.
     case notAccepted
+    /// An `expireDone` age that is negative or beyond 100 years, in seconds.
+    case invalidAge(Int64)
+    /// A remove for items done by a time found item `number` open, or done later.
+    case notDoneBy(number: Int, time: Int64)
 
     /// One human-readable sentence.
     public var description: String {
@@ -30,6 +34,8 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
             return "nothing was undone: the undo was for \(undoing), but a newer change (\(latest)) landed first"
         case .invalidImport(let reason): return "cannot import: \(reason)"
         case .notAccepted: return "the action was not accepted by the daemon"
+        case .notDoneBy(let number, let time): return "item \(number) was not done by \(time) ms since the epoch; it stays"
+        case .invalidAge(let seconds): return "the age must be from 0 to \(ExpireDone.maximumSeconds) seconds, not \(seconds)"
         }
     }
 }

@@ -22,7 +22,7 @@ extension Command {
     static let remove = Command(
         name: "rm", arguments: "N...", summary: "Remove items N... (their numbers are never reused).", details: "",
         run: { context, arguments throws(CLIError) in
-            try await dispatchEach(Arguments.numbers(arguments, command: "rm"), context: context, RemoveItem.init(number:))
+            try await dispatchEach(Arguments.numbers(arguments, command: "rm"), context: context, { RemoveItem(number: $0) })
         })
 
     /// Dispatches one action per number, in order, on one connection: each number is its own

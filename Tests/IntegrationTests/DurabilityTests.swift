@@ -65,6 +65,20 @@ import TodoDomain
         #expect(try daemon.todo("add", "still fine").status == 0)
     }
 
+    /// Another app's daemon keeps its journal under the same file name: its data directory,
+    /// marked by that daemon's lock file, is refused and left as it is.
+    @Test func aDataDirectoryOfAnotherAppsDaemonIsRefused() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let data = directory + "/board"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: data + "/boardd.lock", contents: Data()))
+        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", directory + "/s.sock", "--data-dir", data], outputDirectory: directory)
+        #expect(try daemon.waitForExit() == 1)
+        #expect(daemon.standardError.contains("data directory \(data) belongs to boardd (it holds boardd.lock); give this daemon a directory of its own"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data) == ["boardd.lock"])
+    }
+
     /// Every history entry from 1 to `version`, paging through the 1000-entry limit.
     private func fullHistory(_ client: WireClient, upTo version: Int) throws -> [HistoryEntry] {
         var entries: [HistoryEntry] = []

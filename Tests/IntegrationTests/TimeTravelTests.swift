@@ -31,7 +31,7 @@ import TestSupport
 
     @Test func everyPastVersionIsTheModelSubscribersWereSentAcrossSnapshots() throws {
         // A snapshot every 4 versions: versions above the newest one replay from it, the
-        // others from the initial state (SQLite keeps only the newest snapshot).
+        // others from the oldest snapshot kept in their span, or the initial state.
         let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "4"])
         var list = try PastModelRecorder(try daemon.greetedClient(), viewModel: "list")
         var open = try PastModelRecorder(try daemon.greetedClient(), viewModel: "list", params: ["filter": "open"])
@@ -102,7 +102,7 @@ import TestSupport
     }
 
     @Test func aRebuildRunsOffTheLoop() throws {
-        // 3000 actions; SQLite keeps only the newest snapshot (3000), so 2999 replays from 0.
+        // 3000 actions; the snapshots kept are at 1000 (the oldest of its span of 5000) and 3000, so 2999 replays 1999 actions from 1000.
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()
         for start in stride(from: 0, to: 3000, by: 500) {

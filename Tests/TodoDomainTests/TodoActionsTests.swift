@@ -15,66 +15,6 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
 }
 
 @Suite struct TodoActionsTests {
-    @Test func eachActionProducesTheExactState() throws {
-        var store = Store(state: TodoApp.initialState)
-        try store.apply(accepted(AddItem(text: "  buy milk \n"), 1))
-        #expect(store.version == 1)
-        let milk = TodoItem(id: "00000000-0000-0000-0000-000000000001", number: 1, text: "buy milk", completed: false, createdAt: 1000)
-        #expect(store.state == TodoState(items: [milk], nextNumber: 2, undoStack: [
-            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1),
-        ]))
-
-        try store.apply(accepted(AddItem(text: "walk dog"), 2))
-        try store.apply(accepted(CompleteItem(number: 1), 3))
-        #expect(store.state.items[0].completed && store.state.items[0].completedAt == 3000)
-
-        try store.apply(accepted(EditItem(number: 2, text: " walk the dog "), 4))
-        #expect(store.state.items[1].text == "walk the dog")
-
-        try store.apply(accepted(ReopenItem(number: 1), 5))
-        #expect(!store.state.items[0].completed && store.state.items[0].completedAt == nil)
-
-        try store.apply(accepted(RemoveItem(number: 1), 6))
-        #expect(store.state.items.map(\.number) == [2])
-
-        try store.apply(accepted(AddItem(text: "third"), 7))
-        #expect(store.state.items.map(\.number) == [2, 3], "numbers are never reused")
-
-        try store.apply(accepted(CompleteItem(number: 3), 8))
-        try store.apply(accepted(ClearCompleted(), 9))
-        let dog = TodoItem(id: "00000000-0000-0000-0000-000000000002", number: 2, text: "walk dog", completed: false, createdAt: 2000)
-        var doneMilk = milk
-        doneMilk.completed = true
-        doneMilk.completedAt = 3000
-        let third = TodoItem(id: "00000000-0000-0000-0000-000000000007", number: 3, text: "third", completed: false, createdAt: 7000)
-        var doneThird = third
-        doneThird.completed = true
-        doneThird.completedAt = 8000
-        var renamedDog = dog
-        renamedDog.text = "walk the dog"
-        #expect(store.state == TodoState(items: [renamedDog], nextNumber: 4, undoStack: [
-            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1),
-            UndoStep(summary: #"add "walk dog""#, changes: [.remove(number: 2)], change: 2),
-            UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: milk)], change: 3),
-            UndoStep(summary: #"edit "walk dog""#, changes: [.replace(item: dog)], change: 4),
-            UndoStep(summary: #"reopen "buy milk""#, changes: [.replace(item: doneMilk)], change: 5),
-            UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)], change: 6),
-            UndoStep(summary: #"add "third""#, changes: [.remove(number: 3)], change: 7),
-            UndoStep(summary: #"complete "third""#, changes: [.replace(item: third)], change: 8),
-            UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)], change: 9),
-        ]))
-        #expect(store.version == 9)
-    }
-
-    @Test func completingADoneItemKeepsItsCompletionTime() throws {
-        var store = Store(state: TodoApp.initialState)
-        try store.apply(accepted(AddItem(text: "a"), 1))
-        try store.apply(accepted(CompleteItem(number: 1), 2))
-        try store.apply(accepted(CompleteItem(number: 1), 3))
-        #expect(store.state.items[0].completedAt == 2000)
-        #expect(store.version == 3)
-    }
-
     @Test(arguments: [
         (CompleteItem(number: 9) as any Action<TodoState>, TodoRejection.noSuchItem(9)),
         (ReopenItem(number: 9), .noSuchItem(9)),

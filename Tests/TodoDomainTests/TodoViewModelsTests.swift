@@ -37,15 +37,3 @@ import Testing
         #expect(summary.totalCount == 3 && summary.openCount == 2 && summary.doneCount == 1)
     }
 }
-
-@Suite struct ExpireCompletedItemsTests {
-    @Test func picksOnlyItemsDoneLongerThanTheRetention() {
-        let effect = ExpireCompletedItems(retentionMilliseconds: 100, intervalMilliseconds: 10, now: { 1_000 })
-        let state = TodoState(items: [
-            TodoItem(id: "a", number: 1, text: "old", completed: true, createdAt: 0, completedAt: 900),
-            TodoItem(id: "b", number: 2, text: "recent", completed: true, createdAt: 0, completedAt: 901),
-            TodoItem(id: "c", number: 3, text: "open", completed: false, createdAt: 0),
-        ])
-        #expect(effect.expiredNumbers(in: state) == [1])
-    }
-}

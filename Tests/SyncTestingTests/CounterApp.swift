@@ -1,0 +1,76 @@
+import SyncStore
+
+/// A tiny app for testing the test store: a counter, stamped entries, a side effect.
+enum CounterApp: SyncApp {
+    struct State: Codable, Equatable, Sendable {
+        var count = 0
+        var stamps: [Stamp] = []
+    }
+
+    struct Stamp: Codable, Equatable, Sendable {
+        var id: String
+        var at: Int64
+    }
+
+    static let initialState = State()
+    static let actions: [any Action<State>.Type] = [Increment.self, StampNow.self]
+    static let sideEffects: [any DispatchedSideEffect<State, StandardDependencies>.Type] = [IncrementTwice.self]
+    static let viewModels: [any ViewModel<State>.Type] = []
+}
+
+struct TooLarge: Error, Equatable {}
+
+/// Adds `by`; refuses to go past 10.
+struct Increment: Action {
+    static let wireName = "increment"
+    var by = 1
+
+    func update(_ state: inout CounterApp.State) throws {
+        guard state.count + by <= 10 else { throw TooLarge() }
+        state.count += by
+    }
+}
+
+/// Appends a stamp with the id and time fixed at acceptance.
+struct StampNow: Action {
+    static let wireName = "stampNow"
+    var id: String?
+    var at: Int64?
+
+    mutating func accept(_ context: AcceptanceContext, state: CounterApp.State) {
+        id = context.identifier.uuidString.lowercased()
+        at = context.millisecondsSinceEpoch
+    }
+
+    func update(_ state: inout CounterApp.State) throws {
+        state.stamps.append(CounterApp.Stamp(id: id ?? "", at: at ?? 0))
+    }
+}
+
+/// Dispatches two increments and answers the count it read at the start.
+struct IncrementTwice: DispatchedSideEffect {
+    static let wireName = "incrementTwice"
+
+    func run(_ context: SideEffectContext<CounterApp.State, StandardDependencies>) async throws -> Int {
+        let start = context.currentState().state.count
+        _ = try await context.dispatch(Increment())
+        _ = try await context.dispatch(Increment())
+        return start
+    }
+}
+
+/// Increments each time the clock passes another `interval`.
+struct Ticker: SideEffect {
+    var interval: Int64
+
+    func run(_ context: SideEffectContext<CounterApp.State, StandardDependencies>) async {
+        while true {
+            do {
+                try await context.dependencies.clock.sleep(milliseconds: interval)
+            } catch {
+                return
+            }
+            _ = try? await context.dispatch(Increment())
+        }
+    }
+}
