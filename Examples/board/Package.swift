@@ -40,6 +40,7 @@ let package = Package(
         .testTarget(name: "BoardDomainTests", dependencies: [
             "BoardDomain",
             .product(name: "SyncStore", package: "todo-sync"),
+            .product(name: "SyncTesting", package: "todo-sync"),
         ]),
         // Runs the real boardd and board.
         .testTarget(name: "BoardCLITests", dependencies: [
