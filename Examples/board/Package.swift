@@ -54,6 +54,7 @@ let package = Package(
                 "BoardDomain", "BoardTUI",
                 .product(name: "SyncClient", package: "todo-sync"),
                 .product(name: "SyncStore", package: "todo-sync"),
+                .product(name: "SyncTerminalUI", package: "todo-sync"),
                 .product(name: "TerminalUI", package: "todo-sync"),
                 .product(name: "TerminalUITesting", package: "todo-sync"),
             ],
