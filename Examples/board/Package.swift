@@ -20,6 +20,7 @@ let package = Package(
             "BoardDomain",
             .product(name: "SyncClient", package: "todo-sync"),
             .product(name: "SyncStore", package: "todo-sync"),
+            .product(name: "SyncTerminalUI", package: "todo-sync"),
             .product(name: "TerminalUI", package: "todo-sync"),
         ]),
         // The board daemon: the framework's standard daemon command for BoardApp.
@@ -27,15 +28,19 @@ let package = Package(
             "BoardDomain",
             .product(name: "SyncDaemon", package: "todo-sync"),
         ]),
-        // The `board` command line: show, add, move, tui.
+        // The `board` command line on CommandLineKit: show, add, move, tui, completions.
         .executableTarget(name: "board-cli", dependencies: [
             "BoardDomain", "BoardTUI",
+            .product(name: "CommandLineKit", package: "todo-sync"),
             .product(name: "SyncClient", package: "todo-sync"),
+            .product(name: "SyncProtocol", package: "todo-sync"),
             .product(name: "SyncStore", package: "todo-sync"),
+            .product(name: "TerminalUI", package: "todo-sync"),
         ]),
         .testTarget(name: "BoardDomainTests", dependencies: [
             "BoardDomain",
             .product(name: "SyncStore", package: "todo-sync"),
+            .product(name: "SyncTesting", package: "todo-sync"),
         ]),
         // Runs the real boardd and board.
         .testTarget(name: "BoardCLITests", dependencies: [
@@ -49,6 +54,7 @@ let package = Package(
                 "BoardDomain", "BoardTUI",
                 .product(name: "SyncClient", package: "todo-sync"),
                 .product(name: "SyncStore", package: "todo-sync"),
+                .product(name: "SyncTerminalUI", package: "todo-sync"),
                 .product(name: "TerminalUI", package: "todo-sync"),
                 .product(name: "TerminalUITesting", package: "todo-sync"),
             ],

@@ -1,11 +1,10 @@
 import SyncStore
 
-/// `sweep {days}`: archives every card that has been in `done` for more than `days` days.
-///
-/// The clock is read once, at acceptance (`sweptAt`), so a replay archives the same cards. The
-/// cards due are `SweepDoneCards.due(in:now:days:)`, a pure function a side effect can call on
-/// the state it reads to decide whether a sweep is worth dispatching. One sweep is one undo step.
-public struct SweepDoneCards: Action {
+/// `sweep {days}`, a side effect a client dispatches (`board sweep DAYS`): reads the injected
+/// clock once, finds the cards that have been in `done` for more than `days` days
+/// (`due(in:now:days:)`), archives them with one `archiveDone` action, and answers how many
+/// it archived. A card moved out of `done` between the look and the archive stays.
+public struct SweepDoneCards: DispatchedSideEffect {
     public static let wireName = "sweep"
     /// The most days a sweep may look back (about a century).
     public static let maximumDays = 36_500
@@ -14,10 +13,15 @@ public struct SweepDoneCards: Action {
 
     /// Cards done for longer than this are archived.
     public var days: Int
-    /// Fixed at acceptance: the time the age is measured at, milliseconds since the Unix epoch.
-    public var sweptAt: Int64?
-    /// Fixed at acceptance: the id of the undo step this action records.
-    public var change: Int?
+
+    /// What the client is told.
+    public struct Result: Codable, Equatable, Sendable {
+        /// How many cards were archived.
+        public var archived: Int
+
+        /// A result of `archived` cards.
+        public init(archived: Int) { self.archived = archived }
+    }
 
     /// A sweep of cards done for more than `days` days.
     public init(days: Int) { self.days = days }
@@ -30,24 +34,13 @@ public struct SweepDoneCards: Action {
         return done?.cards.compactMap { card in card.doneAt.flatMap { $0 < cutoff ? card.id : nil } } ?? []
     }
 
-    public mutating func accept(_ context: AcceptanceContext, state: BoardState) {
-        sweptAt = context.millisecondsSinceEpoch
-        change = context.changeID
-    }
-
-    public func update(_ state: inout BoardState) throws {
-        guard let sweptAt else { throw BoardRejection.notAccepted }
+    public func run(_ context: SideEffectContext<BoardState, StandardDependencies>) async throws -> Result {
         guard (0...Self.maximumDays).contains(days) else { throw BoardRejection.invalidDays(days) }
-        let due = Set(Self.due(in: state, now: sweptAt, days: days))
-        guard !due.isEmpty, let index = state.columns.firstIndex(where: { $0.name == BoardState.doneColumn }) else { return }
-        let before = state.columns[index]
-        for var card in before.cards where due.contains(card.id) {
-            card.archived = true
-            card.archivedAt = sweptAt
-            state.archive.append(card)
-        }
-        state.columns[index].cards.removeAll { due.contains($0.id) }
-        let summary = "sweep \(due.count) done card\(due.count == 1 ? "" : "s")"
-        state.pushUndo(summary, [.restoreColumn(before), .unarchive(ids: before.cards.map(\.id).filter(due.contains))], change: change)
+        let now = context.dependencies.clock.now()
+        let due = Self.due(in: context.currentState().state, now: now, days: days)
+        guard !due.isEmpty else { return Result(archived: 0) }
+        _ = try await context.dispatch(ArchiveDoneCards(cards: due, doneBefore: now - Int64(days) * Self.dayMilliseconds))
+        let archived = Set(context.currentState().state.archive.map(\.id))
+        return Result(archived: due.filter(archived.contains).count)
     }
 }

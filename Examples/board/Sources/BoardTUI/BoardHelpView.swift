@@ -1,8 +1,8 @@
 import TerminalUI
 
 /// The help overlay: every key of the board screen (as many as fit, most needed first). Any
-/// key closes it (`didClose`).
-public final class BoardHelpView: ModellableView {
+/// key closes it (`didClose`). Nothing in it changes: its model is the title.
+public final class BoardHelpView: BaseView<String> {
     /// Keys and what they do, most needed first (a short window shows the first ones).
     public static let keys: [(key: String, action: String)] = [
         ("Left Right h l", "select a column"),
@@ -16,25 +16,18 @@ public final class BoardHelpView: ModellableView {
         ("?", "this help"),
     ]
 
-    /// The help has nothing that changes; the model is the title.
-    public var model: String? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
-    /// The view's cells.
-    public var canvas = Canvas(size: .zero)
     /// Any key.
     public var didClose: (() -> Void)?
 
-    /// An empty view.
-    public init() {}
-
     /// The size asked for when presented modally.
-    public func preferredSize(in available: Size) -> Size {
+    override public func preferredSize(in available: Size) -> Size {
         let keyWidth = Self.keys.map { $0.key.count }.max() ?? 0
         let width = 2 + keyWidth + 2 + (Self.keys.map { $0.action.count }.max() ?? 0) + 2
         return Size(columns: min(available.columns, width), rows: min(available.rows, Self.keys.count + 4))
     }
 
     /// Repaints the whole view: it is small, and shown only while in use.
-    public func update(oldModel: String?) {
+    override public func update(oldModel: String?) {
         guard let model, canvas.size.columns >= 4, canvas.size.rows >= 3 else { return }
         let inner = Rect(row: 1, column: 1, columns: canvas.size.columns - 2, rows: canvas.size.rows - 2)
         canvas.fill(canvas.bounds)
@@ -49,7 +42,7 @@ public final class BoardHelpView: ModellableView {
     }
 
     /// Any key closes the help.
-    public func handle(_ key: Key) -> Bool {
+    override public func handle(_ key: Key) -> Bool {
         didClose?()
         return true
     }

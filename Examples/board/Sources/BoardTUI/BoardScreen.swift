@@ -1,5 +1,6 @@
 import BoardDomain
 import SyncClient
+import SyncTerminalUI
 import TerminalUI
 
 /// The board screen, the root of `board tui`: subscribes to the board and to the change an
@@ -16,6 +17,7 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
     private var selectedID: String?
     private var version: UInt64?
     private var message: String?
+    private var connectionNote: String?
     /// The change `u` undoes: the newest one this screen has been shown.
     private(set) var undoTarget: BoardUndoTarget?
 
@@ -43,6 +45,7 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
         [
             Subscription(store.board) { [unowned self] update in receive(board: update) },
             Subscription(store.undo) { [unowned self] update in undoTarget = update.model?.next },
+            Subscription(store.connection) { [unowned self] status in receive(connection: status) },
         ]
     }
 
@@ -84,6 +87,16 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
         } else {
             column = min(column, newBoard.columns.count - 1)
             settleCard(at: card ?? 0)
+        }
+        refresh()
+    }
+
+    /// The connection's state: a note in the status line while it is lost.
+    func receive(connection status: ConnectionStatus) {
+        switch status {
+        case .connecting, .connected: connectionNote = nil
+        case .reconnecting(let attempt, let reason): connectionNote = "reconnecting (attempt \(attempt)): \(reason)"
+        case .disconnected(let reason): connectionNote = "disconnected: \(reason)"
         }
         refresh()
     }
@@ -143,7 +156,8 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
     }
 
     private func refresh() {
-        rootView.model = BoardScreenModel(board: board, column: column, card: card, version: version, message: message)
+        rootView.model = BoardScreenModel(
+            board: board, column: column, card: card, version: version, message: message, connectionNote: connectionNote)
     }
 
     /// The column and position of card `id` on `board`.

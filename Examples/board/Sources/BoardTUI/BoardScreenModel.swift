@@ -12,14 +12,21 @@ public struct BoardScreenModel: Equatable, Sendable {
     public var version: UInt64?
     /// The last thing worth telling (a refusal, an undo), until the next action.
     public var message: String?
+    /// What is wrong with the connection to boardd (`reconnecting (attempt 2): ...`), shown
+    /// instead of the counts; nil while connected.
+    public var connectionNote: String?
 
     /// A model with every field given.
-    public init(board: BoardViewModel?, column: Int = 0, card: Int? = nil, version: UInt64? = nil, message: String? = nil) {
+    public init(
+        board: BoardViewModel?, column: Int = 0, card: Int? = nil, version: UInt64? = nil, message: String? = nil,
+        connectionNote: String? = nil
+    ) {
         self.board = board
         self.column = column
         self.card = card
         self.version = version
         self.message = message
+        self.connectionNote = connectionNote
     }
 
     /// The selected card, if any.

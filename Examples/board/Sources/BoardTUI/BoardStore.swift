@@ -1,9 +1,11 @@
 import BoardDomain
 import SyncClient
 import SyncStore
+import SyncTerminalUI
 import TerminalUI
 
-/// The board daemon as the screens see it: actions to send, and feeds of the view models.
+/// The board daemon as the screens see it: actions to send, and feeds of the view models and
+/// of the connection.
 ///
 /// A struct of functions so that screens can be built over the real daemon (`live(_:)`), over
 /// a board in memory, or over nothing at all for snapshots (`inert`).
@@ -16,16 +18,20 @@ public struct BoardStore: ScreenStore {
     public let board: Feed<ViewModelUpdate<BoardViewModel>>
     /// `undo {}`: the change the next undo reverts.
     public let undo: Feed<ViewModelUpdate<BoardUndoViewModel>>
+    /// The connection to boardd, for the status line.
+    public let connection: Feed<ConnectionStatus>
 
-    /// A store made of these functions.
+    /// A store made of these functions; `connection` by default never reports anything.
     public init(
         dispatch: @escaping @Sendable (Action) async throws -> Void,
         board: Feed<ViewModelUpdate<BoardViewModel>>,
-        undo: Feed<ViewModelUpdate<BoardUndoViewModel>>
+        undo: Feed<ViewModelUpdate<BoardUndoViewModel>>,
+        connection: Feed<ConnectionStatus> = .just("connection", [])
     ) {
         send = dispatch
         self.board = board
         self.undo = undo
+        self.connection = connection
     }
 
     /// Sends `action`; throws its refusal.
@@ -33,12 +39,13 @@ public struct BoardStore: ScreenStore {
         try await send(action)
     }
 
-    /// The store over a connected `client`.
+    /// The store over a connected `client`: the framework's feeds and dispatcher.
     public static func live(_ client: SyncClient) -> BoardStore {
         BoardStore(
-            dispatch: { action in _ = try await client.dispatch(action) },
-            board: Feed("board") { client.subscribe(BoardViewModel.self, params: NoParams()) },
-            undo: Feed("undo") { client.subscribe(BoardUndoViewModel.self, params: NoParams()) })
+            dispatch: client.dispatcher(of: BoardState.self),
+            board: client.feed(BoardViewModel.self, params: NoParams()),
+            undo: client.feed(BoardUndoViewModel.self, params: NoParams()),
+            connection: client.connectionStatusFeed())
     }
 
     /// A store whose feeds end at once and which refuses every action: screens built on it

@@ -22,14 +22,9 @@ import TerminalUI
 /// `>` and `<` move the card to the next or previous column (`didMoveCard`); `J` and `K` move it
 /// down or up its column (`didShiftCard`); `a` `didRequestAdd`, `x` `didRequestArchive`, `u`
 /// `didRequestUndo`, `?` `didRequestHelp`, `q` `didRequestQuit`.
-public final class BoardView: ModellableView {
+public final class BoardView: BaseView<BoardScreenModel> {
     /// The narrowest a column is drawn beside the others.
     public static let minimumColumnWidth = 12
-
-    /// The model shown; setting it repaints what changed.
-    public var model: BoardScreenModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
-    /// The view's cells.
-    public var canvas = Canvas(size: .zero)
 
     /// Arrows and `hjkl`: move the selection by columns and cards.
     public var didSelect: ((_ columns: Int, _ cards: Int) -> Void)?
@@ -48,12 +43,9 @@ public final class BoardView: ModellableView {
     /// `q`.
     public var didRequestQuit: (() -> Void)?
 
-    /// An empty view.
-    public init() {}
-
     /// Repaints each column whose cards, selection or place changed (all of them when the
     /// layout changed), and the status line.
-    public func update(oldModel: BoardScreenModel?) {
+    override public func update(oldModel: BoardScreenModel?) {
         guard let model, !canvas.size.isEmpty else { return }
         let paneRows = canvas.size.rows - 1
         let pane = Rect(row: 0, column: 0, columns: canvas.size.columns, rows: paneRows)
@@ -135,7 +127,7 @@ public final class BoardView: ModellableView {
         let column = canvas.write(version, row: row, column: 0, style: style)
         let hint = "? help  q quit "
         let room = canvas.size.columns - column - 2 - hint.count
-        let detail = model.message ?? counts
+        let detail = model.message ?? model.connectionNote ?? counts
         canvas.write(TextLayout.truncate(detail, toWidth: max(0, canvas.size.columns - column - 2)), row: row, column: column + 2, style: line)
         if room >= DisplayWidth.of(detail) + 2 {
             canvas.write(hint, row: row, column: canvas.size.columns - hint.count, style: line)
@@ -143,7 +135,7 @@ public final class BoardView: ModellableView {
     }
 
     /// Turns the keys listed above into interaction callbacks.
-    public func handle(_ key: Key) -> Bool {
+    override public func handle(_ key: Key) -> Bool {
         switch key {
         case .left, .character("h"): didSelect?(-1, 0)
         case .right, .character("l"): didSelect?(1, 0)

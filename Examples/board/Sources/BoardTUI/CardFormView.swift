@@ -14,13 +14,7 @@ import TerminalUI
 ///
 /// Keys that edit the text are reported as `didEdit` with the edited `TextInput`; Enter is
 /// `didSubmit`, Esc `didCancel`.
-public final class CardFormView: ModellableView {
-    /// The model shown; setting it repaints what changed.
-    public var model: CardFormModel? { didSet { if model != oldValue { update(oldModel: oldValue) } } }
-    /// The view's cells.
-    public var canvas = Canvas(size: .zero)
-    /// Where the terminal's cursor goes: at the insertion point of the field.
-    public private(set) var cursor: Position?
+public final class CardFormView: BaseView<CardFormModel> {
 
     /// The text changed.
     public var didEdit: ((TextInput) -> Void)?
@@ -29,16 +23,13 @@ public final class CardFormView: ModellableView {
     /// Esc.
     public var didCancel: (() -> Void)?
 
-    /// An empty view.
-    public init() {}
-
     /// The size asked for when presented modally.
-    public func preferredSize(in available: Size) -> Size {
+    override public func preferredSize(in available: Size) -> Size {
         Size(columns: min(available.columns, 60), rows: min(available.rows, 6))
     }
 
     /// Repaints the whole view: it is small, and shown only while in use.
-    public func update(oldModel: CardFormModel?) {
+    override public func update(oldModel: CardFormModel?) {
         guard let model, canvas.size.columns >= 4, canvas.size.rows >= 3 else { return }
         let inner = Rect(row: 1, column: 1, columns: canvas.size.columns - 2, rows: canvas.size.rows - 2)
         canvas.fill(canvas.bounds)
@@ -59,7 +50,7 @@ public final class CardFormView: ModellableView {
     }
 
     /// Turns the keys listed above into interaction callbacks.
-    public func handle(_ key: Key) -> Bool {
+    override public func handle(_ key: Key) -> Bool {
         guard let model else { return false }
         switch key {
         case .enter: didSubmit?()

@@ -1,4 +1,5 @@
 import BoardDomain
+import CommandLineKit
 import SyncClient
 import SyncStore
 
@@ -13,8 +14,8 @@ enum CardReference {
         let matches = ids.filter { $0.hasPrefix(reference.lowercased()) }
         switch matches.count {
         case 1: return matches[0]
-        case 0: throw BoardCLIError.failure("no card \(reference) on the board")
-        default: throw BoardCLIError.failure("\(reference) starts the ids of \(matches.count) cards; give more of it")
+        case 0: throw CLIError.rejected("no card \(reference) on the board")
+        default: throw CLIError.rejected("\(reference) starts the ids of \(matches.count) cards; give more of it")
         }
     }
 }

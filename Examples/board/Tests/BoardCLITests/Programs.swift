@@ -26,12 +26,14 @@ enum Programs {
         return directory
     }()
 
-    /// Runs `name` with `arguments` and no standard input, to its end.
+    /// Runs `name` with `arguments` and no standard input, to its end. `board` never starts a
+    /// daemon unless `environment` sets `BOARD_NO_AUTOSTART` to something else than 1.
     static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
         let process = Process()
         process.executableURL = directory.appendingPathComponent(name)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "BOARD_SOCKET" }.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "BOARD_SOCKET" }
+            .merging(["BOARD_NO_AUTOSTART": "1"]) { $1 }.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardInput = FileHandle.nullDevice
@@ -43,6 +45,38 @@ enum Programs {
         process.waitUntilExit()
         return Finished(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
                         errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs `name` as `run` does, but spawned directly with its output in files in
+    /// `directory`: for a `board` that may start a daemon, which inherits what `board` holds
+    /// open. (Foundation's `Process` learns of a child's exit through a socket the child holds,
+    /// so a daemon started by that child would keep it waiting.)
+    static func runSpawned(_ name: String, _ arguments: [String], environment: [String: String], in directory: String) throws -> Finished {
+        let outputPath = directory + "/\(name).out"
+        let errorPath = directory + "/\(name).err"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let executable = Programs.directory.appendingPathComponent(name).path
+        let merged = ProcessInfo.processInfo.environment.filter { $0.key != "BOARD_SOCKET" }
+            .merging(["BOARD_NO_AUTOSTART": "1"]) { $1 }.merging(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard result == 0 else { throw ProgramFailure(description: "cannot start \(name): \(String(cString: strerror(result)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return Finished(
+            status: (status >> 8) & 0xff, output: try String(contentsOfFile: outputPath, encoding: .utf8),
+            errors: try String(contentsOfFile: errorPath, encoding: .utf8))
     }
 
     /// A new private directory under /tmp (short, so that socket paths fit in `sun_path`).

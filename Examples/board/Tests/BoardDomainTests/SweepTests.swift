@@ -3,6 +3,8 @@ import SyncStore
 import Testing
 @testable import BoardDomain
 
+/// The sweep's rule (`SweepDoneCards.due`) and the action it dispatches (`archiveDone`), on a
+/// plain store; `BoardTestStoreTests` runs the side effect itself.
 @Suite struct SweepTests {
     static let day = SweepDoneCards.dayMilliseconds
 
@@ -27,37 +29,47 @@ import Testing
         #expect(SweepDoneCards.due(in: board.state, now: 13 * Self.day, days: 0) == [old, recent])
     }
 
-    @Test func aSweepArchivesWhatIsDueAtItsAcceptanceTimeAndUndoPutsItBack() throws {
-        var (board, old, _) = try board()
+    @Test func archiveDoneArchivesTheNamedCardsStillDoneInOneUndoStep() throws {
+        var (board, old, recent) = try board()
         let before = board.state
-        try board.apply(SweepDoneCards(days: 3), at: 6 * Self.day)
-        #expect(board.titles["done"] == ["recent"])
+        try board.apply(ArchiveDoneCards(cards: [old, recent], doneBefore: 3 * Self.day), at: 6 * Self.day)
+        #expect(board.titles["done"] == ["recent"], "recent entered done after doneBefore")
         #expect(board.state.archive.map(\.id) == [old])
         #expect(board.state.archive[0].archived && board.state.archive[0].archivedAt == 6 * Self.day)
         #expect(board.state.undoStack.last?.summary == "sweep 1 done card")
-        try board.apply(SweepDoneCards(days: 3), at: 6 * Self.day)
-        #expect(board.state.undoStack.last?.summary == "sweep 1 done card", "a second sweep finds nothing and records nothing")
+        try board.apply(ArchiveDoneCards(cards: [old], doneBefore: 3 * Self.day), at: 6 * Self.day)
+        #expect(board.state.undoStack.last?.summary == "sweep 1 done card", "a second archive finds nothing and records nothing")
         try board.apply(UndoBoardChange())
         #expect(board.state == before)
     }
 
-    @Test func aSweepIsReplayedExactly() throws {
-        let (board, _, _) = try board()
-        var sweep = SweepDoneCards(days: 3)
-        sweep.accept(context(77, at: 6 * Self.day), state: board.state)
-        var first = board.store
-        var replay = board.store
-        try first.apply(sweep)
-        let journaled = try JSONDecoder().decode(SweepDoneCards.self, from: JSONEncoder().encode(sweep))
-        try replay.apply(journaled)
-        #expect(first.state == replay.state)
+    @Test func archiveDoneLeavesACardThatLeftDoneMeanwhile() throws {
+        var (board, old, recent) = try board()
+        try board.apply(MoveCard(card: old, column: "doing"), at: 6 * Self.day)
+        let before = board.state
+        try board.apply(ArchiveDoneCards(cards: [old], doneBefore: 3 * Self.day), at: 7 * Self.day)
+        #expect(board.state == before, "old is in doing now: not archived")
+        try board.apply(ArchiveDoneCards(cards: [recent, "no-such-card"], doneBefore: 9 * Self.day), at: 9 * Self.day)
+        #expect(board.state.archive.map(\.id) == [recent] && board.titles["done"] == [])
     }
 
-    @Test func badDaysAreRefused() throws {
-        var (board, _, _) = try board()
-        let before = board.state
-        #expect(rejection { try board.apply(SweepDoneCards(days: -1)) }?.description == "a sweep takes 0 to 36500 days (got -1)")
-        #expect(rejection { try board.apply(SweepDoneCards(days: 36_501)) } == .invalidDays(36_501))
-        #expect(board.state == before)
+    @Test func archiveDoneIsReplayedExactly() throws {
+        let (board, old, recent) = try board()
+        var archive = ArchiveDoneCards(cards: [old, recent], doneBefore: 6 * Self.day)
+        archive.accept(context(77, at: 6 * Self.day), state: board.state)
+        var first = board.store
+        var replay = board.store
+        try first.apply(archive)
+        let journaled = try JSONDecoder().decode(ArchiveDoneCards.self, from: JSONEncoder().encode(archive))
+        try replay.apply(journaled)
+        #expect(first.state == replay.state)
+        #expect(first.state.archive.map(\.id) == [old, recent])
+    }
+
+    @Test func anUnacceptedArchiveIsRefused() throws {
+        let (board, old, _) = try board()
+        var store = board.store
+        #expect(throws: BoardRejection.notAccepted) { try store.apply(ArchiveDoneCards(cards: [old], doneBefore: .max)) }
+        #expect(store.state == board.state)
     }
 }
