@@ -84,6 +84,11 @@ public struct DaemonAutostart: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // The daemon outlives this program: it must not keep the descriptors this program
+        // has open (a pipe its caller reads to the end would never end).
+        for descriptor in Self.openDescriptors() where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
@@ -114,6 +119,19 @@ public struct DaemonAutostart: Sendable {
             waited += 10
         }
         return pid
+    }
+
+    /// The descriptors open in this process (from /proc/self/fd), without the one reading it.
+    private static func openDescriptors() -> [Int32] {
+        guard let directory = opendir("/proc/self/fd") else { return [] }
+        let own = dirfd(directory)
+        var found: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let descriptor = Int32(name), descriptor != own { found.append(descriptor) }
+        }
+        closedir(directory)
+        return found
     }
 
     /// glibc's `POSIX_SPAWN_SETSID`, which Swift's Glibc module hides behind `_GNU_SOURCE`.

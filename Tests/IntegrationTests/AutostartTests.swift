@@ -29,6 +29,31 @@ import TestSupport
         try DaemonHarness.requireNoLeftoverHandles(in: String(contentsOfFile: directory + "/run/todod.log", encoding: .utf8))
     }
 
+    /// The daemon outlives the `todo` that started it, so it must hold none of the descriptors
+    /// `todo` inherited: a caller reading `todo`'s output through a pipe would otherwise wait
+    /// for the daemon to exit.
+    @Test func theStartedDaemonHoldsNoneOfTheClientsDescriptors() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        let socket = directory + "/run/todod.sock"
+        let child = try ChildProcess(
+            Binaries.path("todo"), ["--socket", socket, "add", "x"], environment: ["XDG_STATE_HOME": directory + "/state", "TODO_NO_AUTOSTART": ""],
+            outputDirectory: directory)
+        #expect(try child.waitForExit() == 0)
+        let started = child.standardError.split(separator: "\n").first { $0.contains("started todod (pid ") }
+        let pid = try #require(started.flatMap { Int32($0.split(separator: "pid ")[1].prefix { $0.isNumber }) })
+        defer { stop(pid, socket: socket) }
+        let pipeTarget = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[1])")
+        let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")
+        }
+        #expect(!held.isEmpty, "the daemon's descriptors can be read")
+        #expect(!held.contains(pipeTarget), "todod holds \(pipeTarget), inherited from the todo that started it")
+    }
+
     @Test func noAutostartSaysHowToStartTheDaemon() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
