@@ -68,5 +68,6 @@ func typeName(of request: ClientRequest) -> String {
     case .unsubscribe: return "unsubscribe"
     case .ping: return "ping"
     case .history: return "history"
+    case .get: return "get"
     }
 }
