@@ -8,14 +8,10 @@ public enum BoardTUI {
         try SystemTerminal.requireTerminal()
     }
 
-    /// Runs until `q`, Ctrl-C or the end of input; the terminal is restored on return (and on
-    /// SIGINT, SIGTERM, SIGHUP and crashes, by `SystemTerminal`). `noColor` is `$NO_COLOR`.
+    /// Runs until `q`, Ctrl-C or the end of input, as `TerminalApp.runOnSystemTerminal` does.
+    /// `noColor` is `$NO_COLOR`.
     @MainActor
     public static func run(client: SyncClient, noColor: String?) async throws(TerminalError) {
-        let terminal = try SystemTerminal.open()
-        defer { terminal.restore() }
-        let events = try terminal.events()
-        let app = TerminalApp(root: BoardScreen(store: .live(client)), terminal: terminal, colors: TerminalApp.colorsAllowed(noColor: noColor))
-        await app.run(events: events)
+        try await TerminalApp.runOnSystemTerminal(root: BoardScreen(store: .live(client)), noColor: noColor)
     }
 }
