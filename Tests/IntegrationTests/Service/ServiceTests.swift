@@ -9,7 +9,7 @@ import TestSupport
 /// systemd check is scripts/systemd-e2e.
 @Suite struct ServiceTests {
     /// The project's checkout.
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let root = packageRoot
 
     /// The units of `scope` as scripts/units writes them for the built binaries, in a new
     /// directory, with `dropIns` (file name: text) in `todod.service.d` beside them.

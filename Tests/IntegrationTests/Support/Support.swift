@@ -73,3 +73,10 @@ extension WireClient {
         guard reply.type == "pong", reply.id == id else { throw TestFailure("expected only pong, got \(reply)") }
     }
 }
+
+/// The root of this package's checkout, found from this file's place in it.
+let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // Support
+    .deletingLastPathComponent()  // IntegrationTests
+    .deletingLastPathComponent()  // Tests
+    .deletingLastPathComponent()

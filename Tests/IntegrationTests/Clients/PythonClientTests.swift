@@ -7,8 +7,7 @@ import TestSupport
 @Suite struct PythonClientTests {
     @Test func thePythonClientTalksToTheDaemon() throws {
         let daemon = try DaemonHarness()
-        let clients = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("clients/python").path
+        let clients = packageRoot.appendingPathComponent("clients/python").path
         let python = try ChildProcess("/usr/bin/python3", ["-m", "unittest", "-v", "test_todo_client"], environment: [
             "TODO_SOCKET": daemon.socketPath, "PYTHONPATH": clients, "PYTHONDONTWRITEBYTECODE": "1",
         ], outputDirectory: daemon.directory)
