@@ -68,31 +68,50 @@ let package = Package(
         // Command-table CLI machinery: commands as data, --help, completions, exit codes, --json.
         .target(name: "CommandLineKit", dependencies: ["SyncProtocol", "TerminalUI"]),
         // The todo screens and views of `todo tui`, and the todo store over SyncTerminalUI.
-        .target(name: "TodoTUI", dependencies: ["TerminalUI", "SyncClient", "SyncStore", "SyncTerminalUI", "TodoDomain"]),
+        .target(
+            name: "TodoTUI", dependencies: ["TerminalUI", "SyncClient", "SyncStore", "SyncTerminalUI", "TodoDomain"]),
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "TodoDomain"]),
-        .executableTarget(name: "todo-cli", dependencies: ["CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "TerminalUI", "TodoDomain", "TodoTUI"]),
+        .executableTarget(
+            name: "todo-cli",
+            dependencies: [
+                "CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "TerminalUI", "TodoDomain", "TodoTUI",
+            ]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
-        .executableTarget(name: "todo-bench", dependencies: ["ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain"]),
+        .executableTarget(
+            name: "todo-bench",
+            dependencies: [
+                "ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain",
+            ]),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
         .target(name: "ProcessSpawn"),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
-        .target(name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
-        .testTarget(name: "SyncDaemonTests", dependencies: ["CUV", "SyncDaemon", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
+        .testTarget(
+            name: "SyncDaemonTests",
+            dependencies: ["CUV", "SyncDaemon", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
         .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
-        .testTarget(name: "TodoDomainTests", dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "SyncTesting", "TestSupport"]),
+        .testTarget(
+            name: "TodoDomainTests",
+            dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "SyncTesting", "TestSupport"]),
         .testTarget(name: "SyncTestingTests", dependencies: ["SyncTesting", "SyncStore"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(
             name: "TodoTUITests",
-            dependencies: ["TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "SyncStore", "SyncTerminalUI", "TodoDomain"],
+            dependencies: [
+                "TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "SyncStore",
+                "SyncTerminalUI", "TodoDomain",
+            ],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite"]
+            dependencies: [
+                "TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite",
+            ]
         ),
     ]
 )

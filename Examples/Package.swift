@@ -7,10 +7,12 @@ let package = Package(
     name: "Examples",
     dependencies: [.package(name: "todo-sync", path: "..")],
     targets: [
-        .executableTarget(name: "open-count", dependencies: [
-            .product(name: "SyncClient", package: "todo-sync"),
-            .product(name: "SyncStore", package: "todo-sync"),
-            .product(name: "TodoDomain", package: "todo-sync"),
-        ]),
+        .executableTarget(
+            name: "open-count",
+            dependencies: [
+                .product(name: "SyncClient", package: "todo-sync"),
+                .product(name: "SyncStore", package: "todo-sync"),
+                .product(name: "TodoDomain", package: "todo-sync"),
+            ])
     ]
 )

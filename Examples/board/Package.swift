@@ -12,42 +12,54 @@ let package = Package(
     dependencies: [.package(name: "todo-sync", path: "../..")],
     targets: [
         // The board: state, actions, the work-in-progress rule, undo, view models, the sweep.
-        .target(name: "BoardDomain", dependencies: [
-            .product(name: "SyncStore", package: "todo-sync"),
-        ]),
+        .target(
+            name: "BoardDomain",
+            dependencies: [
+                .product(name: "SyncStore", package: "todo-sync")
+            ]),
         // The board screen on TerminalUI, and the adapter from SyncClient to it.
-        .target(name: "BoardTUI", dependencies: [
-            "BoardDomain",
-            .product(name: "SyncClient", package: "todo-sync"),
-            .product(name: "SyncStore", package: "todo-sync"),
-            .product(name: "SyncTerminalUI", package: "todo-sync"),
-            .product(name: "TerminalUI", package: "todo-sync"),
-        ]),
+        .target(
+            name: "BoardTUI",
+            dependencies: [
+                "BoardDomain",
+                .product(name: "SyncClient", package: "todo-sync"),
+                .product(name: "SyncStore", package: "todo-sync"),
+                .product(name: "SyncTerminalUI", package: "todo-sync"),
+                .product(name: "TerminalUI", package: "todo-sync"),
+            ]),
         // The board daemon: the framework's standard daemon command for BoardApp.
-        .executableTarget(name: "boardd", dependencies: [
-            "BoardDomain",
-            .product(name: "SyncDaemon", package: "todo-sync"),
-        ]),
+        .executableTarget(
+            name: "boardd",
+            dependencies: [
+                "BoardDomain",
+                .product(name: "SyncDaemon", package: "todo-sync"),
+            ]),
         // The `board` command line on CommandLineKit: show, add, move, tui, completions.
-        .executableTarget(name: "board-cli", dependencies: [
-            "BoardDomain", "BoardTUI",
-            .product(name: "CommandLineKit", package: "todo-sync"),
-            .product(name: "SyncClient", package: "todo-sync"),
-            .product(name: "SyncProtocol", package: "todo-sync"),
-            .product(name: "SyncStore", package: "todo-sync"),
-            .product(name: "TerminalUI", package: "todo-sync"),
-        ]),
-        .testTarget(name: "BoardDomainTests", dependencies: [
-            "BoardDomain",
-            .product(name: "SyncStore", package: "todo-sync"),
-            .product(name: "SyncTesting", package: "todo-sync"),
-        ]),
+        .executableTarget(
+            name: "board-cli",
+            dependencies: [
+                "BoardDomain", "BoardTUI",
+                .product(name: "CommandLineKit", package: "todo-sync"),
+                .product(name: "SyncClient", package: "todo-sync"),
+                .product(name: "SyncProtocol", package: "todo-sync"),
+                .product(name: "SyncStore", package: "todo-sync"),
+                .product(name: "TerminalUI", package: "todo-sync"),
+            ]),
+        .testTarget(
+            name: "BoardDomainTests",
+            dependencies: [
+                "BoardDomain",
+                .product(name: "SyncStore", package: "todo-sync"),
+                .product(name: "SyncTesting", package: "todo-sync"),
+            ]),
         // Runs the real boardd and board.
-        .testTarget(name: "BoardCLITests", dependencies: [
-            "boardd", "board-cli",
-            .product(name: "todod", package: "todo-sync"),
-            .product(name: "SyncProtocol", package: "todo-sync"),
-        ]),
+        .testTarget(
+            name: "BoardCLITests",
+            dependencies: [
+                "boardd", "board-cli",
+                .product(name: "todod", package: "todo-sync"),
+                .product(name: "SyncProtocol", package: "todo-sync"),
+            ]),
         .testTarget(
             name: "BoardTUITests",
             dependencies: [

@@ -6,7 +6,9 @@ extension Command {
         summary: "Print a shell completion script, made from this command table.",
         details: "The install script puts them where bash-completion, zsh and fish look.",
         run: { invocation, arguments throws(CLIError) in
-            guard arguments.count == 1, let shell = arguments.first else { throw .usage("completions needs one of bash, zsh, fish") }
+            guard arguments.count == 1, let shell = arguments.first else {
+                throw .usage("completions needs one of bash, zsh, fish")
+            }
             guard let script = CompletionScripts.script(for: shell, of: invocation.tool) else {
                 throw .usage("completions supports bash, zsh and fish, not \(shell)")
             }

@@ -27,15 +27,18 @@ extension CommandLineTool {
 
     /// What `TOOL NAME --help` prints.
     public func help(for command: Command) -> String {
-        "usage: \(usage(of: command))\n\n\(command.summary)\n" + (command.details.isEmpty ? "" : "\n\(command.details)\n")
+        "usage: \(usage(of: command))\n\n\(command.summary)\n"
+            + (command.details.isEmpty ? "" : "\n\(command.details)\n")
     }
 
     /// Every option with its help, the text of each aligned after the longest synopsis.
     private var optionLines: [String] {
-        let all = options + [
-            GlobalOption("--help", summary: "this help", help: "this help; `\(name) COMMAND --help` for one command"),
-            GlobalOption("--version", summary: "the version", help: "the version"),
-        ]
+        let all =
+            options + [
+                GlobalOption(
+                    "--help", summary: "this help", help: "this help; `\(name) COMMAND --help` for one command"),
+                GlobalOption("--version", summary: "the version", help: "the version"),
+            ]
         let width = (all.map(\.synopsis.count).max() ?? 0) + 1
         return all.flatMap { option in
             option.help.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in

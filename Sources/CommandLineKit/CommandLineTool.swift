@@ -22,7 +22,8 @@ public struct CommandLineTool: Sendable {
     public let epilogue: String
 
     /// A tool with these parts.
-    public init(name: String, version: String, options: [GlobalOption] = [], commands: [Command], epilogue: String = "") {
+    public init(name: String, version: String, options: [GlobalOption] = [], commands: [Command], epilogue: String = "")
+    {
         self.name = name
         self.version = version
         self.options = options
@@ -59,7 +60,9 @@ public struct CommandLineTool: Sendable {
                 return
             }
             let (word, attached) = Self.split(first)
-            guard let option = options.first(where: { $0.name == word }) else { throw .usage("unknown option \(first)") }
+            guard let option = options.first(where: { $0.name == word }) else {
+                throw .usage("unknown option \(first)")
+            }
             guard let placeholder = option.value else {
                 guard attached == nil else { throw .usage("\(option.name) takes no value") }
                 flags.insert(option.name)
@@ -76,7 +79,9 @@ public struct CommandLineTool: Sendable {
             values[option.name] = value
         }
         guard let commandName = rest.first else { throw .usage("no command given") }
-        guard let command = commands.first(where: { $0.name == commandName }) else { throw .usage("unknown command \(commandName)") }
+        guard let command = commands.first(where: { $0.name == commandName }) else {
+            throw .usage("unknown command \(commandName)")
+        }
         let commandArguments = Array(rest.dropFirst())
         if commandArguments.first == "--help" || commandArguments.first == "-h" {
             StandardStream.output.write(help(for: command))

@@ -19,7 +19,8 @@ public enum Spawn {
     /// environment with `environment` added (its values win), writing its output to `stdoutPath` and `stderrPath` (created 0600, or
     /// `/dev/null`). Returns the child's process id.
     public static func start(
-        _ executable: String, _ arguments: [String], environment: [String: String], stdoutPath: String, stderrPath: String
+        _ executable: String, _ arguments: [String], environment: [String: String], stdoutPath: String,
+        stderrPath: String
     ) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -43,8 +44,8 @@ public enum Spawn {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = Self.currentEnvironment(adding: environment).map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for argument in argv { free(argument) }
+            for variable in envp { free(variable) }
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
@@ -58,7 +59,9 @@ public enum Spawn {
         var index = 0
         while let entry = environ[index] {
             let text = String(cString: entry)
-            let key = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+            let key =
+                text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+                ?? text
             if added[key] == nil { entries.append(text) }
             index += 1
         }

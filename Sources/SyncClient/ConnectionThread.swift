@@ -44,7 +44,10 @@ final class ConnectionThread: Sendable {
         final class Context {
             let thread: ConnectionThread
             let firstConnection: @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void
-            init(_ thread: ConnectionThread, _ firstConnection: @escaping @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void) {
+            init(
+                _ thread: ConnectionThread,
+                _ firstConnection: @escaping @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void
+            ) {
                 self.thread = thread
                 self.firstConnection = firstConnection
             }
@@ -52,11 +55,13 @@ final class ConnectionThread: Sendable {
         // Retained for the thread, released by it.
         let context = Unmanaged.passRetained(Context(self, firstConnection)).toOpaque()
         var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { raw in
-            let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-            context.thread.run(firstConnection: context.firstConnection)
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, nil,
+            { raw in
+                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+                context.thread.run(firstConnection: context.firstConnection)
+                return nil
+            }, context)
         if created == 0 {
             pthread_detach(thread)
         } else {
@@ -158,7 +163,9 @@ final class ConnectionThread: Sendable {
 
     /// Connects and completes the handshake: `hello` with the client id, then `welcome`
     /// within `timeoutSeconds`. `close()` meanwhile ends it at once.
-    private func connectAndGreet(timeoutSeconds: Int = handshakeTimeoutSeconds) throws(SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope) {
+    private func connectAndGreet(timeoutSeconds: Int = handshakeTimeoutSeconds) throws(SyncClientError) -> (
+        frames: FrameStream, welcome: ServerEnvelope
+    ) {
         let socket = try UnixSocket(path: configuration.socketPath)
         guard router.setConnecting(socket) else {
             socket.shutDown()
@@ -167,7 +174,8 @@ final class ConnectionThread: Sendable {
         defer { _ = router.setConnecting(nil) }
         let hello: [UInt8]
         do {
-            hello = try RequestEncoder.hello(id: 0, client: configuration.clientName, clientID: configuration.clientID, features: ["patch"])
+            hello = try RequestEncoder.hello(
+                id: 0, client: configuration.clientName, clientID: configuration.clientID, features: ["patch"])
         } catch {
             throw .protocolViolation("cannot encode hello: \(error)")
         }

@@ -1,11 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
 import SyncProtocol
 import SyncStore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Starting an app's daemon when nothing answers on its socket and no systemd socket unit is
 /// meant to (the way tmux starts its server): the embedded default for someone who never
@@ -63,14 +64,17 @@ public struct DaemonAutostart: Sendable {
             waited += 10
         }
         if SocketPath.isAnswering(path) { return nil }
-        let started = try start(executable ?? Self.executable(named: name), at: path, log: "\(directoryPath)/\(name).log", failure: failure)
+        let started = try start(
+            executable ?? Self.executable(named: name), at: path, log: "\(directoryPath)/\(name).log", failure: failure)
         announce?(started, path)
         return started
     }
 
     /// The socket's directory must be this user's and closed to others (as the daemon checks
     /// too): in a shared place such as /tmp, another user could otherwise prepare it.
-    private static func checkOwnership(of directory: String, failure: (String) -> SyncClientError) throws(SyncClientError) {
+    private static func checkOwnership(of directory: String, failure: (String) -> SyncClientError)
+        throws(SyncClientError)
+    {
         var status = stat()
         guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             throw failure("\(directory) is not a directory")
@@ -80,7 +84,9 @@ public struct DaemonAutostart: Sendable {
         }
     }
 
-    private func start(_ executable: String, at path: String, log: String, failure: (String) -> SyncClientError) throws(SyncClientError) -> Int32 {
+    private func start(_ executable: String, at path: String, log: String, failure: (String) -> SyncClientError)
+        throws(SyncClientError) -> Int32
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -100,11 +106,13 @@ public struct DaemonAutostart: Sendable {
         posix_spawnattr_setflags(&attributes, Self.spawnInNewSession)
         let words: [String] = [executable, "--socket", path]
         let argv = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard result == 0 else {
-            throw failure("cannot start \(executable) (looked beside this program and on PATH): \(String(cString: strerror(result)))")
+            throw failure(
+                "cannot start \(executable) (looked beside this program and on PATH): \(String(cString: strerror(result)))"
+            )
         }
         var waited = 0
         while !SocketPath.isAnswering(path) {
@@ -113,7 +121,8 @@ public struct DaemonAutostart: Sendable {
                 throw failure("\(executable) exited as it started (status \(status >> 8)); see \(log)")
             }
             guard waited < startTimeoutMilliseconds else {
-                throw failure("\(executable) (pid \(pid)) did not answer within \(startTimeoutMilliseconds / 1000) s; see \(log)")
+                throw failure(
+                    "\(executable) (pid \(pid)) did not answer within \(startTimeoutMilliseconds / 1000) s; see \(log)")
             }
             usleep(10_000)
             waited += 10
@@ -127,7 +136,9 @@ public struct DaemonAutostart: Sendable {
         let own = dirfd(directory)
         var found: [Int32] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if let descriptor = Int32(name), descriptor != own { found.append(descriptor) }
         }
         closedir(directory)
@@ -143,7 +154,9 @@ public struct DaemonAutostart: Sendable {
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if count > 0 {
             let own = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let sibling = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" + name
+            let sibling =
+                own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/"
+                + name
             if access(sibling, X_OK) == 0 { return sibling }
         }
         let searchPath = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"

@@ -22,10 +22,12 @@ public struct ReconnectPolicy: Sendable, Equatable {
     }
 
     /// Reconnect forever: 50 ms, 100 ms, 200 ms … up to 2 s between attempts.
-    public static let automatic = ReconnectPolicy(reconnects: true, initialDelay: .milliseconds(50), maximumDelay: .seconds(2), giveUpAfter: nil)
+    public static let automatic = ReconnectPolicy(
+        reconnects: true, initialDelay: .milliseconds(50), maximumDelay: .seconds(2), giveUpAfter: nil)
 
     /// Never reconnect: a lost connection fails every request and stream with `.connectionClosed`.
-    public static let never = ReconnectPolicy(reconnects: false, initialDelay: .zero, maximumDelay: .zero, giveUpAfter: nil)
+    public static let never = ReconnectPolicy(
+        reconnects: false, initialDelay: .zero, maximumDelay: .zero, giveUpAfter: nil)
 
     /// Reconnect like `automatic`, but give up after `limit`.
     public static func giveUp(after limit: Duration) -> ReconnectPolicy {

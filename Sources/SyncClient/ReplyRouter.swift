@@ -113,21 +113,27 @@ final class ReplyRouter: Sendable {
         }
         guard let id = envelope.id else {
             if envelope.type == "bye" {
-                let reason = SyncClientError.connectionClosed(reason: "the daemon said bye: \(envelope.reason ?? "no reason given")")
+                let reason = SyncClientError.connectionClosed(
+                    reason: "the daemon said bye: \(envelope.reason ?? "no reason given")")
                 routes.withLock { $0.connectionError = reason }
                 return
             }
-            guard envelope.type == "error" else { throw .protocolViolation("a \"\(envelope.type)\" message without an id") }
+            guard envelope.type == "error" else {
+                throw .protocolViolation("a \"\(envelope.type)\" message without an id")
+            }
             // Not tied to a request. Some such errors are followed by a close; if so, that is
             // the reason the requests still waiting will hear.
-            let error = SyncClientError.server(code: envelope.code ?? "", message: envelope.message ?? "the daemon reported an error")
+            let error = SyncClientError.server(
+                code: envelope.code ?? "", message: envelope.message ?? "the daemon reported an error")
             routes.withLock { $0.connectionError = error }
             return
         }
         let (waiter, generation) = routes.withLock { routes -> (Waiter?, Int) in
             routes.connectionError = nil
             let waiter = routes.pending.removeValue(forKey: id)?.waiter
-            if case .subscription(let sink) = waiter, envelope.type == "subscribed", let subscription = envelope.subscription {
+            if case .subscription(let sink) = waiter, envelope.type == "subscribed",
+                let subscription = envelope.subscription
+            {
                 routes.sinks[subscription] = sink
             }
             return (waiter, routes.generation)
@@ -172,7 +178,8 @@ final class ReplyRouter: Sendable {
     /// caller must hold the client's send lock until these frames are written. Returns `nil`
     /// when the client closed or that connection already ended.
     func connectionDidStart(_ socket: UnixSocket, generation: Int) -> [[UInt8]]? {
-        let (frames, released, failed) = routes.withLock { routes -> ([[UInt8]]?, [SubscriptionSink], [SubscriptionSink]) in
+        let (frames, released, failed) = routes.withLock {
+            routes -> ([[UInt8]]?, [SubscriptionSink], [SubscriptionSink]) in
             guard routes.closedReason == nil, routes.generation == generation else { return (nil, [], []) }
             let pending = routes.pending.sorted { $0.key < $1.key }.map(\.value.frame)
             let released = routes.resubscribing
@@ -219,7 +226,10 @@ final class ReplyRouter: Sendable {
                 routes.resubscribing.removeAll()
                 routes.socket = nil
             }
-            return (routes.pending.values.map(\.waiter), Array(routes.sinks.values) + routes.resubscribing, reason, routes.socket ?? routes.connecting)
+            return (
+                routes.pending.values.map(\.waiter), Array(routes.sinks.values) + routes.resubscribing, reason,
+                routes.socket ?? routes.connecting
+            )
         }
         socket?.shutDown()
         for waiter in waiters {

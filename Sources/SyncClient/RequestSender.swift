@@ -23,11 +23,15 @@ final class RequestSender: @unchecked Sendable {
     /// connection and sends the request again (or fails it).
     /// A request meant for connection `generation` only is dropped on any other.
     func send(
-        _ waiter: ReplyRouter.Waiter, numbered: Bool = false, onlyOn generation: Int? = nil, encode: (Int64, UInt64?) throws -> [UInt8]
+        _ waiter: ReplyRouter.Waiter, numbered: Bool = false, onlyOn generation: Int? = nil,
+        encode: (Int64, UInt64?) throws -> [UInt8]
     ) throws(SyncClientError) {
         try mutex.run { () throws(SyncClientError) in
             let sequence = numbered ? nextSequence : nil
-            guard let (_, frame, socket) = try router.register(waiter, onlyOn: generation, encode: { id in try encode(id, sequence) }) else { return }
+            guard
+                let (_, frame, socket) = try router.register(
+                    waiter, onlyOn: generation, encode: { id in try encode(id, sequence) })
+            else { return }
             if numbered { nextSequence += 1 }
             socket?.write(frame)
         }

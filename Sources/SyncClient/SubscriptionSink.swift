@@ -61,13 +61,15 @@ final class SubscriptionSink: Sendable {
     /// apply, makes the sink subscribe again (the daemon then sends the whole model).
     func deliver(version: UInt64, base: UInt64?, payload: [UInt8]) {
         var payload = payload
-        let outcome = progress.withLock { progress -> (deliver: Bool, resubscribeFrom: (id: Int64, generation: Int)?, failed: Bool) in
+        let outcome = progress.withLock {
+            progress -> (deliver: Bool, resubscribeFrom: (id: Int64, generation: Int)?, failed: Bool) in
             do {
                 if let base {
                     guard let document = progress.document, document.version == base else {
                         throw SyncClientError.protocolViolation("a patch on version \(base), not on the model held")
                     }
-                    let value = try WireJSON.decode(PatchEnvelope.self, from: payload).patch.apply(to: try document.model.value())
+                    let value = try WireJSON.decode(PatchEnvelope.self, from: payload).patch.apply(
+                        to: try document.model.value())
                     progress.document = (version, .value(value))
                     payload = try WireJSON.encode(WholeModel(model: value))
                 } else {
@@ -87,7 +89,9 @@ final class SubscriptionSink: Sendable {
         }
         if outcome.failed {
             if let subscription = outcome.resubscribeFrom { unsubscribe(subscription.id, subscription.generation) }
-            finish(throwing: .protocolViolation("\(Self.patchFailureLimit + 1) patches in a row did not apply to the model held"))
+            finish(
+                throwing: .protocolViolation(
+                    "\(Self.patchFailureLimit + 1) patches in a row did not apply to the model held"))
         } else if let subscription = outcome.resubscribeFrom {
             resubscribe(self, subscription.id, subscription.generation)
         }

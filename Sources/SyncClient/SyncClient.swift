@@ -1,11 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
 import SyncProtocol
 import SyncStore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A connection to the daemon: dispatch typed actions, subscribe to typed view models.
 ///
@@ -79,15 +80,22 @@ public final class SyncClient: Sendable {
         let thread = ConnectionThread(
             configuration: .init(socketPath: path, clientName: clientName, clientID: clientID, policy: reconnect),
             router: router, sender: sender, states: states)
-        let first = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
+        let first = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
             thread.start { continuation.resume(returning: $0) }
         }
         let welcome = try first.get()
-        let info = ServerInfo(name: welcome.server ?? "", protocolVersion: welcome.protocol ?? WireProtocol.version, version: welcome.version ?? 0, log: welcome.log)
-        return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender, states: states)
+        let info = ServerInfo(
+            name: welcome.server ?? "", protocolVersion: welcome.protocol ?? WireProtocol.version,
+            version: welcome.version ?? 0, log: welcome.log)
+        return SyncClient(
+            socketPath: path, server: info, clientID: clientID, router: router, sender: sender, states: states)
     }
 
-    private init(socketPath: String, server: ServerInfo, clientID: String, router: ReplyRouter, sender: RequestSender, states: ConnectionStateBroadcaster) {
+    private init(
+        socketPath: String, server: ServerInfo, clientID: String, router: ReplyRouter, sender: RequestSender,
+        states: ConnectionStateBroadcaster
+    ) {
         self.socketPath = socketPath
         self.server = server
         self.clientID = clientID
@@ -161,16 +169,21 @@ public final class SyncClient: Sendable {
     /// each new model; a consumer slower than the updates sees the newest model, never a
     /// backlog. After a reconnect it goes on with the current model. Ending the iteration
     /// unsubscribes. The stream fails with `SyncClientError`.
-    public func subscribe<Model: ViewModel>(_ type: Model.Type, params: Model.Params) -> AsyncThrowingStream<ViewModelUpdate<Model>, any Error> {
+    public func subscribe<Model: ViewModel>(_ type: Model.Type, params: Model.Params) -> AsyncThrowingStream<
+        ViewModelUpdate<Model>, any Error
+    > {
         AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let sink = SubscriptionSink(
-                encodeSubscribe: { id in try RequestEncoder.subscribe(id: id, viewModel: Model.wireName, params: params) },
+                encodeSubscribe: { id in try RequestEncoder.subscribe(id: id, viewModel: Model.wireName, params: params)
+                },
                 decodeAndYield: { version, payload in
                     do {
                         let model = try WireJSON.decode(UpdateEnvelope<Model>.self, from: payload).model
                         continuation.yield(ViewModelUpdate(version: version, model: model))
                     } catch {
-                        continuation.finish(throwing: SyncClientError.protocolViolation("a \(Model.wireName) model that does not decode: \(error)"))
+                        continuation.finish(
+                            throwing: SyncClientError.protocolViolation(
+                                "a \(Model.wireName) model that does not decode: \(error)"))
                     }
                 },
                 finish: { error in continuation.finish(throwing: error) },
@@ -204,7 +217,9 @@ public final class SyncClient: Sendable {
     /// by the daemon from its journal: exactly the model subscribers were sent at that version.
     /// Fails with the daemon's `future_version`, `replay_limit`, `version_unavailable` or
     /// `too_many_rebuilds` error (see docs/PROTOCOL.md).
-    public func get<Model: ViewModel>(_ type: Model.Type, params: Model.Params, at version: UInt64) async throws(SyncClientError) -> ViewModelUpdate<Model> {
+    public func get<Model: ViewModel>(_ type: Model.Type, params: Model.Params, at version: UInt64)
+        async throws(SyncClientError) -> ViewModelUpdate<Model>
+    {
         let (reply, payload) = try await requestWithPayload { id, _ in
             try RequestEncoder.get(id: id, viewModel: Model.wireName, params: params, at: version)
         }
@@ -212,14 +227,17 @@ public final class SyncClient: Sendable {
             throw .protocolViolation("expected model, got \(reply.type)")
         }
         do {
-            return ViewModelUpdate(version: replyVersion, model: try WireJSON.decode(UpdateEnvelope<Model>.self, from: payload).model)
+            return ViewModelUpdate(
+                version: replyVersion, model: try WireJSON.decode(UpdateEnvelope<Model>.self, from: payload).model)
         } catch {
             throw .protocolViolation("a \(Model.wireName) model that does not decode: \(error)")
         }
     }
 
     /// The current model of `Model` with `params`, once.
-    public func get<Model: ViewModel>(_ type: Model.Type, params: Model.Params) async throws(SyncClientError) -> ViewModelUpdate<Model> {
+    public func get<Model: ViewModel>(_ type: Model.Type, params: Model.Params) async throws(SyncClientError)
+        -> ViewModelUpdate<Model>
+    {
         do {
             for try await update in subscribe(type, params: params) { return update }
         } catch let error as SyncClientError {
@@ -249,12 +267,16 @@ public final class SyncClient: Sendable {
     /// Unsubscribes `subscription` of connection `generation`; on a later connection the id
     /// means nothing (or another subscription), and the daemon already forgot it.
     private func sendUnsubscribe(_ subscription: Int64, generation: Int) {
-        try? sender.send(.discard, onlyOn: generation) { id, _ in try RequestEncoder.unsubscribe(id: id, subscription: subscription) }
+        try? sender.send(.discard, onlyOn: generation) { id, _ in
+            try RequestEncoder.unsubscribe(id: id, subscription: subscription)
+        }
     }
 
     /// Sends one request and waits for its reply; an `error` reply is thrown. A `numbered`
     /// request gets the client's next dispatch sequence number.
-    private func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]) async throws(SyncClientError) -> ServerEnvelope {
+    private func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8])
+        async throws(SyncClientError) -> ServerEnvelope
+    {
         try await requestWithPayload(numbered: numbered, encode).envelope
     }
 
@@ -262,7 +284,12 @@ public final class SyncClient: Sendable {
     private func requestWithPayload(
         numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]
     ) async throws(SyncClientError) -> (envelope: ServerEnvelope, payload: [UInt8]) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(envelope: ServerEnvelope, payload: [UInt8]), SyncClientError>, Never>) in
+        let result = await withCheckedContinuation {
+            (
+                continuation: CheckedContinuation<
+                    Result<(envelope: ServerEnvelope, payload: [UInt8]), SyncClientError>, Never
+                >
+            ) in
             do throws(SyncClientError) {
                 try sender.send(.reply(continuation), numbered: numbered, encode: encode)
             } catch {

@@ -28,7 +28,8 @@ public enum SyncClientError: Error, Equatable, Sendable, CustomStringConvertible
         case .daemonNotStarted(let path, let reason): return "cannot start the daemon at \(path): \(reason)"
         case .server(_, let message): return message
         case .unsupportedProtocol(let versions):
-            return "the daemon speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client speaks \(WireProtocol.version)"
+            return
+                "the daemon speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client speaks \(WireProtocol.version)"
         case .connectionClosed(let reason): return "connection to the daemon closed: \(reason)"
         case .protocolViolation(let detail): return "unexpected message from the daemon: \(detail)"
         }

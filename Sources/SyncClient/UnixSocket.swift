@@ -53,21 +53,27 @@ final class UnixSocket: @unchecked Sendable {
             throw .daemonUnreachable(path: path, reason: "the path is longer than \(SocketPath.maximumLength) bytes")
         }
         var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw .daemonUnreachable(path: path, reason: "cannot make the wake-up socket pair: \(String(cString: strerror(errno)))")
+        guard
+            socketpair(
+                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0,
+                &pair) == 0
+        else {
+            throw .daemonUnreachable(
+                path: path, reason: "cannot make the wake-up socket pair: \(String(cString: strerror(errno)))")
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            pair.forEach { close($0) }
+            for descriptor in pair { close(descriptor) }
             throw .daemonUnreachable(path: path, reason: reason)
         }
         let connected = SocketPath.withAddress(of: path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let reason = errno
             close(descriptor)
-            pair.forEach { close($0) }
-            throw .daemonUnreachable(path: path, reason: reason == ENOENT ? "no such socket" : String(cString: strerror(reason)))
+            for descriptor in pair { close(descriptor) }
+            throw .daemonUnreachable(
+                path: path, reason: reason == ENOENT ? "no such socket" : String(cString: strerror(reason)))
         }
         self.descriptor = descriptor
         wakeUp = (pair[0], pair[1])
@@ -140,7 +146,9 @@ final class UnixSocket: @unchecked Sendable {
     private func sendUnsent() {
         while output.hasUnsent {
             let sent = output.unsent.withUnsafeBytes { bytes in
-                send(descriptor, bytes.baseAddress! + output.sentCount, bytes.count - output.sentCount, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                send(
+                    descriptor, bytes.baseAddress! + output.sentCount, bytes.count - output.sentCount,
+                    Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
             }
             if sent >= 0 {
                 output.sentCount += sent

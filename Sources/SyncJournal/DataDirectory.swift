@@ -61,7 +61,9 @@ public final class DataDirectory {
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name.hasSuffix(".lock"), name != lockName, name != "autostart.lock" { return name }
         }
         return nil
@@ -90,13 +92,14 @@ public enum DataDirectoryError: Error, Equatable, Sendable, CustomStringConverti
         case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
         case .otherDaemons(let path, let lockFile):
             let daemon = lockFile.dropLast(".lock".count)
-            return "data directory \(path) belongs to \(daemon) (it holds \(lockFile)); give this daemon a directory of its own"
+            return
+                "data directory \(path) belongs to \(daemon) (it holds \(lockFile)); give this daemon a directory of its own"
         case .inUse(let path, let owner, let pid):
             return "data directory \(path) is in use by another \(owner)" + (pid.map { " (pid \($0))" } ?? "")
         }
     }
 }
 
-private extension String {
-    var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+extension String {
+    fileprivate var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }

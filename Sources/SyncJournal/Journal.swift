@@ -137,10 +137,13 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): return "cannot open journal \(path): \(reason)"
         case .corrupt(let path, let reason): return "journal \(path) is damaged: \(reason)"
         case .unknownSchema(let path, let found, let supported):
-            return "journal \(path) has schema version \(found); this daemon reads schema versions 1 to \(supported) (did a newer release write it?)"
+            return
+                "journal \(path) has schema version \(found); this daemon reads schema versions 1 to \(supported) (did a newer release write it?)"
         case .storage(let path, let operation, let reason): return "\(operation) in journal \(path) failed: \(reason)"
-        case .uncertain(let path, let reason): return "flushing journal \(path) to disk failed (\(reason)); the last commit may or may not be on disk"
-        case .overtaken(let head): return "another daemon appended to the shared log first (its head is at version \(head))"
+        case .uncertain(let path, let reason):
+            return "flushing journal \(path) to disk failed (\(reason)); the last commit may or may not be on disk"
+        case .overtaken(let head):
+            return "another daemon appended to the shared log first (its head is at version \(head))"
         case .rewritten(let path, let reason): return "the log \(path) was rewritten: \(reason)"
         }
     }

@@ -10,7 +10,8 @@ final class SQLiteDatabase {
     init(path: String, create: Bool) throws(JournalError) {
         self.path = path
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let flags =
+            SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK, let handle else {
             let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
@@ -97,7 +98,9 @@ final class Statement {
             case .integer(let number): result = sqlite3_bind_int64(handle, index, number)
             case .text(let bytes):
                 result = bytes.withUnsafeBufferPointer {
-                    sqlite3_bind_text(handle, index, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), Int32($0.count), csqlite_transient())
+                    sqlite3_bind_text(
+                        handle, index, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+                        Int32($0.count), csqlite_transient())
                 }
             }
             guard result == SQLITE_OK else { throw database.error(result, operation()) }
@@ -106,7 +109,9 @@ final class Statement {
 
     /// Runs the statement to completion, calling `row` for each result row. `operation` names
     /// what failed in the error; it is only made then.
-    func run(operation: @autoclosure () -> String, row: (Statement) throws(JournalError) -> Void = { _ in }) throws(JournalError) {
+    func run(operation: @autoclosure () -> String, row: (Statement) throws(JournalError) -> Void = { _ in })
+        throws(JournalError)
+    {
         defer { sqlite3_reset(handle) }
         while true {
             let result = sqlite3_step(handle)

@@ -23,7 +23,8 @@ extension SQLiteJournal {
         close(descriptor)
         do {
             let database = try SQLiteDatabase(path: temporary, create: false)
-            try database.execute("""
+            try database.execute(
+                """
                 PRAGMA journal_mode=DELETE;
                 BEGIN;
                 \(currentTables)
@@ -32,26 +33,37 @@ extension SQLiteJournal {
                 PRAGMA journal_mode=WAL;
                 """, operation: "creating the schema")
         }
-        guard rename(temporary, path) == 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard rename(temporary, path) == 0 else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Checks an opened file before anything is written to it; returns its schema version.
     static func check(_ database: SQLiteDatabase) throws(JournalError) -> Int {
         var found: String?
         do {
-            let statement = try database.prepare("SELECT value FROM meta WHERE key = 'schema_version'", operation: "reading the schema version")
-            try statement.run(operation: "reading the schema version") { row in found = String(decoding: row.text(0), as: UTF8.self) }
+            let statement = try database.prepare(
+                "SELECT value FROM meta WHERE key = 'schema_version'", operation: "reading the schema version")
+            try statement.run(operation: "reading the schema version") { row in
+                found = String(decoding: row.text(0), as: UTF8.self)
+            }
         } catch .storage(_, _, let reason) {
             throw .cannotOpen(path: database.path, reason: "not a journal of this daemon (\(reason))")
         }
-        guard let found else { throw .cannotOpen(path: database.path, reason: "not a journal of this daemon (no schema version)") }
+        guard let found else {
+            throw .cannotOpen(path: database.path, reason: "not a journal of this daemon (no schema version)")
+        }
         guard let schema = Int(found), (1...schemaVersion).contains(schema) else {
             throw .unknownSchema(path: database.path, found: found, supported: schemaVersion)
         }
         var verdict: [String] = []
         let quickCheck = try database.prepare("PRAGMA quick_check", operation: "checking integrity")
-        try quickCheck.run(operation: "checking integrity") { row in verdict.append(String(decoding: row.text(0), as: UTF8.self)) }
-        guard verdict == ["ok"] else { throw .corrupt(path: database.path, reason: verdict.prefix(3).joined(separator: "; ")) }
+        try quickCheck.run(operation: "checking integrity") { row in
+            verdict.append(String(decoding: row.text(0), as: UTF8.self))
+        }
+        guard verdict == ["ok"] else {
+            throw .corrupt(path: database.path, reason: verdict.prefix(3).joined(separator: "; "))
+        }
         return schema
     }
 
@@ -62,7 +74,8 @@ extension SQLiteJournal {
         precondition(version == 1, "no migration from schema \(version)")
         let operation = "migrating from schema \(version) to \(schemaVersion)"
         do {
-            try database.execute("""
+            try database.execute(
+                """
                 BEGIN IMMEDIATE;
                 ALTER TABLE actions ADD COLUMN client_id TEXT;
                 ALTER TABLE actions ADD COLUMN client_sequence INTEGER;
@@ -96,7 +109,8 @@ extension SQLiteJournal {
                 operation: "preparing")
             lastVersion = try database.prepare("SELECT COALESCE(MAX(version), 0) FROM actions", operation: "preparing")
             snapshot = try database.prepare(
-                "SELECT version, state, \(schema >= 2 ? "ledger" : "NULL") FROM snapshots ORDER BY version DESC LIMIT 1", operation: "preparing")
+                "SELECT version, state, \(schema >= 2 ? "ledger" : "NULL") FROM snapshots ORDER BY version DESC LIMIT 1",
+                operation: "preparing")
             snapshotAtOrBelow = try database.prepare(
                 "SELECT version, state, \(schema >= 2 ? "ledger" : "NULL") FROM snapshots WHERE version <= ? ORDER BY version DESC LIMIT 1",
                 operation: "preparing")
@@ -123,7 +137,9 @@ extension SQLiteJournal {
             action = try database.prepare(
                 "INSERT INTO actions(version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 operation: "preparing")
-            snapshot = try database.prepare("INSERT OR REPLACE INTO snapshots(version, state, saved_at, ledger) VALUES (?, ?, ?, ?)", operation: "preparing")
+            snapshot = try database.prepare(
+                "INSERT OR REPLACE INTO snapshots(version, state, saved_at, ledger) VALUES (?, ?, ?, ?)",
+                operation: "preparing")
             pruneSnapshots = try database.prepare(
                 "DELETE FROM snapshots WHERE version < ?1 AND (?2 = 0 OR version NOT IN (SELECT MIN(version) FROM snapshots GROUP BY version / ?2))",
                 operation: "preparing")

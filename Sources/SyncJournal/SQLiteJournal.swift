@@ -45,7 +45,8 @@ public final class SQLiteJournal: Journal {
             guard errno == ENOENT else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
             try Self.create(path)
         } else if status.st_size == 0 {
-            throw .cannotOpen(path: path, reason: "the file is empty, not a journal; move it away to start a new journal")
+            throw .cannotOpen(
+                path: path, reason: "the file is empty, not a journal; move it away to start a new journal")
         }
         database = try SQLiteDatabase(path: path, create: false)
         openedSchemaVersion = try Self.check(database)
@@ -65,7 +66,9 @@ public final class SQLiteJournal: Journal {
     public func lastVersion() throws(JournalError) -> UInt64 {
         var version: UInt64 = 0
         try reads.lastVersion.bind([], operation: "reading the last version")
-        try reads.lastVersion.run(operation: "reading the last version") { row throws(JournalError) in version = try row.version(0) }
+        try reads.lastVersion.run(operation: "reading the last version") { row throws(JournalError) in
+            version = try row.version(0)
+        }
         return version
     }
 
@@ -75,21 +78,27 @@ public final class SQLiteJournal: Journal {
         try writes.begin.run(operation: "starting a commit")
         do {
             for entry in entries {
-                try writes.action.bind([
-                    .integer(Int64(entry.version)), .text(Array(entry.name.utf8)), .text(entry.payload), .integer(entry.acceptedAt),
-                    entry.peerUID.map { .integer(Int64($0)) }, entry.peerPID.map { .integer(Int64($0)) },
-                    entry.clientID.map { .text(Array($0.utf8)) }, entry.clientSequence.map { .integer(Int64($0)) },
-                ], operation: "writing action \(entry.version)")
+                try writes.action.bind(
+                    [
+                        .integer(Int64(entry.version)), .text(Array(entry.name.utf8)), .text(entry.payload),
+                        .integer(entry.acceptedAt),
+                        entry.peerUID.map { .integer(Int64($0)) }, entry.peerPID.map { .integer(Int64($0)) },
+                        entry.clientID.map { .text(Array($0.utf8)) }, entry.clientSequence.map { .integer(Int64($0)) },
+                    ], operation: "writing action \(entry.version)")
                 try writes.action.run(operation: "writing action \(entry.version)")
             }
             if let snapshot {
                 let savedAt = Int64(time(nil)) * 1000
                 try writes.snapshot.bind(
-                    [.integer(Int64(snapshot.version)), .text(snapshot.state), .integer(savedAt), snapshot.ledger.map { .text($0) }],
+                    [
+                        .integer(Int64(snapshot.version)), .text(snapshot.state), .integer(savedAt),
+                        snapshot.ledger.map { .text($0) },
+                    ],
                     operation: "writing a snapshot")
                 try writes.snapshot.run(operation: "writing a snapshot")
                 try writes.pruneSnapshots.bind(
-                    [.integer(Int64(snapshot.version)), .integer(Int64(clamping: snapshotSpacing))], operation: "pruning snapshots")
+                    [.integer(Int64(snapshot.version)), .integer(Int64(clamping: snapshotSpacing))],
+                    operation: "pruning snapshots")
                 try writes.pruneSnapshots.run(operation: "pruning snapshots")
             }
             try writes.commit.run(operation: "committing")
@@ -105,15 +114,18 @@ public final class SQLiteJournal: Journal {
         try reads.actions.run(operation: "reading actions") { row throws(JournalError) in
             let version = try row.version(0)
             guard row.isNull(6) == row.isNull(7) else {
-                throw .corrupt(path: path, reason: "the action at version \(version) has a client id or a client sequence, not both")
+                throw .corrupt(
+                    path: path,
+                    reason: "the action at version \(version) has a client id or a client sequence, not both")
             }
-            entries.append(JournalEntry(
-                version: version, name: String(decoding: row.text(1), as: UTF8.self), payload: row.text(2),
-                acceptedAt: row.integer(3),
-                peerUID: row.isNull(4) ? nil : UInt32(truncatingIfNeeded: row.integer(4)),
-                peerPID: row.isNull(5) ? nil : Int32(truncatingIfNeeded: row.integer(5)),
-                clientID: row.isNull(6) ? nil : String(decoding: row.text(6), as: UTF8.self),
-                clientSequence: row.isNull(7) ? nil : try row.unsigned(7, "client sequence")))
+            entries.append(
+                JournalEntry(
+                    version: version, name: String(decoding: row.text(1), as: UTF8.self), payload: row.text(2),
+                    acceptedAt: row.integer(3),
+                    peerUID: row.isNull(4) ? nil : UInt32(truncatingIfNeeded: row.integer(4)),
+                    peerPID: row.isNull(5) ? nil : Int32(truncatingIfNeeded: row.integer(5)),
+                    clientID: row.isNull(6) ? nil : String(decoding: row.text(6), as: UTF8.self),
+                    clientSequence: row.isNull(7) ? nil : try row.unsigned(7, "client sequence")))
         }
         return entries
     }
@@ -122,7 +134,8 @@ public final class SQLiteJournal: Journal {
         var snapshot: Snapshot?
         try reads.snapshot.bind([], operation: "reading the snapshot")
         try reads.snapshot.run(operation: "reading the snapshot") { row throws(JournalError) in
-            snapshot = Snapshot(version: try row.version(0), state: row.text(1), ledger: row.isNull(2) ? nil : row.text(2))
+            snapshot = Snapshot(
+                version: try row.version(0), state: row.text(1), ledger: row.isNull(2) ? nil : row.text(2))
         }
         return snapshot
     }
@@ -131,7 +144,8 @@ public final class SQLiteJournal: Journal {
         var snapshot: Snapshot?
         try reads.snapshotAtOrBelow.bind([.integer(Int64(clamping: version))], operation: "reading a snapshot")
         try reads.snapshotAtOrBelow.run(operation: "reading a snapshot") { row throws(JournalError) in
-            snapshot = Snapshot(version: try row.version(0), state: row.text(1), ledger: row.isNull(2) ? nil : row.text(2))
+            snapshot = Snapshot(
+                version: try row.version(0), state: row.text(1), ledger: row.isNull(2) ? nil : row.text(2))
         }
         return snapshot
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The impure inputs an action may capture when it is accepted: a fresh identifier and the clock.
@@ -24,7 +24,9 @@ public struct AcceptanceContext: Sendable, Equatable {
     /// a JSON number), for an action to name the change it makes.
     public var changeID: Int {
         let bytes = identifier.uuid
-        let low = [bytes.9, bytes.10, bytes.11, bytes.12, bytes.13, bytes.14, bytes.15].reduce(UInt64(bytes.8)) { $0 << 8 | UInt64($1) }
+        let low = [bytes.9, bytes.10, bytes.11, bytes.12, bytes.13, bytes.14, bytes.15].reduce(UInt64(bytes.8)) {
+            $0 << 8 | UInt64($1)
+        }
         return Int(low & ((1 << 52) - 1))
     }
 
@@ -39,8 +41,10 @@ public struct AcceptanceContext: Sendable, Equatable {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64
-        var bytes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
-                     UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
+        var bytes = (
+            UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
+            UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0)
+        )
         withUnsafeMutableBytes(of: &bytes) { raw in
             raw.storeBytes(of: high, toByteOffset: 0, as: UInt64.self)
             raw.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)

@@ -19,8 +19,11 @@ public struct AppIdentity: Sendable, Equatable {
     /// programming error and traps, since every path and variable is built from it.
     public init(name: String, version: String, daemonName: String? = nil) {
         let daemonName = daemonName ?? name + "d"
-        precondition(Self.isValidName(name), "an app's name is lowercase letters, digits and -, starting with a letter: \(name)")
-        precondition(Self.isValidName(daemonName), "a daemon's name is lowercase letters, digits and -, starting with a letter: \(daemonName)")
+        precondition(
+            Self.isValidName(name), "an app's name is lowercase letters, digits and -, starting with a letter: \(name)")
+        precondition(
+            Self.isValidName(daemonName),
+            "a daemon's name is lowercase letters, digits and -, starting with a letter: \(daemonName)")
         self.name = name
         self.version = version
         self.daemonName = daemonName
@@ -30,7 +33,8 @@ public struct AppIdentity: Sendable, Equatable {
     public static func isValidName(_ name: String) -> Bool {
         guard let first = name.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
         return name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "-")
         }
     }
@@ -70,7 +74,9 @@ public struct AppIdentity: Sendable, Equatable {
     /// `$XDG_STATE_HOME/todo`, else `$HOME/.local/state/todo`; nil when none is set.
     public func dataDirectory(explicit: String?, environment: [String: String]) -> String? {
         if let explicit, !explicit.isEmpty { return explicit }
-        if let state = environment["STATE_DIRECTORY"], let first = state.split(separator: ":").first { return String(first) }
+        if let state = environment["STATE_DIRECTORY"], let first = state.split(separator: ":").first {
+            return String(first)
+        }
         if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return "\(xdg)/\(name)" }
         if let home = environment["HOME"], !home.isEmpty { return "\(home)/.local/state/\(name)" }
         return nil

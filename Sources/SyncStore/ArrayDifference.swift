@@ -22,7 +22,9 @@ public struct ArrayDifference: Equatable, Sendable {
         var head = 0
         while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
         var tail = 0
-        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
+        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] {
+            tail += 1
+        }
         let oldEnd = old.count - tail
         let newEnd = new.count - tail
         let pairedEnd = min(oldEnd, newEnd)

@@ -16,7 +16,9 @@ public struct ChunkDerivation<Source: Sendable, Value: Sendable>: Sendable {
     @inlinable
     public init(_ array: ChunkedArray<Source>, reusing previous: Self? = nil, _ derive: ([Source]) -> Value) {
         let chunks = array.chunks
-        let matches = previous.map { ChunkedArray.matches(from: $0.sources, to: chunks) } ?? Array(repeating: nil, count: chunks.count)
+        let matches =
+            previous.map { ChunkedArray.matches(from: $0.sources, to: chunks) }
+            ?? Array(repeating: nil, count: chunks.count)
         let previousValues = previous?.values ?? []
         var values: [Value] = []
         values.reserveCapacity(chunks.count)

@@ -30,7 +30,9 @@ extension ChunkedArray {
             replaceChunks(0..<0, with: [Chunk([element])])
             return
         }
-        let (chunk, offset) = index == count ? (storedChunks.count - 1, storedChunks[storedChunks.count - 1].elements.count) : location(of: index)
+        let (chunk, offset) =
+            index == count
+            ? (storedChunks.count - 1, storedChunks[storedChunks.count - 1].elements.count) : location(of: index)
         if index == count, offset >= Self.chunkCapacity {
             replaceChunks(storedChunks.count..<storedChunks.count, with: [Chunk([element])])
             return
@@ -54,8 +56,12 @@ extension ChunkedArray {
         let removed = elements.remove(at: offset)
         if elements.isEmpty {
             replaceChunks(chunk..<chunk + 1, with: [])
-        } else if elements.count < Self.smallChunkThreshold, let neighbour = joinableNeighbour(of: chunk, keeping: elements.count) {
-            let joined = neighbour < chunk ? storedChunks[neighbour].elements + elements : elements + storedChunks[neighbour].elements
+        } else if elements.count < Self.smallChunkThreshold,
+            let neighbour = joinableNeighbour(of: chunk, keeping: elements.count)
+        {
+            let joined =
+                neighbour < chunk
+                ? storedChunks[neighbour].elements + elements : elements + storedChunks[neighbour].elements
             replaceChunks(Swift.min(chunk, neighbour)..<Swift.max(chunk, neighbour) + 1, with: [Chunk(joined)])
         } else {
             replaceChunks(chunk..<chunk + 1, with: [Chunk(elements)])
@@ -92,6 +98,8 @@ extension ChunkedArray {
     /// The chunk beside `chunk` (before it first) that fits in one chunk with `count` elements.
     @inlinable
     func joinableNeighbour(of chunk: Int, keeping count: Int) -> Int? {
-        [chunk - 1, chunk + 1].first { $0 >= 0 && $0 < storedChunks.count && storedChunks[$0].elements.count + count <= Self.chunkCapacity }
+        [chunk - 1, chunk + 1].first {
+            $0 >= 0 && $0 < storedChunks.count && storedChunks[$0].elements.count + count <= Self.chunkCapacity
+        }
     }
 }

@@ -42,9 +42,10 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
     @inlinable
     public init<S: Sequence<Element>>(_ elements: S) {
         let all = Array(elements)
-        self.init(chunks: stride(from: 0, to: all.count, by: Self.chunkCapacity).map {
-            Chunk(Array(all[$0..<Swift.min($0 + Self.chunkCapacity, all.count)]))
-        })
+        self.init(
+            chunks: stride(from: 0, to: all.count, by: Self.chunkCapacity).map {
+                Chunk(Array(all[$0..<Swift.min($0 + Self.chunkCapacity, all.count)]))
+            })
     }
 
     /// An array made of these chunks, shared as they are (a view model's rows, each chunk derived
@@ -88,7 +89,8 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
         var head = 0
         while head < old.count, head < new.count, old[head] === new[head] { head += 1 }
         var tail = 0
-        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] === new[new.count - 1 - tail] { tail += 1 }
+        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] === new[new.count - 1 - tail]
+        { tail += 1 }
         var result: [Int?] = []
         result.reserveCapacity(new.count)
         for index in 0..<head { result.append(index) }

@@ -65,7 +65,8 @@ public enum ModelChange: Sendable {
             guard let oldIndex = newIndex < newChunks.count ? matches[newIndex] : oldChunks.count else { continue }
             if oldStart < oldIndex || newStart < newIndex {
                 changes += arrayChanges(
-                    from: oldChunks[oldStart..<oldIndex].flatMap(\.elements), to: newChunks[newStart..<newIndex].flatMap(\.elements),
+                    from: oldChunks[oldStart..<oldIndex].flatMap(\.elements),
+                    to: newChunks[newStart..<newIndex].flatMap(\.elements),
                     at: path, firstIndex: new.start(ofChunk: newStart))
             }
             oldStart = oldIndex + 1

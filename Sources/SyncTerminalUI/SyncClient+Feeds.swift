@@ -8,7 +8,9 @@ extension SyncClient {
     /// screen disconnecting ends the subscription. It goes on through daemon restarts as the
     /// client's subscriptions do. `name` names it in failures and tests; by default the wire
     /// name and the params as JSON (`list {"filter":"all"}`).
-    public func feed<Model: ViewModel>(_ type: Model.Type, params: Model.Params, name: String? = nil) -> Feed<ViewModelUpdate<Model>> {
+    public func feed<Model: ViewModel>(_ type: Model.Type, params: Model.Params, name: String? = nil) -> Feed<
+        ViewModelUpdate<Model>
+    > {
         let paramsText = (try? WireJSON.encode(params)).map { String(decoding: $0, as: UTF8.self) } ?? "\(params)"
         return Feed(name ?? "\(Model.wireName) \(paramsText)") { self.subscribe(type, params: params) }
     }
@@ -22,7 +24,8 @@ extension SyncClient {
                     for await state in self.connectionStates() {
                         switch state {
                         case .connected(let version): continuation.yield(.connected(version: version))
-                        case .reconnecting(let attempt, let reason): continuation.yield(.reconnecting(attempt: attempt, reason: reason))
+                        case .reconnecting(let attempt, let reason):
+                            continuation.yield(.reconnecting(attempt: attempt, reason: reason))
                         case .closed(let reason): continuation.yield(.disconnected(reason: reason))
                         }
                     }

@@ -40,7 +40,8 @@ final class LiveStore<State: Sendable, Dependencies: SideEffectDependencies>: Se
             let before = contents.store.state
             action.accept(context, state: before)
             try contents.store.apply(action)
-            let applied = Applied(action: action, before: before, after: contents.store.state, version: contents.store.version)
+            let applied = Applied(
+                action: action, before: before, after: contents.store.state, version: contents.store.version)
             if received { contents.received.append(applied) }
             return applied
         }

@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SyncLock
 import SyncStore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Ids in a fixed sequence: `00000000-0000-4000-8000-000000000001`, then `…002`, and so on,
 /// so that ids (and the change ids drawn from them) are the same on every run.
@@ -17,10 +18,11 @@ public final class SequentialIDs: IDSource {
     }
 
     public func next() -> UUID {
-        Self.id(counter.withLock { counter in
-            defer { counter += 1 }
-            return counter
-        })
+        Self.id(
+            counter.withLock { counter in
+                defer { counter += 1 }
+                return counter
+            })
     }
 
     /// The id numbered `number` in the sequence.

@@ -73,10 +73,14 @@ public final class TestClock: WallClock {
 
     /// Waits until at least `count` tasks sleep on this clock; records an issue if that has not
     /// happened within `deadlineSeconds` of real time (a guard against hanging, not a timing).
-    public func waitForSleepers(_ count: Int = 1, deadlineSeconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation) async {
+    public func waitForSleepers(
+        _ count: Int = 1, deadlineSeconds: Int = 30, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         let ok = await Polling.until(deadlineSeconds: deadlineSeconds) { sleeperCount >= count }
         if !ok {
-            Issue.record("\(sleeperCount) tasks sleep on the test clock after \(deadlineSeconds) s; expected \(count)", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(sleeperCount) tasks sleep on the test clock after \(deadlineSeconds) s; expected \(count)",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -28,7 +28,9 @@ public final class TestStore<App: SyncApp> {
         for task in tasks { task.cancel() }
         let pending = live.pendingNames
         if !finished, !pending.isEmpty {
-            Issue.record("The test store was dropped with actions a side effect dispatched that the test did not receive: \(pending.joined(separator: ", ")).")
+            Issue.record(
+                "The test store was dropped with actions a side effect dispatched that the test did not receive: \(pending.joined(separator: ", "))."
+            )
         }
     }
 
@@ -43,11 +45,14 @@ public final class TestStore<App: SyncApp> {
     /// before (no `expect`: that it changed nothing). A rejection is thrown, as the daemon's
     /// store throws it, and the state is unchanged; a test of one writes `#expect(throws:)`.
     public func send<A: Action<App.State>>(
-        _ action: A, sourceLocation: SourceLocation = #_sourceLocation, _ expect: ((inout App.State) throws -> Void)? = nil
+        _ action: A, sourceLocation: SourceLocation = #_sourceLocation,
+        _ expect: ((inout App.State) throws -> Void)? = nil
     ) throws {
         let pending = live.pendingNames
         if !pending.isEmpty {
-            Issue.record("Sent \"\(A.wireName)\" before receiving what side effects dispatched: \(pending.joined(separator: ", ")).", sourceLocation: sourceLocation)
+            Issue.record(
+                "Sent \"\(A.wireName)\" before receiving what side effects dispatched: \(pending.joined(separator: ", ")).",
+                sourceLocation: sourceLocation)
         }
         let applied = try live.apply(action, received: false)
         try check(applied, "\"\(A.wireName)\"", expect, sourceLocation)
@@ -65,7 +70,9 @@ public final class TestStore<App: SyncApp> {
             return applied != nil
         }
         guard let applied else {
-            Issue.record("Expected to receive \"\(A.wireName)\"; no side effect dispatched anything within \(deadlineSeconds) s.", sourceLocation: sourceLocation)
+            Issue.record(
+                "Expected to receive \"\(A.wireName)\"; no side effect dispatched anything within \(deadlineSeconds) s.",
+                sourceLocation: sourceLocation)
             return
         }
         let name = Swift.type(of: applied.action).wireName
@@ -106,12 +113,15 @@ public final class TestStore<App: SyncApp> {
         tasks = []
         let pending = live.pendingNames
         if !pending.isEmpty {
-            Issue.record("Side effects dispatched actions the test did not receive: \(pending.joined(separator: ", ")).", sourceLocation: sourceLocation)
+            Issue.record(
+                "Side effects dispatched actions the test did not receive: \(pending.joined(separator: ", ")).",
+                sourceLocation: sourceLocation)
         }
     }
 
     private func check(
-        _ applied: LiveStore<App.State, App.Dependencies>.Applied, _ what: String, _ expect: ((inout App.State) throws -> Void)?,
+        _ applied: LiveStore<App.State, App.Dependencies>.Applied, _ what: String,
+        _ expect: ((inout App.State) throws -> Void)?,
         _ sourceLocation: SourceLocation
     ) rethrows {
         var wanted = expected

@@ -52,7 +52,8 @@ public final class FakeTerminal: TerminalDevice {
         var resized = Canvas(size: size)
         resized.draw(screen, at: .origin)
         screen = resized
-        cursor = Position(row: min(cursor.row, max(0, size.rows - 1)), column: min(cursor.column, max(0, size.columns - 1)))
+        cursor = Position(
+            row: min(cursor.row, max(0, size.rows - 1)), column: min(cursor.column, max(0, size.columns - 1)))
     }
 
     /// Interprets `bytes`; a sequence cut at the end waits for the next write.
@@ -95,8 +96,14 @@ public final class FakeTerminal: TerminalDevice {
     }
 
     private func put(_ character: Character) {
-        if character == "\r" { cursor.column = 0; return }
-        if character == "\n" { cursor.row = min(cursor.row + 1, size.rows - 1); return }
+        if character == "\r" {
+            cursor.column = 0
+            return
+        }
+        if character == "\n" {
+            cursor.row = min(cursor.row + 1, size.rows - 1)
+            return
+        }
         let glyph = DisplayWidth.glyph(character)
         guard glyph.width > 0 else { return }
         guard cursor.row < size.rows, cursor.column < size.columns else {
@@ -107,7 +114,9 @@ public final class FakeTerminal: TerminalDevice {
             unsupported.append("wide character \(character) in the last column")
             return
         }
-        screen.put(Cell(glyph.character, style: style, kind: glyph.width == 2 ? .wide : .narrow), row: cursor.row, column: cursor.column)
+        screen.put(
+            Cell(glyph.character, style: style, kind: glyph.width == 2 ? .wide : .narrow), row: cursor.row,
+            column: cursor.column)
         if cursor.column + glyph.width < size.columns {
             cursor.column += glyph.width
         } else if autowraps {

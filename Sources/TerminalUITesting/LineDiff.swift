@@ -2,7 +2,9 @@
 /// context, long unchanged stretches folded.
 enum LineDiff {
     private enum Line {
-        case same(String), removed(String), added(String)
+        case same(String)
+        case removed(String)
+        case added(String)
     }
 
     /// The differences between `expected` and `actual`, one line each.

@@ -2,7 +2,8 @@
 /// `condition` holds. Gives up after `timeout` seconds: a deadline that only stops a broken
 /// test from hanging, never what a test asserts.
 @MainActor
-public func settle(_ what: @autoclosure () -> String, timeout: Double = 30, _ condition: () throws -> Bool) async throws {
+public func settle(_ what: @autoclosure () -> String, timeout: Double = 30, _ condition: () throws -> Bool) async throws
+{
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
     while clock.now < deadline {

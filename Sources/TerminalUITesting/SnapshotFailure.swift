@@ -23,9 +23,11 @@ public enum SnapshotFailure: Error, Equatable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .missing(let path, let rendering):
-                return "no snapshot \(path) (run with \(Snapshots.recordVariable)=1 to record it); the view renders:\n\(rendering)"
+                return
+                    "no snapshot \(path) (run with \(Snapshots.recordVariable)=1 to record it); the view renders:\n\(rendering)"
             case .different(let path, let diff):
-                return "\(path) differs (- snapshot, + rendering; \(Snapshots.recordVariable)=1 records the rendering):\n\(diff)"
+                return
+                    "\(path) differs (- snapshot, + rendering; \(Snapshots.recordVariable)=1 records the rendering):\n\(diff)"
             }
         }
     }
@@ -33,7 +35,8 @@ public enum SnapshotFailure: Error, Equatable, CustomStringConvertible {
     /// The failure, readable in a test log.
     public var description: String {
         switch self {
-        case .duplicateName(let name): return "snapshot name \"\(name)\" is used twice in this run; give each snapshot its own name"
+        case .duplicateName(let name):
+            return "snapshot name \"\(name)\" is used twice in this run; give each snapshot its own name"
         case .invalidName(let name): return "\"\(name)\" is not a snapshot name: use letters, digits, '.', '-' and '_'"
         case .noSizes(let name): return "snapshot \"\(name)\" was given no terminal sizes"
         case .mismatched(let name, let problems):

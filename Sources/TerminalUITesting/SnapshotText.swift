@@ -25,7 +25,10 @@ public enum SnapshotText {
                 line.append(cell.character)
             }
             lines.append(line + "|")
-            styles.append(contentsOf: styleRuns(of: canvas.row(row)).map { "\(row): \($0.columns.lowerBound)-\($0.columns.upperBound - 1) \($0.style)" })
+            styles.append(
+                contentsOf: styleRuns(of: canvas.row(row)).map {
+                    "\(row): \($0.columns.lowerBound)-\($0.columns.upperBound - 1) \($0.style)"
+                })
         }
         if !styles.isEmpty { lines.append("styles:") }
         return (lines + styles).joined(separator: "\n") + "\n"

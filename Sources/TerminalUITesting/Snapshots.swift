@@ -22,7 +22,9 @@ public struct Snapshots {
     /// The variable that turns recording on.
     nonisolated public static let recordVariable = "RECORD_SNAPSHOTS"
     /// 80×24, 40×12 and 132×43: the classic terminal, a narrow one, a large one.
-    nonisolated public static let standardSizes = [Size(columns: 80, rows: 24), Size(columns: 40, rows: 12), Size(columns: 132, rows: 43)]
+    nonisolated public static let standardSizes = [
+        Size(columns: 80, rows: 24), Size(columns: 40, rows: 12), Size(columns: 132, rows: 43),
+    ]
 
     /// Where the snapshot files are.
     public let directory: String
@@ -45,8 +47,11 @@ public struct Snapshots {
     }
 
     /// Checks `render`'s canvas at each of `sizes` against `NAME.SIZE.txt`.
-    public func verify(_ name: String, sizes: [Size] = Snapshots.standardSizes, render: (Size) throws -> Canvas) throws {
-        guard !name.isEmpty, !name.hasPrefix("."), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+    public func verify(_ name: String, sizes: [Size] = Snapshots.standardSizes, render: (Size) throws -> Canvas) throws
+    {
+        guard !name.isEmpty, !name.hasPrefix("."),
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else {
             throw SnapshotFailure.invalidName(name)
         }
         guard !sizes.isEmpty else { throw SnapshotFailure.noSizes(name) }
@@ -62,7 +67,10 @@ public struct Snapshots {
             if isRecording {
                 if stored != rendering { try record(rendering, at: path) }
             } else if let stored {
-                if stored != rendering { problems.append(.different(path: path, diff: LineDiff.describe(expected: stored, actual: rendering))) }
+                if stored != rendering {
+                    problems.append(
+                        .different(path: path, diff: LineDiff.describe(expected: stored, actual: rendering)))
+                }
             } else {
                 problems.append(.missing(path: path, rendering: rendering))
             }
@@ -71,7 +79,9 @@ public struct Snapshots {
     }
 
     /// Checks `view` showing `model`, laid out at each of `sizes`.
-    public func verify<View: ModellableView>(_ name: String, of view: View, model: View.ViewModel, sizes: [Size] = Snapshots.standardSizes) throws {
+    public func verify<View: ModellableView>(
+        _ name: String, of view: View, model: View.ViewModel, sizes: [Size] = Snapshots.standardSizes
+    ) throws {
         try verify(name, sizes: sizes) { size in
             view.layout(size: size)
             view.model = model

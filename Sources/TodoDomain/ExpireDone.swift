@@ -23,10 +23,13 @@ public struct ExpireDone: DispatchedSideEffect {
     public init(olderThanSeconds: Int64) { self.olderThanSeconds = olderThanSeconds }
 
     public func run(_ context: SideEffectContext<TodoState, StandardDependencies>) async throws -> Result {
-        guard (0...Self.maximumSeconds).contains(olderThanSeconds) else { throw TodoRejection.invalidAge(olderThanSeconds) }
+        guard (0...Self.maximumSeconds).contains(olderThanSeconds) else {
+            throw TodoRejection.invalidAge(olderThanSeconds)
+        }
         let now = context.dependencies.clock.now()
         let retention = olderThanSeconds * 1000
-        let numbers = ExpireCompletedItems.expiredNumbers(in: context.currentState().state, retentionMilliseconds: retention, now: now)
+        let numbers = ExpireCompletedItems.expiredNumbers(
+            in: context.currentState().state, retentionMilliseconds: retention, now: now)
         var removed = 0
         for number in numbers {
             do {

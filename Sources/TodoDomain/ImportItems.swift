@@ -27,7 +27,9 @@ public struct ImportItems: Action {
         var nextNumber = state.nextNumber
         var added: [TodoItem] = []
         for var item in items.sorted(by: { $0.number < $1.number }) where !known.contains(item.id) {
-            guard !item.id.isEmpty, item.id.count <= 64 else { throw TodoRejection.invalidImport("an item id must have 1 to 64 characters") }
+            guard !item.id.isEmpty, item.id.count <= 64 else {
+                throw TodoRejection.invalidImport("an item id must have 1 to 64 characters")
+            }
             do {
                 item.text = try TodoText.validated(item.text)
             } catch {
@@ -44,6 +46,8 @@ public struct ImportItems: Action {
             let index = state.items.firstIndex { $0.createdAt > item.createdAt } ?? state.items.count
             state.items.insert(item, at: index)
         }
-        state.pushUndo("import \(added.count) item\(added.count == 1 ? "" : "s")", added.map { .remove(number: $0.number) }, change: change)
+        state.pushUndo(
+            "import \(added.count) item\(added.count == 1 ? "" : "s")", added.map { .remove(number: $0.number) },
+            change: change)
     }
 }

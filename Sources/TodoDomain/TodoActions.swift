@@ -175,6 +175,8 @@ public struct ClearCompleted: Action {
         let removed = state.items.enumerated().filter { $0.element.completed }
         guard !removed.isEmpty else { return }
         state.items.removeAll(where: \.completed)
-        state.pushUndo("clear \(removed.count) done item\(removed.count == 1 ? "" : "s")", removed.map { .restore(item: $0.element, index: $0.offset) }, change: change)
+        state.pushUndo(
+            "clear \(removed.count) done item\(removed.count == 1 ? "" : "s")",
+            removed.map { .restore(item: $0.element, index: $0.offset) }, change: change)
     }
 }

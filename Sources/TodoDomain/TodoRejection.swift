@@ -34,8 +34,10 @@ public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
             return "nothing was undone: the undo was for \(undoing), but a newer change (\(latest)) landed first"
         case .invalidImport(let reason): return "cannot import: \(reason)"
         case .notAccepted: return "the action was not accepted by the daemon"
-        case .notDoneBy(let number, let time): return "item \(number) was not done by \(time) ms since the epoch; it stays"
-        case .invalidAge(let seconds): return "the age must be from 0 to \(ExpireDone.maximumSeconds) seconds, not \(seconds)"
+        case .notDoneBy(let number, let time):
+            return "item \(number) was not done by \(time) ms since the epoch; it stays"
+        case .invalidAge(let seconds):
+            return "the age must be from 0 to \(ExpireDone.maximumSeconds) seconds, not \(seconds)"
         }
     }
 }
@@ -63,7 +65,9 @@ public enum TodoText {
         let trimmed = String(scalars[first...last])
         // General category Cc is exactly C0, DEL and C1; comparing values spares a Unicode
         // table lookup per scalar.
-        guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { throw .controlCharacters }
+        guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw .controlCharacters
+        }
         let length = trimmed.count
         guard length <= maximumLength else { throw .textTooLong(length: length) }
         return trimmed
@@ -75,7 +79,8 @@ public enum TodoText {
         var text = text
         return text.withUTF8 { bytes -> String? in
             guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-            guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else { return "" }
+            guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 })
+            else { return "" }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
         }
     }

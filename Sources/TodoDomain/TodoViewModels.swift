@@ -93,7 +93,9 @@ public struct ListViewModel: IncrementalViewModel {
             var done = 0
             for item in items {
                 if item.completed { done += 1 }
-                if filter.includes(item) { rows.append(Row(number: item.number, text: item.text, completed: item.completed)) }
+                if filter.includes(item) {
+                    rows.append(Row(number: item.number, text: item.text, completed: item.completed))
+                }
             }
             return ChunkRows(rows: .init(rows), doneCount: done)
         }

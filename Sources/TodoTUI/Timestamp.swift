@@ -7,7 +7,8 @@ enum Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondsOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        return "\(year)-\(twoDigits(month))-\(twoDigits(day)) \(twoDigits(secondsOfDay / 3600)):\(twoDigits(secondsOfDay % 3600 / 60)) UTC"
+        return
+            "\(year)-\(twoDigits(month))-\(twoDigits(day)) \(twoDigits(secondsOfDay / 3600)):\(twoDigits(secondsOfDay % 3600 / 60)) UTC"
     }
 
     /// The proleptic Gregorian date `days` after 1970-01-01 (counting in 400-year eras of

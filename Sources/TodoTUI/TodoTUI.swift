@@ -12,6 +12,7 @@ public enum TodoTUI {
     /// `noColor` is `$NO_COLOR`.
     @MainActor
     public static func run(client: SyncClient, noColor: String?) async throws(TerminalError) {
-        try await TerminalApp.runOnSystemTerminal(root: MainScreen(store: .live(client), history: .live(client)), noColor: noColor)
+        try await TerminalApp.runOnSystemTerminal(
+            root: MainScreen(store: .live(client), history: .live(client)), noColor: noColor)
     }
 }

@@ -26,12 +26,20 @@ final class BenchContext {
         for name in ["todod", "todo"] where access(binDirectory + "/" + name, X_OK) != 0 {
             throw .missingProgram(name: name, looked: binDirectory + "; build with swift build -c release")
         }
-        let redisPresent = ["redis-server", "redis-benchmark", "redis-cli"].allSatisfy { Subprocess.findInPath($0) != nil }
+        let redisPresent = ["redis-server", "redis-benchmark", "redis-cli"].allSatisfy {
+            Subprocess.findInPath($0) != nil
+        }
         switch options.redis {
         case .skipped: redisSkipReason = "skipped (--no-redis)"
-        case .ifPresent: redisSkipReason = redisPresent ? nil : "not installed (redis-server, redis-benchmark, redis-cli not all on PATH)"
+        case .ifPresent:
+            redisSkipReason =
+                redisPresent ? nil : "not installed (redis-server, redis-benchmark, redis-cli not all on PATH)"
         case .required:
-            guard redisPresent else { throw .missingProgram(name: "redis-server, redis-benchmark and redis-cli", looked: "$PATH; scripts/bench installs them with apt-get") }
+            guard redisPresent else {
+                throw .missingProgram(
+                    name: "redis-server, redis-benchmark and redis-cli",
+                    looked: "$PATH; scripts/bench installs them with apt-get")
+            }
             redisSkipReason = nil
         }
         let postgresMissing = PostgresServer.unavailableReason
@@ -45,7 +53,9 @@ final class BenchContext {
         let temporaryParent = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let pattern = temporaryParent + "/todo-bench.XXXXXX"
         var template = Array(pattern.utf8CString)
-        guard let created = mkdtemp(&template) else { throw .file(path: pattern, reason: String(cString: strerror(errno))) }
+        guard let created = mkdtemp(&template) else {
+            throw .file(path: pattern, reason: String(cString: strerror(errno)))
+        }
         runDirectory = String(cString: created)
         if !options.keepTemporary {
             let runDirectory = runDirectory
@@ -89,12 +99,18 @@ final class BenchContext {
             return path
         }
         var template = Array("/tmp/todo-bench-shared-log.XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw .file(path: "/tmp/todo-bench-shared-log.XXXXXX", reason: String(cString: strerror(errno))) }
+        guard let created = mkdtemp(&template) else {
+            throw .file(path: "/tmp/todo-bench-shared-log.XXXXXX", reason: String(cString: strerror(errno)))
+        }
         let path = String(cString: created)
         chmod(path, 0o711)
         outsideDirectory = path
-        if !options.keepTemporary { _ = InterruptCleanup.register { try? FileManager.default.removeItem(atPath: path) } }
-        progress("the user postgres cannot reach \(runDirectory) (a parent is closed to others): the shared log lives in \(path)")
+        if !options.keepTemporary {
+            _ = InterruptCleanup.register { try? FileManager.default.removeItem(atPath: path) }
+        }
+        progress(
+            "the user postgres cannot reach \(runDirectory) (a parent is closed to others): the shared log lives in \(path)"
+        )
         return path
     }
 
@@ -134,7 +150,8 @@ final class BenchContext {
     }
 
     private static func executableDirectory() -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return (executable as NSString).deletingLastPathComponent
     }
 }

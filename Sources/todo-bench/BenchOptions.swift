@@ -164,23 +164,30 @@ struct BenchOptions: Codable {
         }
         func positive(_ option: String) throws(BenchError) -> Int {
             let text = try value(option)
-            guard let number = Int(text), number > 0 else { throw .usage("\(option) needs a positive integer, not \(text)") }
+            guard let number = Int(text), number > 0 else {
+                throw .usage("\(option) needs a positive integer, not \(text)")
+            }
             return number
         }
         func count(_ option: String) throws(BenchError) -> Int {
             let text = try value(option)
-            guard let number = Int(text), number >= 0 else { throw .usage("\(option) needs a whole number (0 or more), not \(text)") }
+            guard let number = Int(text), number >= 0 else {
+                throw .usage("\(option) needs a whole number (0 or more), not \(text)")
+            }
             return number
         }
         func seconds(_ option: String) throws(BenchError) -> Double {
             let text = try value(option)
-            guard let number = Double(text), number > 0 else { throw .usage("\(option) needs a positive number of seconds, not \(text)") }
+            guard let number = Double(text), number > 0 else {
+                throw .usage("\(option) needs a positive number of seconds, not \(text)")
+            }
             return number
         }
         func list(_ option: String) throws(BenchError) -> [Int] {
             let text = try value(option)
             let numbers = text.split(separator: ",").compactMap { Int($0) }
-            guard !numbers.isEmpty, numbers.count == text.split(separator: ",").count, numbers.allSatisfy({ $0 > 0 }) else {
+            guard !numbers.isEmpty, numbers.count == text.split(separator: ",").count, numbers.allSatisfy({ $0 > 0 })
+            else {
                 throw .usage("\(option) needs positive integers separated by commas, not \(text)")
             }
             return numbers
@@ -190,7 +197,9 @@ struct BenchOptions: Codable {
             case "--smoke": break
             case "--only":
                 options.figures = try list(word)
-                if let bad = options.figures.first(where: { !figureNumbers.contains($0) }) { throw .usage("--only: there is no figure \(bad) (1-11)") }
+                if let bad = options.figures.first(where: { !figureNumbers.contains($0) }) {
+                    throw .usage("--only: there is no figure \(bad) (1-11)")
+                }
             case "--json": options.jsonPath = try value(word)
             case "--redis": options.redis = .required
             case "--no-redis": options.redis = .skipped
@@ -234,8 +243,12 @@ struct BenchOptions: Codable {
             default: throw .usage("unknown option \(word); see todo-bench --help")
             }
         }
-        guard options.coldTail < options.coldActions else { throw .usage("--cold-tail must be smaller than --cold-actions") }
-        guard options.joinTail < options.joinActions else { throw .usage("--join-tail must be smaller than --join-actions") }
+        guard options.coldTail < options.coldActions else {
+            throw .usage("--cold-tail must be smaller than --cold-actions")
+        }
+        guard options.joinTail < options.joinActions else {
+            throw .usage("--join-tail must be smaller than --join-actions")
+        }
         return options
     }
 }

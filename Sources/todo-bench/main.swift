@@ -28,7 +28,8 @@ func describeHost(binDirectory: String) -> Report.Host {
     let kernel = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     var loads = [Double](repeating: 0, count: 3)
     getloadavg(&loads, 3)
-    return Report.Host(cpus: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), kernel: kernel, loadAverage: loads, binDirectory: binDirectory)
+    return Report.Host(
+        cpus: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), kernel: kernel, loadAverage: loads, binDirectory: binDirectory)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -9,7 +9,9 @@ extension Arguments {
     }
 
     /// The filter chosen by `--open` / `--done` (default all), and the remaining flags.
-    static func filter(_ arguments: [String], command: String, allowing flags: Set<String> = []) throws(CLIError) -> (ListFilter, Set<String>) {
+    static func filter(_ arguments: [String], command: String, allowing flags: Set<String> = []) throws(CLIError) -> (
+        ListFilter, Set<String>
+    ) {
         var filter = ListFilter.all
         var seen: Set<String> = []
         for argument in arguments {

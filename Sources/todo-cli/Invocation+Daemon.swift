@@ -18,7 +18,8 @@ extension Invocation {
         let autostart = DaemonAutostart { pid, path in Output.error("started todod (pid \(pid)) on \(path)") }
         do {
             return try await SyncClient.connect(
-                to: TodoApp.identity, socketPath: socketOption, autostart: mayStartDaemon ? autostart : nil, reconnect: reconnect)
+                to: TodoApp.identity, socketPath: socketOption, autostart: mayStartDaemon ? autostart : nil,
+                reconnect: reconnect)
         } catch {
             throw CLIError(error)
         }

@@ -23,7 +23,10 @@ struct TodoCLI {
                     otherwise it is started, unless a systemd unit for it is active
                     """),
         ],
-        commands: [.add, .list, .done, .reopen, .edit, .remove, .clear, .expire, .undo, .log, .export, .importItems, .watch, .tui, .status, .completions],
+        commands: [
+            .add, .list, .done, .reopen, .edit, .remove, .clear, .expire, .undo, .log, .export, .importItems, .watch,
+            .tui, .status, .completions,
+        ],
         epilogue: """
             Commands taking N... apply each number as its own change, in order; a number the
             daemon refuses is reported on its own line and the others still apply.

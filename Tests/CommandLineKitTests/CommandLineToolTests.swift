@@ -4,31 +4,34 @@ import Testing
 /// Parsing, help and exit codes of a tool built from a command table.
 @Suite struct CommandLineToolTests {
     @Test func theHelpListsCommandsOptionsAndTheEpilogue() {
-        #expect(SampleTool().tool.help == """
-            usage: sample [--place WHERE] [--quiet] COMMAND [ARGUMENTS]
+        #expect(
+            SampleTool().tool.help == """
+                usage: sample [--place WHERE] [--quiet] COMMAND [ARGUMENTS]
 
-            Commands:
-              greet [--loud] NAME...     Greet NAME.
-              load FILE                  Load FILE.
-              fail                       Always refused.
-              completions bash|zsh|fish  Print a shell completion script, made from this command table.
+                Commands:
+                  greet [--loud] NAME...     Greet NAME.
+                  load FILE                  Load FILE.
+                  fail                       Always refused.
+                  completions bash|zsh|fish  Print a shell completion script, made from this command table.
 
-            Options (before the command):
-              --place WHERE the place to greet in
-                            (default: here)
-              --quiet       say less
-              --help        this help; `sample COMMAND --help` for one command
-              --version     the version
+                Options (before the command):
+                  --place WHERE the place to greet in
+                                (default: here)
+                  --quiet       say less
+                  --help        this help; `sample COMMAND --help` for one command
+                  --version     the version
 
-            Exit status: 0 ok, 2 usage error.
+                Exit status: 0 ok, 2 usage error.
 
-            """)
+                """)
     }
 
     @Test func aCommandsHelpShowsItsUsageWithTheValuedOptions() throws {
         let tool = SampleTool().tool
         let greet = try #require(tool.commands.first { $0.name == "greet" })
-        #expect(tool.help(for: greet) == "usage: sample [--place WHERE] greet [--loud] NAME...\n\nGreet NAME.\n\n--loud  in capitals\n")
+        #expect(
+            tool.help(for: greet)
+                == "usage: sample [--place WHERE] greet [--loud] NAME...\n\nGreet NAME.\n\n--loud  in capitals\n")
         let load = try #require(tool.commands.first { $0.name == "load" })
         #expect(tool.help(for: load) == "usage: sample [--place WHERE] load FILE\n\nLoad FILE.\n")
     }
@@ -58,7 +61,10 @@ import Testing
         do {
             try await sample.tool.run(arguments)
         } catch {
-            guard case .usage(let text) = error else { Issue.record("not a usage error: \(error)"); return }
+            guard case .usage(let text) = error else {
+                Issue.record("not a usage error: \(error)")
+                return
+            }
             #expect(text == message)
             #expect(error.exitCode == 2)
         }

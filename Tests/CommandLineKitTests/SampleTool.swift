@@ -17,12 +17,18 @@ final class SampleTool: Sendable {
         CommandLineTool(
             name: "sample", version: "sample 1.2",
             options: [
-                GlobalOption("--place", value: "WHERE", summary: "where to greet", help: "the place to greet in\n(default: here)"),
+                GlobalOption(
+                    "--place", value: "WHERE", summary: "where to greet", help: "the place to greet in\n(default: here)"
+                ),
                 GlobalOption("--quiet", summary: "say less", help: "say less"),
             ],
-            commands: [greet, Command(name: "load", arguments: "FILE", summary: "Load FILE.", details: "", run: { _, _ in }),
-                       Command(name: "fail", arguments: "", summary: "Always refused.", details: "", run: { _, _ throws(CLIError) in throw .rejected("no") }),
-                       .completions],
+            commands: [
+                greet, Command(name: "load", arguments: "FILE", summary: "Load FILE.", details: "", run: { _, _ in }),
+                Command(
+                    name: "fail", arguments: "", summary: "Always refused.", details: "",
+                    run: { _, _ throws(CLIError) in throw .rejected("no") }),
+                .completions,
+            ],
             epilogue: "Exit status: 0 ok, 2 usage error.")
     }
 
@@ -31,7 +37,12 @@ final class SampleTool: Sendable {
             name: "greet", arguments: "[--loud] NAME...", summary: "Greet NAME.", details: "--loud  in capitals",
             run: { [self] invocation, arguments throws(CLIError) in
                 guard !arguments.isEmpty else { throw .usage("greet needs a name") }
-                runs.withLock { $0.append(Run(place: invocation.value(of: "--place"), quiet: invocation.isSet("--quiet"), arguments: arguments)) }
+                runs.withLock {
+                    $0.append(
+                        Run(
+                            place: invocation.value(of: "--place"), quiet: invocation.isSet("--quiet"),
+                            arguments: arguments))
+                }
             })
     }
 }

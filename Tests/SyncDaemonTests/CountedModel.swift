@@ -1,6 +1,7 @@
 import SyncLock
 import SyncProtocol
 import SyncStore
+
 @testable import SyncDaemon
 
 /// Counts the work the daemon does for the models that share it.

@@ -21,18 +21,26 @@ import Testing
     }
 
     @Test func readsTheTimeTravelBounds() throws {
-        let configuration = try DaemonArguments(parsing: ["--snapshot-interval", "5", "--max-replay", "3", "--data-dir", "/d"])
-            .configuration(of: identity, environment: [:], userID: 7)
+        let configuration = try DaemonArguments(parsing: [
+            "--snapshot-interval", "5", "--max-replay", "3", "--data-dir", "/d",
+        ])
+        .configuration(of: identity, environment: [:], userID: 7)
         #expect(configuration.snapshotInterval == 5 && configuration.maximumReplayedActions == 3)
-        let defaults = try DaemonArguments(parsing: ["--data-dir", "/d"]).configuration(of: identity, environment: [:], userID: 7)
+        let defaults = try DaemonArguments(parsing: ["--data-dir", "/d"]).configuration(
+            of: identity, environment: [:], userID: 7)
         #expect(defaults.snapshotInterval == 1000 && defaults.maximumReplayedActions == 10_000)
-        #expect(throws: DaemonUsageError("--max-replay needs an integer of at least 1 (not 0)")) { try DaemonArguments(parsing: ["--max-replay", "0"]) }
-        #expect(throws: DaemonUsageError("--snapshot-interval needs an integer of at least 1 (not x)")) { try DaemonArguments(parsing: ["--snapshot-interval", "x"]) }
+        #expect(throws: DaemonUsageError("--max-replay needs an integer of at least 1 (not 0)")) {
+            try DaemonArguments(parsing: ["--max-replay", "0"])
+        }
+        #expect(throws: DaemonUsageError("--snapshot-interval needs an integer of at least 1 (not x)")) {
+            try DaemonArguments(parsing: ["--snapshot-interval", "x"])
+        }
     }
 
     @Test func defaultsComeFromTheIdentity() throws {
         let configuration = try DaemonArguments(parsing: []).configuration(
-            of: identity, environment: ["XDG_RUNTIME_DIR": "/run/user/7", "HOME": "/h", "BOARDD_POSTGRES": "dbname=board"], userID: 7)
+            of: identity,
+            environment: ["XDG_RUNTIME_DIR": "/run/user/7", "HOME": "/h", "BOARDD_POSTGRES": "dbname=board"], userID: 7)
         #expect(configuration.socketPath == "/run/user/7/board/boardd.sock")
         #expect(configuration.dataDirectory == "/h/.local/state/board")
         #expect(configuration.postgres == "dbname=board")
@@ -43,7 +51,8 @@ import Testing
         #expect(try arguments.integer(of: "--sweep-after", in: 1...365) == 3)
         #expect(try DaemonArguments(parsing: [], appOptions: [sweep]).integer(of: "--sweep-after", in: 1...365) == nil)
         #expect(throws: DaemonUsageError("--sweep-after needs an integer from 1 to 365 (not 0)")) {
-            try DaemonArguments(parsing: ["--sweep-after", "0"], appOptions: [sweep]).integer(of: "--sweep-after", in: 1...365)
+            try DaemonArguments(parsing: ["--sweep-after", "0"], appOptions: [sweep]).integer(
+                of: "--sweep-after", in: 1...365)
         }
     }
 
@@ -60,7 +69,9 @@ import Testing
             (["--sweep-after", "1", "--sweep-after", "2"], "--sweep-after is given twice"),
         ]
         for (words, message) in cases {
-            #expect(throws: DaemonUsageError(message), "\(words)") { try DaemonArguments(parsing: words, appOptions: [sweep]) }
+            #expect(throws: DaemonUsageError(message), "\(words)") {
+                try DaemonArguments(parsing: words, appOptions: [sweep])
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncDaemon
 
 /// The dispatch ledger on its own: verdicts, the window, the client limit, rolling back a failed
@@ -15,7 +16,8 @@ import Testing
         ledger.record(key("a", 3), version: 12, durableThrough: 12)
         #expect(ledger.verdict(for: key("a", 1)) == .applied(version: 10))
         #expect(ledger.verdict(for: key("a", 3)) == .applied(version: 12))
-        #expect(ledger.verdict(for: key("a", 2)) == .stale(highest: 3), "a skipped sequence is stale, never applied late")
+        #expect(
+            ledger.verdict(for: key("a", 2)) == .stale(highest: 3), "a skipped sequence is stale, never applied late")
         #expect(ledger.verdict(for: key("a", 4)) == .new)
         #expect(ledger.verdict(for: key("b", 1)) == .new, "client ids are separate")
         #expect(ledger.lastSequence(of: "a", durableThrough: 12) == 3)
@@ -24,7 +26,9 @@ import Testing
 
     @Test func theWindowKeepsTheNewestDurablePairs() {
         var ledger = DispatchLedger(windowSize: 3, clientLimit: 10)
-        for sequence in UInt64(1)...10 { ledger.record(key("a", sequence), version: sequence, durableThrough: sequence) }
+        for sequence in UInt64(1)...10 {
+            ledger.record(key("a", sequence), version: sequence, durableThrough: sequence)
+        }
         #expect(ledger.clients["a"]?.recent.map(\.sequence) == [8, 9, 10])
         #expect(ledger.clients["a"]?.floor == 7)
         #expect(ledger.verdict(for: key("a", 7)) == .stale(highest: 10))
@@ -35,10 +39,14 @@ import Testing
     @Test func pendingPairsStayInTheWindowUntilDurable() {
         var ledger = DispatchLedger(windowSize: 2, clientLimit: 10)
         for sequence in UInt64(1)...6 { ledger.record(key("a", sequence), version: sequence, durableThrough: 2) }
-        #expect(ledger.clients["a"]?.recent.map(\.sequence) == [1, 2, 3, 4, 5, 6], "nothing past version 2 is durable, so nothing leaves")
+        #expect(
+            ledger.clients["a"]?.recent.map(\.sequence) == [1, 2, 3, 4, 5, 6],
+            "nothing past version 2 is durable, so nothing leaves")
         #expect(ledger.lastSequence(of: "a", durableThrough: 2) == 2)
         ledger.record(key("a", 7), version: 7, durableThrough: 5)
-        #expect(ledger.clients["a"]?.recent.map(\.sequence) == [4, 5, 6, 7], "two durable pairs (4, 5) stay, and everything pending")
+        #expect(
+            ledger.clients["a"]?.recent.map(\.sequence) == [4, 5, 6, 7],
+            "two durable pairs (4, 5) stay, and everything pending")
         #expect(ledger.clients["a"]?.floor == 3)
     }
 
@@ -48,7 +56,10 @@ import Testing
         ledger.record(key("b", 1), version: 5, durableThrough: 4)
         for sequence in UInt64(5)...9 { ledger.record(key("a", sequence), version: sequence + 1, durableThrough: 4) }
         ledger.forget(after: 4)
-        #expect(ledger.clients["a"] == DispatchLedger.Client(floor: 2, recent: [.init(sequence: 3, version: 3), .init(sequence: 4, version: 4)]))
+        #expect(
+            ledger.clients["a"]
+                == DispatchLedger.Client(
+                    floor: 2, recent: [.init(sequence: 3, version: 3), .init(sequence: 4, version: 4)]))
         #expect(ledger.clients["b"] == nil, "a client with nothing durable is forgotten")
         #expect(ledger.verdict(for: key("a", 5)) == .new, "a lost dispatch applies when resent")
         #expect(ledger.verdict(for: key("a", 4)) == .applied(version: 4))
@@ -93,8 +104,10 @@ import Testing
             ledger.record(key(clientID, sequence), version: sequence, durableThrough: sequence)
         }
         let bytes = ledger.encoded()
-        #expect(String(decoding: bytes, as: UTF8.self)
-            == #"{"clients":[{"floor":0,"id":"y","recent":[2,2]},{"floor":0,"id":"z","recent":[4,4]},{"floor":1,"id":"x","recent":[3,3,5,5]}]}"#)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"clients":[{"floor":0,"id":"y","recent":[2,2]},{"floor":0,"id":"z","recent":[4,4]},{"floor":1,"id":"x","recent":[3,3,5,5]}]}"#
+        )
         var decoded = try DispatchLedger(decoding: bytes, windowSize: 2, clientLimit: 3)
         #expect(decoded == ledger)
         decoded.record(key("w", 1), version: 6, durableThrough: 6)
@@ -110,15 +123,20 @@ import Testing
         let bytes = ledger.encoded()
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"clients":[{"floor":0,"id":"a\"b\\","recent":[1,1]}]}"#)
         #expect(try DispatchLedger(decoding: bytes, windowSize: 256, clientLimit: 10_000) == ledger)
-        #expect(try DispatchLedger(decoding: DispatchLedger().encoded(), windowSize: 256, clientLimit: 10_000) == DispatchLedger())
+        #expect(
+            try DispatchLedger(decoding: DispatchLedger().encoded(), windowSize: 256, clientLimit: 10_000)
+                == DispatchLedger())
     }
 
     @Test(arguments: [
         #"{"clients":[{"floor":0,"id":"a","recent":[1]}]}"#, #"{"clients":[{"floor":0,"id":"a","recent":[]}]}"#,
-        #"{"clients":[{"floor":0,"id":"a","recent":[2,5,1,6]}]}"#, #"{"clients":[{"floor":3,"id":"a","recent":[2,5]}]}"#,
+        #"{"clients":[{"floor":0,"id":"a","recent":[2,5,1,6]}]}"#,
+        #"{"clients":[{"floor":3,"id":"a","recent":[2,5]}]}"#,
         #"{"clients":[{"floor":0,"id":"a","recent":[1,5,2,5]}]}"#, #"{"clients":[{"id":"a"}]}"#, "[]",
     ])
     func aBrokenSnapshotLedgerIsRefused(json: String) {
-        #expect(throws: (any Error).self) { try DispatchLedger(decoding: Array(json.utf8), windowSize: 4, clientLimit: 4) }
+        #expect(throws: (any Error).self) {
+            try DispatchLedger(decoding: Array(json.utf8), windowSize: 4, clientLimit: 4)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import CUV
 import SyncJournal
 import Testing
+
 @testable import SyncDaemon
 
 /// A journal whose every append fails with `error`: the flush failures a real disk gives only
@@ -27,7 +28,8 @@ private final class FailingJournal: Journal {
         #expect(uv_loop_init(loop) == 0)
         defer { uv_loop_close(loop) }
         let writer = JournalWriter<Int>(
-            journal: FailingJournal(error), loop: loop, durableVersion: 0, lastSnapshotVersion: 0, snapshotInterval: 1000, inlineCommitLimit: 8,
+            journal: FailingJournal(error), loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
+            snapshotInterval: 1000, inlineCommitLimit: 8,
             logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
         writer.appliedState = { 1 }
         var seen: [String] = []
@@ -40,7 +42,8 @@ private final class FailingJournal: Journal {
             case .rewritten: seen.append("rewritten")
             }
         }
-        writer.record(JournalEntry(version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil))
+        writer.record(
+            JournalEntry(version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil))
         #expect(writer.startNextJob() == .ranInline)
         #expect(writer.durableVersion == 0)
         return try #require(seen.count == 1 ? seen[0] : nil)

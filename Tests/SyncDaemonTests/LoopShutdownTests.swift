@@ -1,8 +1,9 @@
 import CUV
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
+
 @testable import SyncDaemon
 
 /// The end of an event loop, on a private loop: handles left open are logged as bugs by type
@@ -21,7 +22,9 @@ import TestSupport
             logPath = directory + "/log"
             logDescriptor = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             logger = Logger(label: "test", minimumLevel: .debug, forJournal: true, descriptor: logDescriptor)
-            guard logDescriptor >= 0, uv_loop_init(loop) == 0 else { throw TestFailure("cannot set up a loop and its log") }
+            guard logDescriptor >= 0, uv_loop_init(loop) == 0 else {
+                throw TestFailure("cannot set up a loop and its log")
+            }
         }
 
         deinit {
@@ -50,11 +53,13 @@ import TestSupport
 
         #expect(leftovers == ["timer", "async", "timer"])
         #expect(timer.isClosed && wakeUp.isClosed, "each owner closed its own handle")
-        #expect(fixture.log == [
-            "<3>bug: libuv handle left open at shutdown: timer\n",
-            "<3>bug: libuv handle left open at shutdown: async\n",
-            "<3>bug: libuv handle left open at shutdown: timer\n",
-        ].joined(), "no other line: the loop closed")
+        #expect(
+            fixture.log
+                == [
+                    "<3>bug: libuv handle left open at shutdown: timer\n",
+                    "<3>bug: libuv handle left open at shutdown: async\n",
+                    "<3>bug: libuv handle left open at shutdown: timer\n",
+                ].joined(), "no other line: the loop closed")
         // The check every integration test that stops a daemon makes finds them.
         #expect(DaemonHarness.leftoverHandles(in: fixture.log) == ["timer", "async", "timer"])
         #expect(throws: TestFailure.self) { try DaemonHarness.requireNoLeftoverHandles(in: fixture.log) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncDaemon
 
 /// At most a few rebuilds of past versions run at once; a bounded number wait, in order; one

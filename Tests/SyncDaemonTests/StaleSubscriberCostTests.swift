@@ -1,5 +1,6 @@
 import SyncProtocol
 import Testing
+
 @testable import SyncDaemon
 
 /// What a client that stops reading costs the daemon: the hub, the view source and each
@@ -20,7 +21,9 @@ import Testing
 
         /// What `Connection.enqueueUpdate` does: queue, and say whether the subscriber is stale.
         mutating func take(_ change: ViewChange, version: UInt64) -> Bool {
-            queue.appendUpdate(change, subscription: subscriber.subscription, version: version, writingByteCount: writing?.count ?? 0).isStale
+            queue.appendUpdate(
+                change, subscription: subscriber.subscription, version: version, writingByteCount: writing?.count ?? 0
+            ).isStale
         }
 
         /// What is queued goes into a write, and the client reads no more: it never completes.
@@ -31,26 +34,39 @@ import Testing
         /// The client reads: the write in flight completes, then everything queued is written
         /// (what `Connection.flush` does once the socket took the previous bytes), the newest
         /// models at `state` (version `version`) filled in. Returns the frames read.
-        mutating func read(_ hub: ViewHub<CountedState>, state: CountedState, version: UInt64) throws -> [ServerEnvelope] {
+        mutating func read(_ hub: ViewHub<CountedState>, state: CountedState, version: UInt64) throws
+            -> [ServerEnvelope]
+        {
             let completed = try decodedFrames(writing)
             writing = nil
             let subscriber = subscriber
-            return completed + (try decodedFrames(queue.drain { _ in
-                hub.newestModel(of: subscriber, in: CountedModel.key, state: state, version: version).map { ($0.version, $0.model.bytes) }
-            }))
+            return completed
+                + (try decodedFrames(
+                    queue.drain { _ in
+                        hub.newestModel(of: subscriber, in: CountedModel.key, state: state, version: version).map {
+                            ($0.version, $0.model.bytes)
+                        }
+                    }))
         }
 
         func release() { writing?.deallocate() }
     }
 
-    private func publish(_ hub: ViewHub<CountedState>, _ state: CountedState, version: UInt64, to clients: inout [Client]) {
+    private func publish(
+        _ hub: ViewHub<CountedState>, _ state: CountedState, version: UInt64, to clients: inout [Client]
+    ) {
         hub.publish(state, version: version) { subscriber, change in
             clients[clients.firstIndex { $0.subscriber == subscriber }!].take(change, version: version)
         }
     }
 
-    private func subscribe(_ hub: ViewHub<CountedState>, _ client: inout Client, takesPatches: Bool = false, state: CountedState, version: UInt64) {
-        let model = hub.subscribe(client.subscriber, to: CountedModel.key, takesPatches: takesPatches, makeSource: CountedModel.source, state: state, version: version)
+    private func subscribe(
+        _ hub: ViewHub<CountedState>, _ client: inout Client, takesPatches: Bool = false, state: CountedState,
+        version: UInt64
+    ) {
+        let model = hub.subscribe(
+            client.subscriber, to: CountedModel.key, takesPatches: takesPatches, makeSource: CountedModel.source,
+            state: state, version: version)
         _ = client.take(ViewChange(model: model, patch: nil, base: version), version: version)
     }
 
@@ -64,7 +80,7 @@ import Testing
         var state = initialState()
         let hub = ViewHub<CountedState>()
         var clients = [Client(subscription: 1)]
-        defer { clients.forEach { $0.release() } }
+        defer { for client in clients { client.release() } }
         subscribe(hub, &clients[0], state: state, version: 0)
         clients[0].stopReading()
         let (computed, encoded) = (state.counter.computed, state.counter.encoded)
@@ -73,8 +89,12 @@ import Testing
             publish(hub, state, version: version, to: &clients)
         }
         // Version 1 was computed and found the subscriber stale; nothing after it.
-        #expect(state.counter.computed == computed + 1, "\(state.counter.computed - computed) computations for 1000 versions")
-        #expect(state.counter.encoded == encoded, "\(state.counter.encoded - encoded) encodings for a client that read nothing")
+        #expect(
+            state.counter.computed == computed + 1,
+            "\(state.counter.computed - computed) computations for 1000 versions")
+        #expect(
+            state.counter.encoded == encoded,
+            "\(state.counter.encoded - encoded) encodings for a client that read nothing")
 
         // The client reads: the newest model is computed and encoded once, and sent.
         let caughtUp = try clients[0].read(hub, state: state, version: 1000)
@@ -91,7 +111,7 @@ import Testing
         var state = initialState()
         let hub = ViewHub<CountedState>()
         var clients = [Client(subscription: 1), Client(subscription: 2)]
-        defer { clients.forEach { $0.release() } }
+        defer { for client in clients { client.release() } }
         for index in clients.indices { subscribe(hub, &clients[index], state: state, version: 0) }
         clients[0].stopReading()
         _ = try clients[1].read(hub, state: state, version: 0)
@@ -113,14 +133,16 @@ import Testing
         var state = initialState()
         let hub = ViewHub<CountedState>()
         var clients = [Client(subscription: 1), Client(subscription: 2)]
-        defer { clients.forEach { $0.release() } }
+        defer { for client in clients { client.release() } }
         subscribe(hub, &clients[0], state: state, version: 0)
         clients[0].stopReading()
         for version in UInt64(1)...10 {
             state.values.append("added \(version)")
             publish(hub, state, version: version, to: &clients)
         }
-        let model = hub.subscribe(clients[1].subscriber, to: CountedModel.key, takesPatches: false, makeSource: CountedModel.source, state: state, version: 10)
+        let model = hub.subscribe(
+            clients[1].subscriber, to: CountedModel.key, takesPatches: false, makeSource: CountedModel.source,
+            state: state, version: 10)
         #expect(try WireJSON.decode([String].self, from: model.bytes).last == "added 10")
         #expect(try clients[0].read(hub, state: state, version: 10).map(\.version) == [0, 10])
     }
@@ -129,7 +151,7 @@ import Testing
         var state = initialState()
         let hub = ViewHub<CountedState>()
         var clients = [Client(subscription: 1)]
-        defer { clients.forEach { $0.release() } }
+        defer { for client in clients { client.release() } }
         subscribe(hub, &clients[0], takesPatches: true, state: state, version: 0)
         clients[0].stopReading()
         for version in UInt64(1)...30 {

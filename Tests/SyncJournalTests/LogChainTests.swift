@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncJournal
 
 /// The shared log's hash chain, checked against digests computed independently (Python's
@@ -8,7 +9,8 @@ import Testing
     private let numbered = JournalEntry(
         version: 1, name: "add", payload: Array(#"{"text":"a"}"#.utf8), acceptedAt: 1000, peerUID: 1000, peerPID: 42,
         clientID: "c1", clientSequence: 7, host: "alpha")
-    private let bare = JournalEntry(version: 2, name: "remove", payload: Array(#"{"number":1}"#.utf8), acceptedAt: 2000, peerUID: nil, peerPID: nil)
+    private let bare = JournalEntry(
+        version: 2, name: "remove", payload: Array(#"{"number":1}"#.utf8), acceptedAt: 2000, peerUID: nil, peerPID: nil)
 
     @Test func chainsEveryFieldAsDocumented() {
         let first = LogChain.origin.appending(numbered)
@@ -38,7 +40,9 @@ import Testing
             variants.append(entry)
         }
         for entry in variants { #expect(LogChain.origin.appending(entry).hash != reference, "\(entry)") }
-        #expect(LogChain(version: 0, hash: [UInt8](repeating: 1, count: 32)).appending(numbered).hash != reference, "the previous hash counts")
+        #expect(
+            LogChain(version: 0, hash: [UInt8](repeating: 1, count: 32)).appending(numbered).hash != reference,
+            "the previous hash counts")
     }
 
     @Test func hexRoundTripsAndRejectsNonHex() {

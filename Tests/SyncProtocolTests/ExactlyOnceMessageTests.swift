@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncProtocol
 
 /// The optional fields of exactly-once dispatch: `clientId` in hello and welcome, `sequence` in
@@ -18,23 +19,31 @@ import Testing
     }
 
     @Test func decodesTheClientIDAndTheSequence() throws {
-        #expect(try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","clientId":"a-1"}"#)
-            == .hello(id: 1, protocolVersion: 1, client: "x/1", clientID: "a-1"))
-        #expect(try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":7}"#) == .dispatch(id: 2, actionName: "add", sequence: 7))
-        #expect(try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":9223372036854775807}"#)
-            == .dispatch(id: 2, actionName: "add", sequence: UInt64(Int64.max)))
-        #expect(try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":null}"#) == .dispatch(id: 2, actionName: "add", sequence: nil))
+        #expect(
+            try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","clientId":"a-1"}"#)
+                == .hello(id: 1, protocolVersion: 1, client: "x/1", clientID: "a-1"))
+        #expect(
+            try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":7}"#)
+                == .dispatch(id: 2, actionName: "add", sequence: 7))
+        #expect(
+            try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":9223372036854775807}"#)
+                == .dispatch(id: 2, actionName: "add", sequence: UInt64(Int64.max)))
+        #expect(
+            try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":null}"#)
+                == .dispatch(id: 2, actionName: "add", sequence: nil))
     }
 
     @Test func aHelloPassesAnyStringClientIDOnForTheServerToJudge() throws {
-        #expect(try decode(#"{"type":"hello","id":1,"protocol":1,"clientId":"not valid!"}"#)
-            == .hello(id: 1, protocolVersion: 1, client: "", clientID: "not valid!"))
+        #expect(
+            try decode(#"{"type":"hello","id":1,"protocol":1,"clientId":"not valid!"}"#)
+                == .hello(id: 1, protocolVersion: 1, client: "", clientID: "not valid!"))
         #expect(error(of: #"{"type":"hello","id":1,"protocol":1,"clientId":5}"#)?.code == .invalidMessage)
     }
 
     @Test(arguments: ["0", "-1", "1.5", #""1""#, "true", "18446744073709551615", "[1]"])
     func aSequenceThatIsNotAPositiveInteger(sequence: String) throws {
-        let failure = try #require(error(of: #"{"type":"dispatch","id":3,"action":{"name":"add"},"sequence":\#(sequence)}"#))
+        let failure = try #require(
+            error(of: #"{"type":"dispatch","id":3,"action":{"name":"add"},"sequence":\#(sequence)}"#))
         #expect(failure.code == .invalidMessage)
         #expect(failure.requestID == 3)
         #expect(failure.message.contains("sequence"))
@@ -60,19 +69,29 @@ import Testing
 
     @Test func theWelcomeCarriesTheClientIDAndLastSequenceOnlyWhenGiven() throws {
         let plain = ServerMessage.welcome(id: 1, protocolVersion: 1, server: "todod/1", version: 7).encoded()
-        #expect(String(decoding: plain, as: UTF8.self) == #"{"id":1,"protocol":1,"server":"todod/1","type":"welcome","version":7}"#)
-        let numbered = ServerMessage.welcome(id: 1, protocolVersion: 1, server: "todod/1", version: 7, clientID: "c-1", lastSequence: 0).encoded()
-        #expect(String(decoding: numbered, as: UTF8.self)
-            == #"{"clientId":"c-1","id":1,"lastSequence":0,"protocol":1,"server":"todod/1","type":"welcome","version":7}"#)
+        #expect(
+            String(decoding: plain, as: UTF8.self)
+                == #"{"id":1,"protocol":1,"server":"todod/1","type":"welcome","version":7}"#)
+        let numbered = ServerMessage.welcome(
+            id: 1, protocolVersion: 1, server: "todod/1", version: 7, clientID: "c-1", lastSequence: 0
+        ).encoded()
+        #expect(
+            String(decoding: numbered, as: UTF8.self)
+                == #"{"clientId":"c-1","id":1,"lastSequence":0,"protocol":1,"server":"todod/1","type":"welcome","version":7}"#
+        )
         let envelope = try WireJSON.decode(ServerEnvelope.self, from: numbered)
-        #expect(envelope.clientID == "c-1" && envelope.lastSequence == 0 && envelope.version == 7 && envelope.type == "welcome")
+        #expect(
+            envelope.clientID == "c-1" && envelope.lastSequence == 0 && envelope.version == 7
+                && envelope.type == "welcome")
         let old = try WireJSON.decode(ServerEnvelope.self, from: plain)
         #expect(old.clientID == nil && old.lastSequence == nil)
     }
 
     @Test func theEncoderWritesWhatTheDecoderReads() throws {
         let hello = try RequestEncoder.hello(id: 1, client: "c/1", clientID: "me")
-        #expect(try ClientRequest.decode(hello) == .hello(id: 1, protocolVersion: WireProtocol.version, client: "c/1", clientID: "me"))
+        #expect(
+            try ClientRequest.decode(hello)
+                == .hello(id: 1, protocolVersion: WireProtocol.version, client: "c/1", clientID: "me"))
         struct Empty: Encodable {}
         let dispatch = try RequestEncoder.dispatch(id: 2, actionName: "undo", payload: Empty(), sequence: 12)
         #expect(try ClientRequest.decode(dispatch) == .dispatch(id: 2, actionName: "undo", sequence: 12))
@@ -81,12 +100,17 @@ import Testing
     }
 
     @Test func historyEntriesCarryTheClientIDAndSequenceWhenPresent() throws {
-        let numbered = HistoryEntry(version: 3, name: "add", payload: .object([:]), acceptedAt: 5, uid: 1, pid: 2, clientID: "c", sequence: 9)
-        #expect(String(decoding: try WireJSON.encode(numbered), as: UTF8.self)
-            == #"{"acceptedAt":5,"clientId":"c","name":"add","payload":{},"pid":2,"sequence":9,"uid":1,"version":3}"#)
+        let numbered = HistoryEntry(
+            version: 3, name: "add", payload: .object([:]), acceptedAt: 5, uid: 1, pid: 2, clientID: "c", sequence: 9)
+        #expect(
+            String(decoding: try WireJSON.encode(numbered), as: UTF8.self)
+                == #"{"acceptedAt":5,"clientId":"c","name":"add","payload":{},"pid":2,"sequence":9,"uid":1,"version":3}"#
+        )
         #expect(try WireJSON.decode(HistoryEntry.self, from: WireJSON.encode(numbered)) == numbered)
         let plain = HistoryEntry(version: 3, name: "add", payload: .object([:]), acceptedAt: 5, uid: nil, pid: nil)
-        #expect(String(decoding: try WireJSON.encode(plain), as: UTF8.self) == #"{"acceptedAt":5,"name":"add","payload":{},"version":3}"#)
+        #expect(
+            String(decoding: try WireJSON.encode(plain), as: UTF8.self)
+                == #"{"acceptedAt":5,"name":"add","payload":{},"version":3}"#)
     }
 
     @Test func staleSequenceIsAStableErrorCode() {

@@ -1,8 +1,11 @@
 import Testing
+
 @testable import SyncProtocol
 
 @Suite struct FrameDecoderTests {
-    private let payloads: [[UInt8]] = [Array(#"{"type":"ping","id":1}"#.utf8), [0x7B, 0x7D], Array(repeating: 0x61, count: 70_000)]
+    private let payloads: [[UInt8]] = [
+        Array(#"{"type":"ping","id":1}"#.utf8), [0x7B, 0x7D], Array(repeating: 0x61, count: 70_000),
+    ]
 
     private var stream: [UInt8] { payloads.flatMap(FrameEncoder.frame) }
 

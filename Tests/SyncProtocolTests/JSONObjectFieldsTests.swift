@@ -1,10 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Testing
+
 @testable import SyncProtocol
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 @Suite struct JSONObjectFieldsTests {
     private func fields(_ json: String) -> JSONObjectFields? {
@@ -20,12 +22,18 @@ import Testing
         let found = try #require(fields(json))
         #expect(found.members.map { text(found, $0.key) } == ["a", "b", "c", "f", "g", "h", "i"])
         #expect(found.members.map(\.kind) == [.string, .number, .object, .array, .bool, .bool, .null])
-        #expect(found.members.map { text(found, $0.value) } == [#""x\"y""#, "-12.5e+3", #"{"d":[1,{"e":null}]}"#, "[]", "true", "false", "null"])
+        #expect(
+            found.members.map { text(found, $0.value) } == [
+                #""x\"y""#, "-12.5e+3", #"{"d":[1,{"e":null}]}"#, "[]", "true", "false", "null",
+            ])
         #expect(fields("{}")?.members.isEmpty == true)
     }
 
     @Test func readsPlainStringsAndIntegersOnly() throws {
-        let found = try #require(fields(#"{"s":"plain","e":"a\nb","i":42,"n":-7,"f":1.0,"x":1e2,"big":9223372036854775807,"min":-9223372036854775808,"over":9223372036854775808,"z":-0}"#))
+        let found = try #require(
+            fields(
+                #"{"s":"plain","e":"a\nb","i":42,"n":-7,"f":1.0,"x":1e2,"big":9223372036854775807,"min":-9223372036854775808,"over":9223372036854775808,"z":-0}"#
+            ))
         #expect(found.plainString("s") == "plain")
         #expect(found.plainString("e") == nil)
         #expect(found.plainString("i") == nil)
@@ -45,7 +53,8 @@ import Testing
     @Test func refusesWhatIsNotOnePlainObject() {
         let refused = [
             "", "[]", "42", #""s""#, "{", "}", #"{"a"}"#, #"{"a":}"#, #"{"a":1,}"#, #"{"a":1 "b":2}"#, #"{a:1}"#,
-            #"{"a":01}"#, #"{"a":1.}"#, #"{"a":.5}"#, #"{"a":-}"#, #"{"a":1e}"#, #"{"a":+1}"#, #"{"a":tru}"#, #"{"a":nul}"#,
+            #"{"a":01}"#, #"{"a":1.}"#, #"{"a":.5}"#, #"{"a":-}"#, #"{"a":1e}"#, #"{"a":+1}"#, #"{"a":tru}"#,
+            #"{"a":nul}"#,
             #"{"a":"\x"}"#, #"{"a":"\u12G4"}"#, "{\"a\":\"tab\there\"}", #"{"a":"open}"#, #"{"a":[1,]}"#, #"{"a":[1}"#,
             #"{"a":{"b"}}"#, #"{"a":1} x"#, #"{"a":1}{}"#, #"{"a":1,"a":2}"#, #"{"\u0061":1}"#,
             "{\"a\":" + String(repeating: "[", count: 512) + String(repeating: "]", count: 512) + "}",
@@ -61,7 +70,9 @@ import Testing
             #"{"a":"\x"}"#, #"{"a":[1,]}"#, #"{"a":1} x"#, #"{"a":0.0e0,"b":-0}"#, " {\n\"a\"\t:\r1 } ",
         ]
         for json in samples where fields(json) != nil {
-            #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))) != nil, "scanned but not decodable: \(json)")
+            #expect(
+                (try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))) != nil,
+                "scanned but not decodable: \(json)")
         }
     }
 
@@ -70,14 +81,17 @@ import Testing
     @Test func findsEveryStringEndAndEscapeWhateverItsOffset() throws {
         for length in 0..<20 {
             let padding = String(repeating: "x", count: length)
-            for (inside, valid) in [(#"\""#, true), (#"\n"#, true), (#"\u00e9"#, true), ("\t", false), (#"\q"#, false), ("", true)] {
+            for (inside, valid) in [
+                (#"\""#, true), (#"\n"#, true), (#"\u00e9"#, true), ("\t", false), (#"\q"#, false), ("", true),
+            ] {
                 for tail in ["", "yyyyyyyyy"] {
                     let json = #"{"s":""# + padding + inside + tail + #"","n":1}"#
                     let found = fields(json)
                     #expect((found != nil) == valid, "\(json)")
                     if let found {
                         #expect(found.plainInteger("n") == 1, "\(json)")
-                        #expect(text(found, found.member("s")!.value) == "\"" + padding + inside + tail + "\"", "\(json)")
+                        #expect(
+                            text(found, found.member("s")!.value) == "\"" + padding + inside + tail + "\"", "\(json)")
                     }
                 }
             }
@@ -123,7 +137,10 @@ import Testing
         ]
         for json in requests {
             let payload = Array(json.utf8)
-            #expect(outcome { () throws(ProtocolError) in try ClientRequest.decode(payload) } == outcome { () throws(ProtocolError) in try ClientRequest.decodeWithJSONDecoder(payload) }, "\(json)")
+            #expect(
+                outcome { () throws(ProtocolError) in try ClientRequest.decode(payload) }
+                    == outcome { () throws(ProtocolError) in try ClientRequest.decodeWithJSONDecoder(payload) },
+                "\(json)")
         }
     }
 
@@ -137,9 +154,17 @@ import Testing
             return
         }
         #expect(String(decoding: message[range], as: UTF8.self) == #"{"number":1}"#)
-        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo"},"id":3,"type":"dispatch"}"#.utf8)).payload == .absent)
-        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo","payload":[]},"id":3,"type":"dispatch"}"#.utf8)).payload == .unknown)
-        #expect(try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo"},"id":3,"t\u0079pe":"dispatch"}"#.utf8)).payload == .unknown)
+        #expect(
+            try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo"},"id":3,"type":"dispatch"}"#.utf8))
+                .payload == .absent)
+        #expect(
+            try ClientRequest.decodeLocatingPayload(
+                Array(#"{"action":{"name":"undo","payload":[]},"id":3,"type":"dispatch"}"#.utf8)
+            ).payload == .unknown)
+        #expect(
+            try ClientRequest.decodeLocatingPayload(
+                Array(#"{"action":{"name":"undo"},"id":3,"t\u0079pe":"dispatch"}"#.utf8)
+            ).payload == .unknown)
     }
 
     private func outcome(_ decode: () throws(ProtocolError) -> ClientRequest) -> String {
@@ -151,7 +176,10 @@ import Testing
     }
 
     @Test func dispatchPayloadsDecodeAlikeBothWays() throws {
-        struct Payload: Decodable, Equatable { var number: Int; var text: String? }
+        struct Payload: Decodable, Equatable {
+            var number: Int
+            var text: String?
+        }
         let messages = [
             #"{"action":{"name":"a","payload":{"number":1,"text":"t"}},"id":1,"type":"dispatch"}"#,
             #"{"action":{"name":"a","payload":{"number":1}}}"#,
@@ -162,7 +190,9 @@ import Testing
         ]
         for json in messages {
             let bytes = Array(json.utf8)
-            let scanned = Result { try DispatchEnvelope<Payload>.decodePayload(from: bytes, at: DispatchPayloadLocation(scanning: bytes)) }
+            let scanned = Result {
+                try DispatchEnvelope<Payload>.decodePayload(from: bytes, at: DispatchPayloadLocation(scanning: bytes))
+            }
             let whole = Result { try WireJSON.decode(DispatchEnvelope<Payload>.self, from: bytes).payload }
             switch (scanned, whole) {
             case (.success(let left), .success(let right)): #expect(left == right, "\(json)")
@@ -216,13 +246,25 @@ import Testing
     }
 
     @Test func dispatchRequestsAreWrittenAsTheEncoderWouldWriteThem() throws {
-        struct Payload: Encodable { var text: String; var number: Int }
-        struct Action: Encodable { var name: String; var payload: Payload }
-        struct Dispatch: Encodable { var type = "dispatch"; var id: Int64; var action: Action; var sequence: UInt64? }
+        struct Payload: Encodable {
+            var text: String
+            var number: Int
+        }
+        struct Action: Encodable {
+            var name: String
+            var payload: Payload
+        }
+        struct Dispatch: Encodable {
+            var type = "dispatch"
+            var id: Int64
+            var action: Action
+            var sequence: UInt64?
+        }
         for (name, sequence) in [("edit", UInt64?.some(3)), ("edit", nil), ("odd name\"", 4)] {
             let payload = Payload(text: "a/b \"c\" é", number: -2)
             let written = try RequestEncoder.dispatch(id: 7, actionName: name, payload: payload, sequence: sequence)
-            let encoded = try WireJSON.encode(Dispatch(id: 7, action: Action(name: name, payload: payload), sequence: sequence))
+            let encoded = try WireJSON.encode(
+                Dispatch(id: 7, action: Action(name: name, payload: payload), sequence: sequence))
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
         }
     }

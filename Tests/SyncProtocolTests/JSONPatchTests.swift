@@ -1,11 +1,12 @@
 import SyncProtocol
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct JSONPatchTests {
     private func list(_ rows: [(Int64, String, Bool)]) -> JSONValue {
         .object([
-            "items": .array(rows.map { .object(["number": .integer($0.0), "text": .string($0.1), "completed": .bool($0.2)]) }),
+            "items": .array(
+                rows.map { .object(["number": .integer($0.0), "text": .string($0.1), "completed": .bool($0.2)]) }),
             "openCount": .integer(Int64(rows.filter { !$0.2 }.count)),
         ])
     }
@@ -15,21 +16,26 @@ import TestSupport
         var toggled = rows
         toggled[4_999].2 = true
         let patch = JSONPatch(from: list(rows), to: list(toggled))
-        #expect(patch.operations == [
-            .init(op: "replace", path: "/items/4999/completed", value: .bool(true)),
-            .init(op: "replace", path: "/openCount", value: .integer(9_999)),
-        ])
+        #expect(
+            patch.operations == [
+                .init(op: "replace", path: "/items/4999/completed", value: .bool(true)),
+                .init(op: "replace", path: "/openCount", value: .integer(9_999)),
+            ])
         #expect(try patch.apply(to: list(rows)) == list(toggled))
     }
 
     @Test func insertsAndRemovesInOnePlaceAreAddsAndRemoves() throws {
         let old = JSONValue.array([1, 2, 3, 4, 5].map { .integer($0) })
         let inserted = JSONValue.array([1, 2, 9, 8, 3, 4, 5].map { .integer($0) })
-        #expect(JSONPatch(from: old, to: inserted).operations == [
-            .init(op: "add", path: "/2", value: .integer(9)), .init(op: "add", path: "/3", value: .integer(8)),
-        ])
+        #expect(
+            JSONPatch(from: old, to: inserted).operations == [
+                .init(op: "add", path: "/2", value: .integer(9)), .init(op: "add", path: "/3", value: .integer(8)),
+            ])
         let removed = JSONValue.array([1, 4, 5].map { .integer($0) })
-        #expect(JSONPatch(from: old, to: removed).operations == [.init(op: "remove", path: "/2"), .init(op: "remove", path: "/1")])
+        #expect(
+            JSONPatch(from: old, to: removed).operations == [
+                .init(op: "remove", path: "/2"), .init(op: "remove", path: "/1"),
+            ])
         #expect(try JSONPatch(from: old, to: removed).apply(to: old) == removed)
     }
 
@@ -42,7 +48,9 @@ import TestSupport
     }
 
     @Test func encodesAsTheBareArrayOfTheRFC() throws {
-        let patch = JSONPatch(operations: [.init(op: "remove", path: "/x"), .init(op: "add", path: "/y", value: .string("z"))])
+        let patch = JSONPatch(operations: [
+            .init(op: "remove", path: "/x"), .init(op: "add", path: "/y", value: .string("z")),
+        ])
         let text = String(decoding: try WireJSON.encode(patch), as: UTF8.self)
         #expect(text == #"[{"op":"remove","path":"/x"},{"op":"add","path":"/y","value":"z"}]"#)
         #expect(try WireJSON.decode(JSONPatch.self, from: try WireJSON.encode(patch)) == patch)
@@ -94,11 +102,14 @@ import TestSupport
         // Not integral: after a trip through JSON, 1.0 reads back as the integer 1.
         case 3: return .number(Double(Int.random(in: 0...4, using: &random)) / 4 + 0.125)
         case 4: return .string(["", "a", "b/c", "~", "日本"].randomElement(using: &random)!)
-        case 5: return .array((0..<Int.random(in: 0...5, using: &random)).map { _ in randomValue(depth: depth - 1, using: &random) })
+        case 5:
+            return .array(
+                (0..<Int.random(in: 0...5, using: &random)).map { _ in randomValue(depth: depth - 1, using: &random) })
         default:
             var members: [String: JSONValue] = [:]
             for _ in 0..<Int.random(in: 0...4, using: &random) {
-                members[["x", "y", "z/", "~w", ""].randomElement(using: &random)!] = randomValue(depth: depth - 1, using: &random)
+                members[["x", "y", "z/", "~w", ""].randomElement(using: &random)!] = randomValue(
+                    depth: depth - 1, using: &random)
             }
             return .object(members)
         }
@@ -109,17 +120,22 @@ import TestSupport
         switch value {
         case .array(var elements) where Bool.random(using: &random):
             switch Int.random(in: 0..<3, using: &random) {
-            case 0: elements.insert(randomValue(depth: 2, using: &random), at: Int.random(in: 0...elements.count, using: &random))
+            case 0:
+                elements.insert(
+                    randomValue(depth: 2, using: &random), at: Int.random(in: 0...elements.count, using: &random))
             case 1 where !elements.isEmpty: elements.remove(at: Int.random(in: 0..<elements.count, using: &random))
             default:
-                if let index = elements.indices.randomElement(using: &random) { elements[index] = mutate(elements[index], using: &random) }
+                if let index = elements.indices.randomElement(using: &random) {
+                    elements[index] = mutate(elements[index], using: &random)
+                }
             }
             return .array(elements)
         case .object(var members) where Bool.random(using: &random):
             let key = ["x", "y", "z/", "~w", ""].randomElement(using: &random)!
             switch Int.random(in: 0..<3, using: &random) {
             case 0: members[key] = nil
-            case 1: members[key] = members[key].map { mutate($0, using: &random) } ?? randomValue(depth: 2, using: &random)
+            case 1:
+                members[key] = members[key].map { mutate($0, using: &random) } ?? randomValue(depth: 2, using: &random)
             default: members[key] = randomValue(depth: 2, using: &random)
             }
             return .object(members)

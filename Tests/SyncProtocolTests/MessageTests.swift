@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncProtocol
 
 @Suite struct ClientRequestTests {
@@ -16,16 +17,24 @@ import Testing
     }
 
     @Test func decodesEveryRequestAndIgnoresUnknownFields() throws {
-        #expect(try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","extra":[1,2]}"#) == .hello(id: 1, protocolVersion: 1, client: "x/1", clientID: nil))
-        #expect(try decode(#"{"type":"dispatch","id":2,"action":{"name":"add","payload":{"text":"a"}}}"#) == .dispatch(id: 2, actionName: "add", sequence: nil))
-        #expect(try decode(#"{"type":"subscribe","id":3,"viewModel":"list","params":{}}"#) == .subscribe(id: 3, viewModel: "list"))
+        #expect(
+            try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","extra":[1,2]}"#)
+                == .hello(id: 1, protocolVersion: 1, client: "x/1", clientID: nil))
+        #expect(
+            try decode(#"{"type":"dispatch","id":2,"action":{"name":"add","payload":{"text":"a"}}}"#)
+                == .dispatch(id: 2, actionName: "add", sequence: nil))
+        #expect(
+            try decode(#"{"type":"subscribe","id":3,"viewModel":"list","params":{}}"#)
+                == .subscribe(id: 3, viewModel: "list"))
         #expect(try decode(#"{"type":"unsubscribe","id":4,"subscription":7}"#) == .unsubscribe(id: 4, subscription: 7))
         #expect(try decode(#"{"id":5,"type":"ping"}"#) == .ping(id: 5))
     }
 
     @Test func classifiesBrokenMessages() {
         #expect(code(of: "{not json") == .invalidJSON)
-        #expect(ClientRequestTests.codeOfBytes(Array(#"{"type":"ping","id":1,"x":""#.utf8) + [0xFF, 0x22, 0x7D]) == .invalidJSON)
+        #expect(
+            ClientRequestTests.codeOfBytes(Array(#"{"type":"ping","id":1,"x":""#.utf8) + [0xFF, 0x22, 0x7D])
+                == .invalidJSON)
         #expect(code(of: #"{"type":"ping","id":1} trailing"#) == .invalidJSON)
         #expect(code(of: "[1,2]") == .invalidMessage)
         #expect(code(of: "42") == .invalidMessage)
@@ -58,7 +67,8 @@ import Testing
 
     @Test func decodesTypedPayloadsAndParamsWithEmptyObjectsForOmittedOnes() throws {
         struct Payload: Decodable, Equatable { var text: String? }
-        let explicit = try WireJSON.decode(DispatchEnvelope<Payload>.self, from: Array(#"{"action":{"name":"a","payload":{"text":"t"}}}"#.utf8))
+        let explicit = try WireJSON.decode(
+            DispatchEnvelope<Payload>.self, from: Array(#"{"action":{"name":"a","payload":{"text":"t"}}}"#.utf8))
         #expect(explicit.payload == Payload(text: "t"))
         let omitted = try WireJSON.decode(DispatchEnvelope<Payload>.self, from: Array(#"{"action":{"name":"a"}}"#.utf8))
         #expect(omitted.payload == Payload(text: nil))
@@ -73,16 +83,25 @@ import Testing
     }
 
     @Test func encodesEveryMessageWithSortedKeys() {
-        #expect(json(.welcome(id: 1, protocolVersion: 1, server: "todod/1.0", version: 7)) == #"{"id":1,"protocol":1,"server":"todod/1.0","type":"welcome","version":7}"#)
+        #expect(
+            json(.welcome(id: 1, protocolVersion: 1, server: "todod/1.0", version: 7))
+                == #"{"id":1,"protocol":1,"server":"todod/1.0","type":"welcome","version":7}"#)
         #expect(json(.ack(id: 2, version: 8)) == #"{"id":2,"type":"ack","version":8}"#)
         #expect(json(.subscribed(id: 3, subscription: 1)) == #"{"id":3,"subscription":1,"type":"subscribed"}"#)
         #expect(json(.unsubscribed(id: 4, subscription: 1)) == #"{"id":4,"subscription":1,"type":"unsubscribed"}"#)
         #expect(json(.pong(id: 5)) == #"{"id":5,"type":"pong"}"#)
-        #expect(json(.update(subscription: 2, version: 9, model: Array(#"{"a":[1]}"#.utf8))) == #"{"model":{"a":[1]},"subscription":2,"type":"update","version":9}"#)
-        #expect(json(.update(subscription: 2, version: 9, model: Array("null".utf8))) == #"{"model":null,"subscription":2,"type":"update","version":9}"#)
-        #expect(json(.patch(subscription: 2, version: 9, base: 7, patch: Array(#"[{"op":"remove","path":"/a"}]"#.utf8)))
-            == #"{"base":7,"patch":[{"op":"remove","path":"/a"}],"subscription":2,"type":"update","version":9}"#)
-        #expect(json(.welcome(id: 1, protocolVersion: 1, server: "s", version: 0, features: ["patch"])) == #"{"features":["patch"],"id":1,"protocol":1,"server":"s","type":"welcome","version":0}"#)
+        #expect(
+            json(.update(subscription: 2, version: 9, model: Array(#"{"a":[1]}"#.utf8)))
+                == #"{"model":{"a":[1]},"subscription":2,"type":"update","version":9}"#)
+        #expect(
+            json(.update(subscription: 2, version: 9, model: Array("null".utf8)))
+                == #"{"model":null,"subscription":2,"type":"update","version":9}"#)
+        #expect(
+            json(.patch(subscription: 2, version: 9, base: 7, patch: Array(#"[{"op":"remove","path":"/a"}]"#.utf8)))
+                == #"{"base":7,"patch":[{"op":"remove","path":"/a"}],"subscription":2,"type":"update","version":9}"#)
+        #expect(
+            json(.welcome(id: 1, protocolVersion: 1, server: "s", version: 0, features: ["patch"]))
+                == #"{"features":["patch"],"id":1,"protocol":1,"server":"s","type":"welcome","version":0}"#)
     }
 
     @Test func framedIsTheFrameOfTheEncodedMessage() {
@@ -97,16 +116,26 @@ import Testing
     }
 
     @Test func encodesErrorsWithANullIDWhenNotTiedToARequest() {
-        #expect(json(.error(ProtocolError(.invalidFrame, "Zero."))) == #"{"code":"invalid_frame","id":null,"message":"Zero.","type":"error"}"#)
-        #expect(json(.error(ProtocolError(.unsupportedProtocol, "No.", requestID: 1), supported: [1])) == #"{"code":"unsupported_protocol","id":1,"message":"No.","supported":[1],"type":"error"}"#)
+        #expect(
+            json(.error(ProtocolError(.invalidFrame, "Zero.")))
+                == #"{"code":"invalid_frame","id":null,"message":"Zero.","type":"error"}"#)
+        #expect(
+            json(.error(ProtocolError(.unsupportedProtocol, "No.", requestID: 1), supported: [1]))
+                == #"{"code":"unsupported_protocol","id":1,"message":"No.","supported":[1],"type":"error"}"#)
     }
 
     @Test func clientsDecodeWhatTheServerEncodes() throws {
-        let envelope = try WireJSON.decode(ServerEnvelope.self, from: ServerMessage.update(subscription: 4, version: 5, model: Array("[1]".utf8)).encoded())
+        let envelope = try WireJSON.decode(
+            ServerEnvelope.self,
+            from: ServerMessage.update(subscription: 4, version: 5, model: Array("[1]".utf8)).encoded())
         #expect(envelope.type == "update" && envelope.subscription == 4 && envelope.version == 5 && envelope.id == nil)
-        let model = try WireJSON.decode(UpdateEnvelope<[Int]>.self, from: ServerMessage.update(subscription: 4, version: 5, model: Array("[1]".utf8)).encoded())
+        let model = try WireJSON.decode(
+            UpdateEnvelope<[Int]>.self,
+            from: ServerMessage.update(subscription: 4, version: 5, model: Array("[1]".utf8)).encoded())
         #expect(model.model == [1])
-        let none = try WireJSON.decode(UpdateEnvelope<[Int]>.self, from: ServerMessage.update(subscription: 4, version: 5, model: Array("null".utf8)).encoded())
+        let none = try WireJSON.decode(
+            UpdateEnvelope<[Int]>.self,
+            from: ServerMessage.update(subscription: 4, version: 5, model: Array("null".utf8)).encoded())
         #expect(none.model == nil)
     }
 }

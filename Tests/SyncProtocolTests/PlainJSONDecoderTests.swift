@@ -1,11 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Testing
 import TestSupport
+import Testing
+
 @testable import SyncProtocol
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `PlainJSONDecoder` gives what `JSONDecoder` gives on plain JSON and refuses everything else.
 @Suite struct PlainJSONDecoderTests {
@@ -89,7 +91,10 @@ import TestSupport
         }
         struct Weighed: Decodable { var weight: Double }
         #expect((try? PlainJSONDecoder.decode(Weighed.self, from: Array(#"{"weight":\#(huge)}"#.utf8))) == nil)
-        #expect(try PlainJSONDecoder.decode(Weighed.self, from: Array(#"{"weight":\#(String(repeating: "9", count: 308))}"#.utf8)).weight.isFinite)
+        #expect(
+            try PlainJSONDecoder.decode(
+                Weighed.self, from: Array(#"{"weight":\#(String(repeating: "9", count: 308))}"#.utf8)
+            ).weight.isFinite)
     }
 
     /// Random JSON values (whose decoding probes types one after another) decode alike.
@@ -109,13 +114,21 @@ import TestSupport
         switch Int.random(in: 0..<(depth > 3 ? 6 : 8), using: &random) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))
-        case 2: return .integer(Int64.random(in: Int64.min...Int64.max, using: &random) >> Int64.random(in: 0..<63, using: &random))
+        case 2:
+            return .integer(
+                Int64.random(in: Int64.min...Int64.max, using: &random) >> Int64.random(in: 0..<63, using: &random))
         case 3: return .number([0.5, -1.25, 1e300, 3.0, 0.1][Int.random(in: 0..<5, using: &random)])
-        case 4, 5: return .string(["", "plain", "quote \" inside", "é✓", "slash /", "tab\t"][Int.random(in: 0..<6, using: &random)])
-        case 6: return .array((0..<Int.random(in: 0..<4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
+        case 4, 5:
+            return .string(
+                ["", "plain", "quote \" inside", "é✓", "slash /", "tab\t"][Int.random(in: 0..<6, using: &random)])
+        case 6:
+            return .array(
+                (0..<Int.random(in: 0..<4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
         default:
             var members: [String: JSONValue] = [:]
-            for index in 0..<Int.random(in: 0..<4, using: &random) { members["k\(index)"] = randomValue(depth: depth + 1, using: &random) }
+            for index in 0..<Int.random(in: 0..<4, using: &random) {
+                members["k\(index)"] = randomValue(depth: depth + 1, using: &random)
+            }
             return .object(members)
         }
     }

@@ -1,11 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Testing
 import TestSupport
+import Testing
+
 @testable import SyncProtocol
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `PlainJSONEncoder` writes the bytes `JSONEncoder` writes with the wire settings, and refuses
 /// what it cannot be sure to write the same way.
@@ -36,8 +38,10 @@ import TestSupport
     }
 
     @Test func writesPlainValuesAsJSONEncoderDoes() throws {
-        let item = Item(number: -3, text: "plain text / with slash", completed: true, tags: ["a", ""], colour: .green, createdAt: 1_795_996_837_753,
-                        small: -128, big: .max, nested: [[1, 2], []], note: nil)
+        let item = Item(
+            number: -3, text: "plain text / with slash", completed: true, tags: ["a", ""], colour: .green,
+            createdAt: 1_795_996_837_753,
+            small: -128, big: .max, nested: [[1, 2], []], note: nil)
         let values: [any Encodable] = [
             Wrapper(items: [item, item], openCount: 2, id: "5A28-ab"), item, [item], "top", 42, true, [String: Int](),
             #"edit "quoted \ and \\""#, #"""#, #"\"#, #"a""b"#, ["key \"x\"": "\\"],
@@ -50,8 +54,14 @@ import TestSupport
 
     @Test func refusesWhatItCannotWriteTheSameWay() {
         struct Weighted: Codable { var weight: Double }
-        struct Keys: Codable { var aB: Int; var ab: Int }
-        struct Digits: Codable { var item10: Int; var item9: Int }
+        struct Keys: Codable {
+            var aB: Int
+            var ab: Int
+        }
+        struct Digits: Codable {
+            var item10: Int
+            var item9: Int
+        }
         let refused: [any Encodable] = [
             "tab\t", "é", "line\n", Weighted(weight: 1), Keys(aB: 1, ab: 2), Digits(item10: 1, item9: 2),
             Date(timeIntervalSince1970: 0), Data([1]),
@@ -76,14 +86,23 @@ import TestSupport
         switch Int.random(in: 0..<(depth > 3 ? 6 : 8), using: &random) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))
-        case 2: return .integer(Int64.random(in: Int64.min...Int64.max, using: &random) >> Int64.random(in: 0..<63, using: &random))
+        case 2:
+            return .integer(
+                Int64.random(in: Int64.min...Int64.max, using: &random) >> Int64.random(in: 0..<63, using: &random))
         case 3: return Int.random(in: 0..<4, using: &random) == 0 ? .number(0.5) : .integer(7)
-        case 4, 5: return .string(["", "plain", "quote \" inside", "é✓", "slash /", "tab\t", "Upper", #"back\slash"#, #"\""#][Int.random(in: 0..<9, using: &random)])
-        case 6: return .array((0..<Int.random(in: 0..<4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
+        case 4, 5:
+            return .string(
+                ["", "plain", "quote \" inside", "é✓", "slash /", "tab\t", "Upper", #"back\slash"#, #"\""#][
+                    Int.random(in: 0..<9, using: &random)])
+        case 6:
+            return .array(
+                (0..<Int.random(in: 0..<4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
         default:
             var members: [String: JSONValue] = [:]
             for _ in 0..<Int.random(in: 0..<4, using: &random) {
-                members[["alpha", "beta", "Beta", "gamma", "delta", "k1", "zeta", "Alpha"][Int.random(in: 0..<8, using: &random)]] = randomValue(depth: depth + 1, using: &random)
+                members[
+                    ["alpha", "beta", "Beta", "gamma", "delta", "k1", "zeta", "Alpha"][
+                        Int.random(in: 0..<8, using: &random)]] = randomValue(depth: depth + 1, using: &random)
             }
             return .object(members)
         }

@@ -1,11 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Testing
 import TestSupport
+import Testing
+
 @testable import SyncProtocol
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What is not one RFC 8259 JSON text is `invalid_json` wherever it sits, for the daemon's
 /// request parsing, the typed decoders and the client's reading of server frames alike.
@@ -13,10 +15,13 @@ import TestSupport
     /// The cases the strictness issue names (and neighbours), as values that a frame or a
     /// payload holds somewhere, each with the fault expected and its offset in the value.
     static let badValues: [(json: String, reason: JSONSyntaxError.Reason, offset: Int)] = [
-        (#"["",]"#, .trailingComma, 3), ("[1,]", .trailingComma, 2), (#"{"a":1,}"#, .trailingComma, 6), (#"{"a":"\x"}"#, .invalidEscape, 6),
-        ("\"a\tb\"", .controlCharacter(0x09), 2), ("\"a\nb\"", .controlCharacter(0x0A), 2), ("-2.", .invalidNumber, 0), ("0.e1", .invalidNumber, 0),
+        (#"["",]"#, .trailingComma, 3), ("[1,]", .trailingComma, 2), (#"{"a":1,}"#, .trailingComma, 6),
+        (#"{"a":"\x"}"#, .invalidEscape, 6),
+        ("\"a\tb\"", .controlCharacter(0x09), 2), ("\"a\nb\"", .controlCharacter(0x0A), 2), ("-2.", .invalidNumber, 0),
+        ("0.e1", .invalidNumber, 0),
         ("1eE2", .invalidNumber, 0), ("01", .invalidNumber, 0), ("[1 /* c */]", .unexpectedByte(UInt8(ascii: "/")), 3),
-        (#""\ud800""#, .loneSurrogate, 1), (#""\udc00\ud800""#, .loneSurrogate, 1), ("[tru]", .unexpectedByte(UInt8(ascii: "]")), 4),
+        (#""\ud800""#, .loneSurrogate, 1), (#""\udc00\ud800""#, .loneSurrogate, 1),
+        ("[tru]", .unexpectedByte(UInt8(ascii: "]")), 4),
         ("[1 2]", .unexpectedByte(UInt8(ascii: "2")), 3), ("{\"a\" 1}", .unexpectedByte(UInt8(ascii: "1")), 5),
         (String(repeating: "[", count: 513) + String(repeating: "]", count: 513), .tooDeep, 512),
     ]
@@ -57,7 +62,9 @@ import TestSupport
         ]
         for frame in frames {
             #expect(code(Array(frame.utf8)) == .invalidJSON, "\(frame.prefix(100))")
-            #expect((try? ClientRequest.decodeWithJSONDecoder(Array(frame.utf8))) == nil, "the slow path took \(frame.prefix(100))")
+            #expect(
+                (try? ClientRequest.decodeWithJSONDecoder(Array(frame.utf8))) == nil,
+                "the slow path took \(frame.prefix(100))")
         }
     }
 
@@ -101,7 +108,9 @@ import TestSupport
                 #expect(error.message.contains("nesting deeper than 512"), "\(error.message)")
             }
         }
-        let deepest = #"{"type":"ping","id":1,"x":"# + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}"
+        let deepest =
+            #"{"type":"ping","id":1,"x":"# + String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+            + "}"
         #expect(code(Array(deepest.utf8)) == nil, "512 levels, the object included, are allowed")
     }
 
@@ -123,9 +132,15 @@ import TestSupport
             #expect(code(Array(json.utf8)) == .invalidMessage, "\(json)")
         }
         #expect(try ClientRequest.decode(Array(#"{"type":"ping","id":-0}"#.utf8)) == .ping(id: 0))
-        #expect(try ClientRequest.decode(Array(#"{"type":"hello","id":100,"protocol":1,"client":"x"}"#.utf8)) == .hello(id: 100, protocolVersion: 1, client: "x", clientID: nil))
-        #expect(try ClientRequest.decode(Array(#"{"type":"ping","id":1,"id":2e0}"#.utf8)) == .ping(id: 1), "JSONDecoder reads the first of a repeated key")
-        #expect(try ClientRequest.decode(Array(#"{"type":"ping","id":1,"other":1e2}"#.utf8)) == .ping(id: 1), "other numbers may be anything")
+        #expect(
+            try ClientRequest.decode(Array(#"{"type":"hello","id":100,"protocol":1,"client":"x"}"#.utf8))
+                == .hello(id: 100, protocolVersion: 1, client: "x", clientID: nil))
+        #expect(
+            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"id":2e0}"#.utf8)) == .ping(id: 1),
+            "JSONDecoder reads the first of a repeated key")
+        #expect(
+            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"other":1e2}"#.utf8)) == .ping(id: 1),
+            "other numbers may be anything")
     }
 
     /// Valid JSON of the wrong shape keeps its own error.
@@ -166,7 +181,9 @@ import TestSupport
         #expect(cases.count > 10_000 && cases.contains { $0.isValid } && cases.contains { !$0.isValid })
         for corpusCase in cases {
             let fault = JSONScanner.fault(in: corpusCase.bytes)
-            #expect((fault == nil) == corpusCase.isValid, "\(corpusCase) \(fault.map(String.init(describing:)) ?? "accepted")")
+            #expect(
+                (fault == nil) == corpusCase.isValid,
+                "\(corpusCase) \(fault.map(String.init(describing:)) ?? "accepted")")
             if !corpusCase.isValid {
                 #expect((try? WireJSON.decode(JSONValue.self, from: corpusCase.bytes)) == nil, "\(corpusCase)")
                 #expect((try? PlainJSONDecoder.decode(JSONValue.self, from: corpusCase.bytes)) == nil, "\(corpusCase)")
@@ -179,7 +196,9 @@ import TestSupport
     @Test func theGrammarCorpusInFramesAndPayloads() throws {
         for corpusCase in JSONGrammarCorpus.bareValues {
             let ping = Array(#"{"type":"ping","id":1,"x":"#.utf8) + corpusCase.bytes + Array("}".utf8)
-            let dispatch = Array(#"{"type":"dispatch","id":2,"action":{"name":"complete","payload":{"number":9,"x":"#.utf8) + corpusCase.bytes + Array("}}}".utf8)
+            let dispatch =
+                Array(#"{"type":"dispatch","id":2,"action":{"name":"complete","payload":{"number":9,"x":"#.utf8)
+                + corpusCase.bytes + Array("}}}".utf8)
             #expect((code(ping) == .invalidJSON) != corpusCase.isValid, "\(corpusCase)")
             #expect((code(dispatch) == .invalidJSON) != corpusCase.isValid, "\(corpusCase)")
         }
@@ -190,7 +209,9 @@ import TestSupport
     @Test func theJSONCheckerCorpus() throws {
         for document in try JSONCheckerCorpus.load().documents {
             #expect((JSONScanner.fault(in: document.bytes) == nil) == document.isValid, "\(document.name)")
-            let dispatch = Array(#"{"type":"dispatch","id":2,"action":{"name":"complete","payload":"#.utf8) + document.bytes + Array("}}".utf8)
+            let dispatch =
+                Array(#"{"type":"dispatch","id":2,"action":{"name":"complete","payload":"#.utf8) + document.bytes
+                + Array("}}".utf8)
             #expect((code(document.bytes) == .invalidJSON) != document.isValid, "\(document.name) as a frame")
             #expect((code(dispatch) == .invalidJSON) != document.isValid, "\(document.name) as a payload")
         }

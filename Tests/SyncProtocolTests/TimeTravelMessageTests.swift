@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SyncProtocol
 
 /// `get {id, viewModel, params, at?}` and its `model` reply.
@@ -17,12 +18,20 @@ import Testing
     }
 
     @Test func decodesGetWithAndWithoutAVersion() throws {
-        #expect(try decode(#"{"type":"get","id":1,"viewModel":"list","params":{"filter":"open"},"at":12}"#) == .get(id: 1, viewModel: "list", at: 12))
+        #expect(
+            try decode(#"{"type":"get","id":1,"viewModel":"list","params":{"filter":"open"},"at":12}"#)
+                == .get(id: 1, viewModel: "list", at: 12))
         #expect(try decode(#"{"type":"get","id":2,"viewModel":"list"}"#) == .get(id: 2, viewModel: "list", at: nil))
-        #expect(try decode(#"{"type":"get","id":3,"viewModel":"list","at":0,"extra":{"at":"x"}}"#) == .get(id: 3, viewModel: "list", at: 0))
-        #expect(try decode(#"{"type":"get","id":4,"viewModel":"list","at":9223372036854775807}"#) == .get(id: 4, viewModel: "list", at: UInt64(Int64.max)))
+        #expect(
+            try decode(#"{"type":"get","id":3,"viewModel":"list","at":0,"extra":{"at":"x"}}"#)
+                == .get(id: 3, viewModel: "list", at: 0))
+        #expect(
+            try decode(#"{"type":"get","id":4,"viewModel":"list","at":9223372036854775807}"#)
+                == .get(id: 4, viewModel: "list", at: UInt64(Int64.max)))
         // `at` belongs to `get`: other requests ignore it, however odd.
-        #expect(try decode(#"{"type":"subscribe","id":5,"viewModel":"list","at":"x"}"#) == .subscribe(id: 5, viewModel: "list"))
+        #expect(
+            try decode(#"{"type":"subscribe","id":5,"viewModel":"list","at":"x"}"#)
+                == .subscribe(id: 5, viewModel: "list"))
     }
 
     @Test func refusesVersionsThatAreNotNonNegativeIntegers() {
@@ -31,14 +40,19 @@ import Testing
             #expect(refusal?.code == .invalidMessage, "at: \(at)")
             #expect(refusal?.requestID == 7, "at: \(at)")
         }
-        #expect(error(of: #"{"type":"get","id":7,"viewModel":"list","at":-1}"#)?.message == #""at" must be a version: an integer of at least 0."#)
-        #expect(error(of: #"{"type":"get","id":8,"at":1}"#)?.message == #"A "get" message needs the field "viewModel"."#)
+        #expect(
+            error(of: #"{"type":"get","id":7,"viewModel":"list","at":-1}"#)?.message
+                == #""at" must be a version: an integer of at least 0."#)
+        #expect(
+            error(of: #"{"type":"get","id":8,"at":1}"#)?.message == #"A "get" message needs the field "viewModel"."#)
         #expect(error(of: #"{"type":"get","id":9,"viewModel":"list","at":1,}"#)?.code == .invalidJSON)
     }
 
     @Test func encodesTheModelReplyAndClientsDecodeIt() throws {
         let reply = ServerMessage.model(id: 3, version: 12, model: Array(#"{"a":[1]}"#.utf8))
-        #expect(String(decoding: reply.encoded(), as: UTF8.self) == #"{"id":3,"model":{"a":[1]},"type":"model","version":12}"#)
+        #expect(
+            String(decoding: reply.encoded(), as: UTF8.self)
+                == #"{"id":3,"model":{"a":[1]},"type":"model","version":12}"#)
         #expect(reply.framed() == FrameEncoder.frame(reply.encoded()))
         let envelope = try ServerEnvelope.decode(reply.encoded())
         #expect(envelope.type == "model" && envelope.id == 3 && envelope.version == 12 && envelope.subscription == nil)
@@ -51,7 +65,9 @@ import Testing
     @Test func encodesGetRequests() throws {
         struct Params: Encodable { let filter: String }
         let past = try RequestEncoder.get(id: 5, viewModel: "list", params: Params(filter: "open"), at: 7)
-        #expect(String(decoding: past, as: UTF8.self) == #"{"at":7,"id":5,"params":{"filter":"open"},"type":"get","viewModel":"list"}"#)
+        #expect(
+            String(decoding: past, as: UTF8.self)
+                == #"{"at":7,"id":5,"params":{"filter":"open"},"type":"get","viewModel":"list"}"#)
         #expect(try ClientRequest.decode(past) == .get(id: 5, viewModel: "list", at: 7))
         let current = try RequestEncoder.get(id: 6, viewModel: "list", params: Params(filter: "all"), at: nil)
         #expect(try ClientRequest.decode(current) == .get(id: 6, viewModel: "list", at: nil))

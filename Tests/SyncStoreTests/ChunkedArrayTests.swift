@@ -9,7 +9,9 @@ import Testing
 
     /// Checks the chunking rules: no empty chunk, none over capacity.
     private func expectWellFormed(_ array: Numbers, _ context: String) {
-        #expect(array.chunks.allSatisfy { !$0.elements.isEmpty && $0.elements.count <= Numbers.chunkCapacity }, "\(context)")
+        #expect(
+            array.chunks.allSatisfy { !$0.elements.isEmpty && $0.elements.count <= Numbers.chunkCapacity }, "\(context)"
+        )
     }
 
     /// How many chunks of `new` are not chunks of `old` (by identity).
@@ -47,8 +49,11 @@ import Testing
             #expect(Array(chunked) == plain, "step \(step), operation \(operation)")
             #expect(chunked.count == plain.count)
             expectWellFormed(chunked, "step \(step)")
-            #expect(newChunks(chunked, comparedWith: before) <= 2, "step \(step): a change rebuilt more than two chunks")
-            #expect(before.count == chunked.count - [1, -1, 0, 1][operation], "the copy taken before the change kept its elements")
+            #expect(
+                newChunks(chunked, comparedWith: before) <= 2, "step \(step): a change rebuilt more than two chunks")
+            #expect(
+                before.count == chunked.count - [1, -1, 0, 1][operation],
+                "the copy taken before the change kept its elements")
         }
     }
 
@@ -60,7 +65,9 @@ import Testing
         #expect(newChunks(after, comparedWith: before) == 1, "only the chunk holding 600..<700 changes")
         var unchanged = before
         unchanged.removeAll { $0 < 0 }
-        #expect(unchanged.chunks.count == before.chunks.count && zip(unchanged.chunks, before.chunks).allSatisfy { $0 === $1 })
+        #expect(
+            unchanged.chunks.count == before.chunks.count
+                && zip(unchanged.chunks, before.chunks).allSatisfy { $0 === $1 })
     }
 
     @Test func removingMostElementsAtOnceChunksAgain() {
@@ -115,7 +122,9 @@ import Testing
             derived += 1
             return elements.reduce(0, +)
         }
-        #expect(derived == first.values.count + 3, "the two halves of the first chunk (full, so split by the insert) and the chunk of 1500")
+        #expect(
+            derived == first.values.count + 3,
+            "the two halves of the first chunk (full, so split by the insert) and the chunk of 1500")
         #expect(second.values.reduce(0, +) == array.reduce(0, +))
     }
 
@@ -123,7 +132,9 @@ import Testing
     /// of each run of changed chunks are right once the runs before it are applied. The arrays
     /// grow from empty, lose runs of elements (`removeAll`, which may chunk again) and empty out.
     /// The same holds for the changes between the plain arrays.
-    @Test(arguments: [(3, 700), (4, 0)] as [(UInt64, Int)]) func arrayChangesTurnOneArrayIntoTheOther(seed: UInt64, startCount: Int) {
+    @Test(arguments: [(3, 700), (4, 0)] as [(UInt64, Int)]) func arrayChangesTurnOneArrayIntoTheOther(
+        seed: UInt64, startCount: Int
+    ) {
         var random = SeededRandom(seed: seed)
         var array = Numbers(0..<startCount)
         for step in 0..<300 {
@@ -143,10 +154,13 @@ import Testing
             }
             expectWellFormed(array, "step \(step)")
             var patched = Array(old)
-            ModelChangeApplier.apply(ModelChange.arrayChanges(from: old, to: array, at: ["items"]), toArray: "items", &patched)
+            ModelChangeApplier.apply(
+                ModelChange.arrayChanges(from: old, to: array, at: ["items"]), toArray: "items", &patched)
             #expect(patched == Array(array), "step \(step)")
             var plainPatched = Array(old)
-            ModelChangeApplier.apply(ModelChange.arrayChanges(from: Array(old), to: Array(array), at: ["items"]), toArray: "items", &plainPatched)
+            ModelChangeApplier.apply(
+                ModelChange.arrayChanges(from: Array(old), to: Array(array), at: ["items"]), toArray: "items",
+                &plainPatched)
             #expect(plainPatched == Array(array), "step \(step), plain arrays")
         }
     }

@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 /// `BaseView` calls `update(oldModel:)` once per change of model, and repaints all on layout.
 @MainActor
@@ -21,7 +21,9 @@ import TerminalUI
         view.model = "one"
         view.model = "one"
         view.model = "two"
-        #expect(view.updates == [nil, nil, "one"], "layout, the first model, then the change; the same model again is no update")
+        #expect(
+            view.updates == [nil, nil, "one"],
+            "layout, the first model, then the change; the same model again is no update")
         #expect(view.canvas.size == Size(columns: 8, rows: 1))
     }
 

@@ -1,6 +1,6 @@
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
 
 @Suite struct CanvasTests {
     @Test func writesClustersAtTheirWidthAndReturnsTheNextColumn() {

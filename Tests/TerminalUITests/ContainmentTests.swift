@@ -1,6 +1,6 @@
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
 
 @MainActor @Suite struct ContainmentTests {
     let journal = Journal()
@@ -17,11 +17,13 @@ import TerminalUITesting
     @Test func aChildIsDrawnInItsRegionAndAppearsWithItsParent() async throws {
         let (parent, child, app) = parentWithChild()
         app.start()
-        #expect(journal.take() == [
-            "parent setupInteraction", "parent didLoad",
-            "child setupInteraction", "child didLoad", "child didResize 18x3", "parent didResize 20x4",
-            "parent willAppear", "child willAppear", "child didAppear connected=true", "parent didAppear connected=true",
-        ])
+        #expect(
+            journal.take() == [
+                "parent setupInteraction", "parent didLoad",
+                "child setupInteraction", "child didLoad", "child didResize 18x3", "parent didResize 20x4",
+                "parent willAppear", "child willAppear", "child didAppear connected=true",
+                "parent didAppear connected=true",
+            ])
         try await settle("both subscribed") { parent.probe.open == 1 && child.probe.open == 1 }
         child.probe.send("42")
         try await settle("the child's model arrived") { child.rootView.model == "child: 42" }

@@ -1,6 +1,6 @@
 import Glibc
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct DisplayWidthTests {
     @Test func asciiAndLatinTakeOneCell() {
@@ -18,12 +18,12 @@ import TerminalUI
 
     @Test func emojiTakeTwoWhateverTheirSequence() {
         let emoji: [Character] = [
-            "😀",  // emoji presentation
-            "❤️",  // text-default heart with VS16
-            "👍🏽",  // skin tone modifier
-            "👨‍👩‍👧",  // ZWJ sequence
-            "🇫🇷",  // flag: two regional indicators
-            "1️⃣",  // keycap
+            "😀", // emoji presentation
+            "❤️", // text-default heart with VS16
+            "👍🏽", // skin tone modifier
+            "👨‍👩‍👧", // ZWJ sequence
+            "🇫🇷", // flag: two regional indicators
+            "1️⃣", // keycap
         ]
         for character in emoji {
             #expect(DisplayWidth.of(character) == 2, "\(character.unicodeScalars.map { String($0.value, radix: 16) })")

@@ -1,7 +1,7 @@
-import Testing
 import TerminalUI
 import TerminalUITesting
 import TestSupport
+import Testing
 
 @MainActor @Suite struct FrameRendererTests {
     private let size = Size(columns: 20, rows: 6)
@@ -45,7 +45,8 @@ import TestSupport
         _ = renderer.render(frame(["ab"]), cursor: nil)
         var next = frame(["ab"])
         next.write("ab", row: 0, column: 0, style: Style(reverse: true))
-        #expect(String(decoding: renderer.render(next, cursor: nil), as: UTF8.self) == "\u{1B}[1;1H\u{1B}[0;7mab\u{1B}[0m")
+        #expect(
+            String(decoding: renderer.render(next, cursor: nil), as: UTF8.self) == "\u{1B}[1;1H\u{1B}[0;7mab\u{1B}[0m")
     }
 
     @Test func noColorSendsNoAttributesAtAll() {
@@ -59,7 +60,8 @@ import TestSupport
         #expect(terminal.lines.prefix(2) == ["plain", "selected"])
         var restyled = styled
         restyled.write("selected", row: 1, column: 0, style: .plain)
-        #expect(renderer.render(restyled, cursor: nil).isEmpty, "a change of style alone changes nothing without colours")
+        #expect(
+            renderer.render(restyled, cursor: nil).isEmpty, "a change of style alone changes nothing without colours")
     }
 
     @Test func theCursorIsShownWhereAskedAndHiddenOtherwise() {
@@ -96,9 +98,11 @@ import TestSupport
         var current = Canvas(size: size)
         for _ in 0..<300 {
             for _ in 0..<Int.random(in: 1...8, using: &random) {
-                let text = String((0..<Int.random(in: 1...6, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+                let text = String(
+                    (0..<Int.random(in: 1...6, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
                 current.write(
-                    text, row: Int.random(in: 0..<size.rows, using: &random), column: Int.random(in: 0..<size.columns, using: &random),
+                    text, row: Int.random(in: 0..<size.rows, using: &random),
+                    column: Int.random(in: 0..<size.columns, using: &random),
                     style: styles.randomElement(using: &random)!)
             }
             terminal.write(renderer.render(current, cursor: nil))
@@ -111,7 +115,9 @@ import TestSupport
         let large = Size(columns: 132, rows: 43)
         var canvas = Canvas(size: large)
         for row in 0..<large.rows {
-            canvas.write("\(row) [ ] item text number \(row) with some words to fill the row", row: row, column: 0, style: row == 3 ? Style(reverse: true) : .plain)
+            canvas.write(
+                "\(row) [ ] item text number \(row) with some words to fill the row", row: row, column: 0,
+                style: row == 3 ? Style(reverse: true) : .plain)
         }
         var renderer = FrameRenderer(colors: true)
         let full = renderer.render(canvas, cursor: nil).count

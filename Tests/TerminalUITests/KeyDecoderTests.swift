@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct KeyDecoderTests {
     private func decode(_ text: String) -> [TerminalEvent] {
@@ -23,10 +23,15 @@ import TerminalUI
     }
 
     @Test func editingAndPagingKeys() {
-        #expect(decode("\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}[3~\u{1B}[5~\u{1B}[6~\u{1B}[2~\u{1B}[Z") == [
-            .key(.home), .key(.end), .key(.home), .key(.end), .key(.delete), .key(.pageUp), .key(.pageDown), .key(.insert), .key(.backTab),
-        ])
-        #expect(decode("\r\n\u{7F}\u{08}\t") == [.key(.enter), .key(.enter), .key(.backspace), .key(.backspace), .key(.tab)])
+        #expect(
+            decode("\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}[3~\u{1B}[5~\u{1B}[6~\u{1B}[2~\u{1B}[Z") == [
+                .key(.home), .key(.end), .key(.home), .key(.end), .key(.delete), .key(.pageUp), .key(.pageDown),
+                .key(.insert), .key(.backTab),
+            ])
+        #expect(
+            decode("\r\n\u{7F}\u{08}\t") == [
+                .key(.enter), .key(.enter), .key(.backspace), .key(.backspace), .key(.tab),
+            ])
         #expect(decode("\u{03}\u{15}") == [.key(.control("c")), .key(.control("u"))])
     }
 
@@ -49,13 +54,18 @@ import TerminalUI
     }
 
     @Test func utf8CharactersSplitAcrossReads() {
-        #expect(decodeByteByByte("a漢😀é") == [.key(.character("a")), .key(.character("漢")), .key(.character("😀")), .key(.character("é"))])
+        #expect(
+            decodeByteByByte("a漢😀é") == [
+                .key(.character("a")), .key(.character("漢")), .key(.character("😀")), .key(.character("é")),
+            ])
     }
 
     @Test func invalidBytesBecomeReplacementCharacters() {
         var decoder = KeyDecoder()
         #expect(decoder.feed([0xFF, 0x61]) == [.key(.character("\u{FFFD}")), .key(.character("a"))])
-        #expect(decoder.feed([0xE6, 0x61]) == [.key(.character("\u{FFFD}")), .key(.character("a"))], "a lead byte without its continuation")
+        #expect(
+            decoder.feed([0xE6, 0x61]) == [.key(.character("\u{FFFD}")), .key(.character("a"))],
+            "a lead byte without its continuation")
         #expect(decoder.feed([0xE6, 0xBC]).isEmpty)
         #expect(decoder.flush() == [.key(.character("\u{FFFD}"))], "a character cut off by the end of input")
     }

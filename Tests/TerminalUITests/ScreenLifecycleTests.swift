@@ -1,6 +1,6 @@
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
 
 @MainActor @Suite struct ScreenLifecycleTests {
     let journal = Journal()
@@ -24,7 +24,11 @@ import TerminalUITesting
         let root = LoggingScreen("root", journal: journal)
         let app = TerminalApp(root: root, terminal: terminal, colors: true)
         app.start()
-        #expect(journal.take() == ["root setupInteraction", "root didLoad", "root didResize 30x8", "root willAppear", "root didAppear connected=true"])
+        #expect(
+            journal.take() == [
+                "root setupInteraction", "root didLoad", "root didResize 30x8", "root willAppear",
+                "root didAppear connected=true",
+            ])
         app.navigator.stop()
         #expect(journal.take() == ["root willDisappear", "root didDisappear connected=false"])
     }
@@ -39,18 +43,26 @@ import TerminalUITesting
         _ = journal.take()
 
         try root.show("details")
-        #expect(journal.take() == [
-            "root willDisappear", "root didDisappear connected=false",
-            "details setupInteraction", "details didLoad", "details didResize 30x8", "details willAppear", "details didAppear connected=true",
-        ])
+        #expect(
+            journal.take() == [
+                "root willDisappear", "root didDisappear connected=false",
+                "details setupInteraction", "details didLoad", "details didResize 30x8", "details willAppear",
+                "details didAppear connected=true",
+            ])
         #expect(app.navigator.routes == ["LoggingScreen", "details"])
         try await settle("root unsubscribed, details subscribed") { root.probe.open == 0 && pushed.probe.open == 1 }
         app.renderIfNeeded()
         #expect(terminal.lines[0] == "details")
 
         try pushed.hide("details")
-        #expect(journal.take() == ["details willDisappear", "details didDisappear connected=false", "root didResize 30x8", "root willAppear", "root didAppear connected=true"])
-        try await settle("root subscribed again, details gone") { root.probe.opened == 2 && root.probe.open == 1 && pushed.probe.open == 0 }
+        #expect(
+            journal.take() == [
+                "details willDisappear", "details didDisappear connected=false", "root didResize 30x8",
+                "root willAppear", "root didAppear connected=true",
+            ])
+        try await settle("root subscribed again, details gone") {
+            root.probe.opened == 2 && root.probe.open == 1 && pushed.probe.open == 0
+        }
         #expect(app.navigator.routes == ["LoggingScreen"])
         app.renderIfNeeded()
         #expect(terminal.lines[0] == "root")
@@ -85,27 +97,40 @@ import TerminalUITesting
 
     @Test func unknownRoutesAreErrorsNotCrashes() throws {
         let root = LoggingScreen("root", journal: journal)
-        root.routes = [.show("help"): .presentModally { _ in LoggingScreen("help", journal: Journal()) }, .hide("help"): .pop]
+        root.routes = [
+            .show("help"): .presentModally { _ in LoggingScreen("help", journal: Journal()) }, .hide("help"): .pop,
+        ]
         let app = TerminalApp(root: root, terminal: terminal, colors: true)
         app.start()
-        #expect(throws: NavigationError.unknownRoute(.show("nowhere"), visible: ["LoggingScreen"])) { try root.show("nowhere") }
+        #expect(throws: NavigationError.unknownRoute(.show("nowhere"), visible: ["LoggingScreen"])) {
+            try root.show("nowhere")
+        }
         root.routes[.show("needs a number")] = .presentModally { [journal] context in
             (context as? Int).map { LoggingScreen("item \($0)", journal: journal) }
         }
-        #expect(throws: NavigationError.noScreen("needs a number")) { try root.show("needs a number", context: "not a number") }
+        #expect(throws: NavigationError.noScreen("needs a number")) {
+            try root.show("needs a number", context: "not a number")
+        }
         #expect(throws: NavigationError.notShown("help")) { try root.hide("help") }
-        #expect(throws: NavigationError.notShown("LoggingScreen"), "the root cannot be hidden") { try root.hide("LoggingScreen") }
+        #expect(throws: NavigationError.notShown("LoggingScreen"), "the root cannot be hidden") {
+            try root.hide("LoggingScreen")
+        }
         try root.show("help")
         #expect(throws: NavigationError.alreadyShown("help")) { try root.show("help") }
         #expect(throws: NavigationError.instructionMismatch(.hide("help")), "pop of a modal") { try root.hide("help") }
         root.routes[.show("one way")] = .push { [journal] _ in LoggingScreen("one way", journal: journal) }
         try root.show("one way")
-        #expect(throws: NavigationError.unknownRoute(.hide("one way"), visible: ["one way"]), "no screen declares how to pop it") {
+        #expect(
+            throws: NavigationError.unknownRoute(.hide("one way"), visible: ["one way"]),
+            "no screen declares how to pop it"
+        ) {
             try root.hide("one way")
         }
         let loose = LoggingScreen("loose", journal: journal)
         #expect(throws: NavigationError.notNavigating("help")) { try loose.show("help") }
-        #expect(String(describing: NavigationError.unknownRoute(.show("nowhere"), visible: ["list"])) == #"no screen declares how to show "nowhere" (visible: list)"#)
+        #expect(
+            String(describing: NavigationError.unknownRoute(.show("nowhere"), visible: ["list"]))
+                == #"no screen declares how to show "nowhere" (visible: list)"#)
         #expect(app.navigator.routes == ["LoggingScreen", "help", "one way"])
     }
 
@@ -188,7 +213,9 @@ import TerminalUITesting
         #expect(app.hasQuit && !root.isVisible)
         try await settle("unsubscribed") { root.probe.open == 0 }
 
-        let other = TerminalApp(root: LoggingScreen("other", journal: journal), terminal: FakeTerminal(size: Size(columns: 5, rows: 2)), colors: true)
+        let other = TerminalApp(
+            root: LoggingScreen("other", journal: journal), terminal: FakeTerminal(size: Size(columns: 5, rows: 2)),
+            colors: true)
         let (moreEvents, moreInput) = AsyncStream.makeStream(of: TerminalEvent.self)
         let otherLoop = Task { await other.run(events: moreEvents) }
         moreInput.finish()

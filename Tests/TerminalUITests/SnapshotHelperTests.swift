@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
 
 @MainActor @Suite struct SnapshotHelperTests {
     private let directory: String
@@ -27,21 +27,27 @@ import TerminalUITesting
             #expect(text.contains("no snapshot \(directory)/label.6x2.txt (run with RECORD_SNAPSHOTS=1 to record it)"))
             #expect(text.contains("|hi    |"), "the failure shows what would be recorded: \(text)")
         }
-        #expect(!FileManager.default.fileExists(atPath: "\(directory)/label.6x2.txt"), "nothing recorded without the variable")
+        #expect(
+            !FileManager.default.fileExists(atPath: "\(directory)/label.6x2.txt"),
+            "nothing recorded without the variable")
     }
 
     @Test func recordingWritesFilesThatTheNextRunMatches() throws {
         defer { cleanUp() }
-        try Snapshots(directory: directory, recording: true).verify("recorded", of: LabelView(), model: "hi", sizes: small + [Size(columns: 3, rows: 1)])
-        #expect(try String(contentsOfFile: "\(directory)/recorded.6x2.txt", encoding: .utf8) == "6x2\n|hi    |\n|      |\n")
+        try Snapshots(directory: directory, recording: true).verify(
+            "recorded", of: LabelView(), model: "hi", sizes: small + [Size(columns: 3, rows: 1)])
+        #expect(
+            try String(contentsOfFile: "\(directory)/recorded.6x2.txt", encoding: .utf8) == "6x2\n|hi    |\n|      |\n")
         #expect(try String(contentsOfFile: "\(directory)/recorded.3x1.txt", encoding: .utf8) == "3x1\n|hi |\n")
         try copyOf("recorded", in: directory)
-        try Snapshots(directory: directory, recording: false).verify("recorded-check", of: LabelView(), model: "hi", sizes: small)
+        try Snapshots(directory: directory, recording: false).verify(
+            "recorded-check", of: LabelView(), model: "hi", sizes: small)
     }
 
     @Test func aChangedRenderingFailsWithALineDiff() throws {
         defer { cleanUp() }
-        try Snapshots(directory: directory, recording: true).verify("changing", of: LabelView(), model: "old", sizes: small)
+        try Snapshots(directory: directory, recording: true).verify(
+            "changing", of: LabelView(), model: "old", sizes: small)
         try copyOf("changing", in: directory)
         do {
             try Snapshots(directory: directory, recording: false).verify("changing-check", sizes: small) { _ in
@@ -65,15 +71,21 @@ import TerminalUITesting
         #expect(throws: SnapshotFailure.duplicateName("twice")) {
             try snapshots.verify("twice", of: LabelView(), model: "b", sizes: small)
         }
-        #expect(try String(contentsOfFile: "\(directory)/twice.6x2.txt", encoding: .utf8).contains("|a "), "the first recording stands")
+        #expect(
+            try String(contentsOfFile: "\(directory)/twice.6x2.txt", encoding: .utf8).contains("|a "),
+            "the first recording stands")
     }
 
     @Test func namesMustBeFileNamesAndSizesMustBeGiven() {
         let snapshots = Snapshots(directory: directory, recording: true)
         for name in ["", "a/b", ".hidden", "sp ace"] {
-            #expect(throws: SnapshotFailure.invalidName(name)) { try snapshots.verify(name, of: LabelView(), model: "a") }
+            #expect(throws: SnapshotFailure.invalidName(name)) {
+                try snapshots.verify(name, of: LabelView(), model: "a")
+            }
         }
-        #expect(throws: SnapshotFailure.noSizes("sizeless")) { try snapshots.verify("sizeless", of: LabelView(), model: "a", sizes: []) }
+        #expect(throws: SnapshotFailure.noSizes("sizeless")) {
+            try snapshots.verify("sizeless", of: LabelView(), model: "a", sizes: [])
+        }
     }
 
     @Test func wideCharactersAreWrittenOnceAndStylesListedByRun() {

@@ -31,12 +31,12 @@ final class FeedProbe: Sendable {
 
     /// Sends `value` to every open subscription.
     func send(_ value: String) {
-        state.withLock { $0.continuations }.forEach { $0.yield(value) }
+        for continuation in state.withLock({ $0.continuations }) { continuation.yield(value) }
     }
 
     /// Fails every open subscription.
     func fail(_ error: any Error) {
-        state.withLock { $0.continuations }.forEach { $0.finish(throwing: error) }
+        for continuation in state.withLock({ $0.continuations }) { continuation.finish(throwing: error) }
     }
 }
 
@@ -102,9 +102,12 @@ final class LoggingScreen: Screen<LabelView, RecordingStore>, RoutableWithConfig
     var navigationConfiguration: [NavigationRequest: NavigationInstruction] { routes }
 
     override func subscriptions() -> [Subscription] {
-        [Subscription(probe.feed, onFailure: { [unowned self] error in rootView.model = "\(name) failed" }) { [unowned self] value in
-            rootView.model = "\(name): \(value)"
-        }]
+        [
+            Subscription(
+                probe.feed,
+                onFailure: { [unowned self] error in rootView.model = "\(name) failed" },
+                { [unowned self] value in rootView.model = "\(name): \(value)" })
+        ]
     }
 
     override func setupInteraction() {

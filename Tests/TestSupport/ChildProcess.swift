@@ -18,14 +18,17 @@ public final class ChildProcess: @unchecked Sendable {
     private let lock = NSLock()
 
     /// Starts `executable` with `arguments`, in `environment` (added to the current one).
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputDirectory: String) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], outputDirectory: String
+    ) throws {
         let name = URL(fileURLWithPath: executable).lastPathComponent
         let stamp = UUID().uuidString.prefix(8)
         stdoutPath = "\(outputDirectory)/\(name)-\(stamp).out"
         stderrPath = "\(outputDirectory)/\(name)-\(stamp).err"
 
         do {
-            pid = try Spawn.start(executable, arguments, environment: environment, stdoutPath: stdoutPath, stderrPath: stderrPath)
+            pid = try Spawn.start(
+                executable, arguments, environment: environment, stdoutPath: stdoutPath, stderrPath: stderrPath)
         } catch {
             throw TestFailure(error.description)
         }
@@ -107,7 +110,9 @@ public struct TestFailure: Error, CustomStringConvertible {
 /// Polls `probe` until it returns a value; fails after `timeout` seconds. Deadlines here only
 /// stop a broken test from hanging; they are never what a test asserts.
 @discardableResult
-public func eventually<T>(timeout: Double = 30, _ failure: @autoclosure () -> String, _ probe: () throws -> T?) throws -> T {
+public func eventually<T>(timeout: Double = 30, _ failure: @autoclosure () -> String, _ probe: () throws -> T?) throws
+    -> T
+{
     let deadline = Date().addingTimeInterval(timeout)
     while true {
         if let value = try probe() { return value }

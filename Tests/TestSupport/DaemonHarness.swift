@@ -23,13 +23,17 @@ public final class DaemonHarness: @unchecked Sendable {
     /// Starts `todod --socket DIR/SOCKETNAME --data-dir DATA` plus `arguments`, with
     /// `environment` added to the test's. `DATA` is `dataDirectory`, else `DIR/data`; one given
     /// here is the test's to remove.
-    public init(arguments: [String] = [], socketName: String = "todod.sock", dataDirectory: String? = nil, environment: [String: String] = [:]) throws {
+    public init(
+        arguments: [String] = [], socketName: String = "todod.sock", dataDirectory: String? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/" + socketName
         self.dataDirectory = dataDirectory ?? directory + "/data"
         self.arguments = ["--socket", socketPath, "--data-dir", self.dataDirectory] + arguments
         self.environment = environment
-        process = try Self.launch(self.arguments, environment: environment, socketPath: socketPath, directory: directory)
+        process = try Self.launch(
+            self.arguments, environment: environment, socketPath: socketPath, directory: directory)
     }
 
     /// Starts the daemon again (after `stop()` or a kill) on the same socket and data.
@@ -43,8 +47,11 @@ public final class DaemonHarness: @unchecked Sendable {
         _ = try process.waitForExit()
     }
 
-    private static func launch(_ arguments: [String], environment: [String: String], socketPath: String, directory: String) throws -> ChildProcess {
-        let process = try ChildProcess(Binaries.path("todod"), arguments, environment: environment, outputDirectory: directory)
+    private static func launch(
+        _ arguments: [String], environment: [String: String], socketPath: String, directory: String
+    ) throws -> ChildProcess {
+        let process = try ChildProcess(
+            Binaries.path("todod"), arguments, environment: environment, outputDirectory: directory)
         try eventually("todod did not start listening on \(socketPath); stderr:\n\(process.standardError)") {
             if !process.isRunning { throw TestFailure("todod exited at start; stderr:\n\(process.standardError)") }
             return isAnswering(socketPath) ? true : nil
@@ -89,7 +96,9 @@ public final class DaemonHarness: @unchecked Sendable {
     /// Fails, naming them, if the daemon's log `text` reports libuv handles left open.
     public static func requireNoLeftoverHandles(in text: String) throws {
         let leftovers = leftoverHandles(in: text)
-        guard leftovers.isEmpty else { throw TestFailure("todod left libuv handles open at shutdown: \(leftovers.joined(separator: ", "))") }
+        guard leftovers.isEmpty else {
+            throw TestFailure("todod left libuv handles open at shutdown: \(leftovers.joined(separator: ", "))")
+        }
     }
 
     /// Runs `todo --socket SOCKET arguments...` to completion.
@@ -108,7 +117,9 @@ public final class DaemonHarness: @unchecked Sendable {
     /// Starts `todo --socket SOCKET arguments` without waiting for it. It never starts a
     /// daemon of its own (`TODO_NO_AUTOSTART=1`): the harness owns the daemon.
     public func startTodo(_ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess(Binaries.path("todo"), ["--socket", socketPath] + arguments, environment: ["TODO_NO_AUTOSTART": "1"], outputDirectory: directory)
+        try ChildProcess(
+            Binaries.path("todo"), ["--socket", socketPath] + arguments, environment: ["TODO_NO_AUTOSTART": "1"],
+            outputDirectory: directory)
     }
 
     /// Opens a raw protocol connection and completes the handshake.
@@ -145,10 +156,13 @@ public struct CommandResult: Sendable {
 public enum Binaries {
     /// The path of the built executable `name`.
     public static func path(_ name: String) -> String {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let testBinary =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
         // The test binary may sit inside a bundle directory (NAME.xctest/...); walk up to the bin dir.
-        while directory.path != "/" && !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
+        while directory.path != "/"
+            && !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path)
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent(name).path
@@ -158,6 +172,8 @@ public enum Binaries {
 /// A new private directory under /tmp (short, so socket paths fit in `sun_path`).
 public func makeTemporaryDirectory() throws -> String {
     var template = Array("/tmp/todo-test.XXXXXX".utf8CString)
-    guard let created = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(String(cString: strerror(errno)))") }
+    guard let created = mkdtemp(&template) else {
+        throw TestFailure("mkdtemp failed: \(String(cString: strerror(errno)))")
+    }
     return String(cString: created)
 }

@@ -31,16 +31,23 @@ public struct JSONCheckerCorpus: Sendable {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let python = try ChildProcess("/usr/bin/python3", ["-c", script], outputDirectory: directory)
         guard try python.waitForExit() == 0 else {
-            throw TestFailure("cannot read the JSON_checker corpus (install libpython3.11-testsuite, as the README's test command does): \(python.standardError)")
+            throw TestFailure(
+                "cannot read the JSON_checker corpus (install libpython3.11-testsuite, as the README's test command does): \(python.standardError)"
+            )
         }
         var documents: [Document] = []
         for line in python.standardOutput.split(separator: "\n") {
             let fields = line.split(separator: " ")
-            guard fields.count == 2, let bytes = hexBytes(fields[1]) else { throw TestFailure("unreadable corpus line: \(line)") }
+            guard fields.count == 2, let bytes = hexBytes(fields[1]) else {
+                throw TestFailure("unreadable corpus line: \(line)")
+            }
             let name = String(fields[0])
-            documents.append(Document(name: name, bytes: bytes, isValid: name.hasPrefix("pass") || validUnderRFC8259.contains(name)))
+            documents.append(
+                Document(name: name, bytes: bytes, isValid: name.hasPrefix("pass") || validUnderRFC8259.contains(name)))
         }
-        guard documents.filter({ $0.name.hasPrefix("pass") }).count == 3, documents.filter({ $0.name.hasPrefix("fail") }).count >= 33 else {
+        guard documents.filter({ $0.name.hasPrefix("pass") }).count == 3,
+            documents.filter({ $0.name.hasPrefix("fail") }).count >= 33
+        else {
             throw TestFailure("the JSON_checker corpus is incomplete: \(documents.map(\.name))")
         }
         return JSONCheckerCorpus(documents: documents)
@@ -49,7 +56,9 @@ public struct JSONCheckerCorpus: Sendable {
     private static func hexBytes(_ text: Substring) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
-        return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) }
+        return stride(from: 0, to: digits.count, by: 2).compactMap {
+            UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)
+        }
     }
 
     /// Prints `NAME HEX` per document: the `JSON` string of each `test_passN.py`, then each

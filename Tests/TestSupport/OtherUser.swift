@@ -17,16 +17,20 @@ public enum OtherUser {
     /// Starts the built executable `name` with `arguments` as uid and gid `id`, with no
     /// supplementary groups (`setpriv`), from a copy in `directory`, which must be reachable by
     /// `id` (mode 0755, say); its output is captured there too.
-    public static func start(_ name: String, _ arguments: [String], as id: UInt32, in directory: String) throws -> ChildProcess {
+    public static func start(_ name: String, _ arguments: [String], as id: UInt32, in directory: String) throws
+        -> ChildProcess
+    {
         let program = try place(Binaries.path(name), in: directory, as: name, mode: 0o755)
         var environment: [String: String] = [:]
         for variable in sanitizerOptionVariables {
             guard let options = ProcessInfo.processInfo.environment[variable] else { continue }
             environment[variable] = try reachableOptions(options, in: directory, for: variable)
         }
-        return try ChildProcess("/usr/bin/setpriv", [
-            "--reuid=\(id)", "--regid=\(id)", "--clear-groups", program,
-        ] + arguments, environment: environment, outputDirectory: directory)
+        return try ChildProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(id)", "--regid=\(id)", "--clear-groups", program,
+            ] + arguments, environment: environment, outputDirectory: directory)
     }
 
     /// `options` (sanitizer options, `key=value` separated by colons) with each
@@ -57,7 +61,9 @@ public enum OtherUser {
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw TestFailure("reading \(path) failed: \(String(cString: strerror(errno)))") }
             if count == 0 { break }
-            guard write(copy, buffer, count) == count else { throw TestFailure("writing \(target) failed: \(String(cString: strerror(errno)))") }
+            guard write(copy, buffer, count) == count else {
+                throw TestFailure("writing \(target) failed: \(String(cString: strerror(errno)))")
+            }
         }
         // The umask may have taken bits away.
         guard fchmod(copy, mode) == 0 else { throw TestFailure("chmod \(target): \(String(cString: strerror(errno)))") }

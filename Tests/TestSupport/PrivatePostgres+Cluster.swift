@@ -17,14 +17,19 @@ extension PrivatePostgres {
     /// servers copy that. The copy is published by a rename, so a concurrent test process
     /// never sees half of one.
     func makeCluster() throws {
-        let template = URL(fileURLWithPath: Binaries.path("todod")).deletingLastPathComponent().appendingPathComponent(Self.templateName).path
+        let template = URL(fileURLWithPath: Binaries.path("todod")).deletingLastPathComponent().appendingPathComponent(
+            Self.templateName
+        ).path
         let isPublished = { FileManager.default.fileExists(atPath: template + "/global/pg_control") }
-        let made = try isPublished() ? false : Self.templateLock.withLock {
-            if isPublished() { return false }
-            try asPostgres(Self.binaries + "/initdb", ["-D", dataDirectory] + Self.initdbArguments)
-            try publish(dataDirectory, as: template)
-            return true
-        }
+        let made =
+            try isPublished()
+            ? false
+            : Self.templateLock.withLock {
+                if isPublished() { return false }
+                try asPostgres(Self.binaries + "/initdb", ["-D", dataDirectory] + Self.initdbArguments)
+                try publish(dataDirectory, as: template)
+                return true
+            }
         if !made { try copy(template, to: dataDirectory) }
     }
 

@@ -10,7 +10,10 @@ extension PrivatePostgres {
     @discardableResult
     public func psql(_ sql: String) throws -> String {
         let script = "\(directory)/psql-\(UUID().uuidString.prefix(8)).sql"
-        guard FileManager.default.createFile(atPath: script, contents: Data(sql.utf8), attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: script, contents: Data(sql.utf8), attributes: [.posixPermissions: 0o600])
+        else {
             throw TestFailure("PrivatePostgres: cannot write \(script)")
         }
         defer { unlink(script) }

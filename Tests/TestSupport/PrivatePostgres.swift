@@ -91,11 +91,16 @@ public final class PrivatePostgres: @unchecked Sendable {
             throw TestFailure("PrivatePostgres: \"\(bad)\" is not a setting name (letters, digits, _ and . only)")
         }
         let directory = try makeTemporaryDirectory()
-        let defaults = ["listen_addresses": "", "unix_socket_directories": directory, "fsync": "on", "dynamic_shared_memory_type": "mmap"]
+        let defaults = [
+            "listen_addresses": "", "unix_socket_directories": directory, "fsync": "on",
+            "dynamic_shared_memory_type": "mmap",
+        ]
         let server = PrivatePostgres(directory: directory, settings: defaults.merging(extraSettings) { $1 })
         do {
             guard let user = postgresUser(), chown(directory, user.uid, user.gid) == 0 else {
-                throw TestFailure("PrivatePostgres: cannot give \(directory) to the user postgres: \(String(cString: strerror(errno)))")
+                throw TestFailure(
+                    "PrivatePostgres: cannot give \(directory) to the user postgres: \(String(cString: strerror(errno)))"
+                )
             }
             try server.makeCluster()
             try server.startAgain()
@@ -123,20 +128,27 @@ public final class PrivatePostgres: @unchecked Sendable {
         let postmaster = postmasterPID
         try asPostgres(Self.binaries + "/pg_ctl", ["-D", dataDirectory, "-w", "-t", "60", "-m", mode.rawValue, "stop"])
         if let postmaster {
-            try eventually("the postmaster (pid \(postmaster)) outlived pg_ctl stop") { processIsAlive(postmaster) ? nil : true }
+            try eventually("the postmaster (pid \(postmaster)) outlived pg_ctl stop") {
+                processIsAlive(postmaster) ? nil : true
+            }
         }
     }
 
     /// Starts the server again on the same cluster and settings (after `stop(mode:)`, or after
     /// its processes were killed); returns once it accepts connections.
     public func startAgain() throws {
-        let options = settings.sorted { $0.key < $1.key }.map { "-c " + Self.shellQuoted("\($0.key)=\($0.value)") }.joined(separator: " ")
+        let options = settings.sorted { $0.key < $1.key }.map { "-c " + Self.shellQuoted("\($0.key)=\($0.value)") }
+            .joined(separator: " ")
         do {
-            try asPostgres(Self.binaries + "/pg_ctl", ["-D", dataDirectory, "-w", "-t", "60", "-l", logPath, "-o", options, "start"])
+            try asPostgres(
+                Self.binaries + "/pg_ctl",
+                ["-D", dataDirectory, "-w", "-t", "60", "-l", logPath, "-o", options, "start"])
         } catch {
             throw TestFailure("\(error)\nserver log:\n\(log)")
         }
-        guard postmasterPID != nil else { throw TestFailure("PrivatePostgres: started, but no postmaster runs; server log:\n\(log)") }
+        guard postmasterPID != nil else {
+            throw TestFailure("PrivatePostgres: started, but no postmaster runs; server log:\n\(log)")
+        }
     }
 
     /// Stops the server with `mode` and starts it again.
@@ -156,12 +168,15 @@ public final class PrivatePostgres: @unchecked Sendable {
         }
         if wasClosed { return }
         if postmasterPID != nil {
-            try? asPostgres(Self.binaries + "/pg_ctl", ["-D", dataDirectory, "-w", "-t", "10", "-m", "immediate", "stop"])
+            try? asPostgres(
+                Self.binaries + "/pg_ctl", ["-D", dataDirectory, "-w", "-t", "10", "-m", "immediate", "stop"])
         }
         let leftovers = serverProcesses()
         if !leftovers.isEmpty {
-            leftovers.forEach { kill($0, SIGKILL) }
-            _ = try? eventually("server processes \(leftovers) survived SIGKILL") { leftovers.contains(where: processIsAlive) ? nil : true }
+            for pid in leftovers { kill(pid, SIGKILL) }
+            _ = try? eventually("server processes \(leftovers) survived SIGKILL") {
+                leftovers.contains(where: processIsAlive) ? nil : true
+            }
         }
         removeSharedMemory()
         try? FileManager.default.removeItem(atPath: directory)
@@ -185,14 +200,18 @@ public final class PrivatePostgres: @unchecked Sendable {
         let fields = lines[6].split(separator: " ")
         guard fields.count == 2, let key = key_t(fields[0]), let id = Int32(fields[1]) else { return }
         var info = shmid_ds()
-        if shmctl(id, IPC_STAT, &info) == 0 && info.shm_perm.__key == key && info.shm_nattch == 0 { shmctl(id, IPC_RMID, nil) }
+        if shmctl(id, IPC_STAT, &info) == 0 && info.shm_perm.__key == key && info.shm_nattch == 0 {
+            shmctl(id, IPC_RMID, nil)
+        }
     }
 
     /// Runs `executable arguments` as the user postgres, from the temporary directory (the
     /// test's own directory may be closed to that user); throws with its output on failure.
     func asPostgres(_ executable: String, _ arguments: [String]) throws {
         let command = ([URL(fileURLWithPath: executable).lastPathComponent] + arguments).joined(separator: " ")
-        _ = try run("/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/env", "-C", directory, executable] + arguments, describedAs: command)
+        _ = try run(
+            "/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/env", "-C", directory, executable] + arguments,
+            describedAs: command)
     }
 
     /// Runs `executable arguments` to completion; returns its standard output, or throws with
@@ -204,7 +223,9 @@ public final class PrivatePostgres: @unchecked Sendable {
             unlink(child.stderrPath)
         }
         let status = try child.waitForExit(timeout: 90)
-        guard status == 0 else { throw TestFailure("PrivatePostgres: `\(command)` failed (exit \(status)): \(child.standardError)") }
+        guard status == 0 else {
+            throw TestFailure("PrivatePostgres: `\(command)` failed (exit \(status)): \(child.standardError)")
+        }
         return child.standardOutput
     }
 
@@ -214,10 +235,12 @@ public final class PrivatePostgres: @unchecked Sendable {
     }
 
     private static func isSettingName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-        }
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            }
     }
 
     /// The uid and gid of the user postgres (`getpwnam_r`: tests run in parallel).

@@ -12,10 +12,10 @@ public final class TmpfsMount {
     /// except in a container that took it away).
     public static var isPermitted: Bool {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
-              let capabilities = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
+            let capabilities = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
         else { return false }
-        let systemAdministration: UInt64 = 21  // CAP_SYS_ADMIN
+        let systemAdministration: UInt64 = 21 // CAP_SYS_ADMIN
         return capabilities & (1 << systemAdministration) != 0
     }
 
@@ -79,7 +79,9 @@ public final class TmpfsMount {
             guard written > 0 else { throw TestFailure("writing \(file) failed: \(String(cString: strerror(errno)))") }
             total += written
         }
-        guard availableBytes == 0 else { throw TestFailure("\(path) still has \(availableBytes) bytes free after filling it") }
+        guard availableBytes == 0 else {
+            throw TestFailure("\(path) still has \(availableBytes) bytes free after filling it")
+        }
         return total
     }
 }

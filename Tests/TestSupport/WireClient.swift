@@ -44,14 +44,18 @@ public final class WireClient: @unchecked Sendable {
     /// Sends `hello` (with `clientId` if `clientID` is given, `features` if any) and checks
     /// the `welcome`.
     @discardableResult
-    public func hello(name: String = "test/1", protocolVersion: Int = 1, clientID: String? = nil, features: [String] = []) throws -> Message {
+    public func hello(
+        name: String = "test/1", protocolVersion: Int = 1, clientID: String? = nil, features: [String] = []
+    ) throws -> Message {
         let id = makeID()
         var hello: [String: Any] = ["type": "hello", "id": id, "protocol": protocolVersion, "client": name]
         if let clientID { hello["clientId"] = clientID }
         if !features.isEmpty { hello["features"] = features }
         try send(hello)
         let reply = try receive()
-        guard reply["type"] as? String == "welcome", reply["id"] as? Int == id else { throw TestFailure("expected welcome, got \(reply)") }
+        guard reply["type"] as? String == "welcome", reply["id"] as? Int == id else {
+            throw TestFailure("expected welcome, got \(reply)")
+        }
         return reply
     }
 
@@ -67,7 +71,10 @@ public final class WireClient: @unchecked Sendable {
 
     /// Sends `objects` as consecutive frames in one write, so that the daemon reads them together.
     public func sendTogether(_ objects: [[String: Any]]) throws {
-        try sendRaw(objects.reduce(into: Data()) { $0 += Self.frame(try JSONSerialization.data(withJSONObject: $1, options: [.sortedKeys])) })
+        try sendRaw(
+            objects.reduce(into: Data()) {
+                $0 += Self.frame(try JSONSerialization.data(withJSONObject: $1, options: [.sortedKeys]))
+            })
     }
 
     private static func frame(_ payload: Data) -> Data {
@@ -79,7 +86,9 @@ public final class WireClient: @unchecked Sendable {
     public func sendRaw(_ bytes: Data) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw TestFailure("send failed: \(String(cString: strerror(errno)))") }
             offset += written
         }
@@ -94,7 +103,9 @@ public final class WireClient: @unchecked Sendable {
     }
 
     /// The `dispatch` message for request `id`.
-    public static func dispatchMessage(id: Int, _ name: String, _ payload: [String: Any], sequence: Int? = nil) -> [String: Any] {
+    public static func dispatchMessage(id: Int, _ name: String, _ payload: [String: Any], sequence: Int? = nil)
+        -> [String: Any]
+    {
         var message: [String: Any] = ["type": "dispatch", "id": id, "action": ["name": name, "payload": payload]]
         if let sequence { message["sequence"] = sequence }
         return message
@@ -140,7 +151,9 @@ public final class WireClient: @unchecked Sendable {
         var skipped: [Message] = []
         while true {
             let message = try receive()
-            if message["type"] as? String == type && (id == nil || message["id"] as? Int == id) { return (message, skipped) }
+            if message["type"] as? String == type && (id == nil || message["id"] as? Int == id) {
+                return (message, skipped)
+            }
             skipped.append(message)
         }
     }
@@ -151,7 +164,9 @@ public final class WireClient: @unchecked Sendable {
         var byte: UInt8 = 0
         let count = recv(descriptor, &byte, 1, 0)
         if count == 0 { return true }
-        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw TestFailure("the server neither closed nor sent anything") }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            throw TestFailure("the server neither closed nor sent anything")
+        }
         return count < 0
     }
 

@@ -3,6 +3,7 @@ import SyncProtocol
 import SyncStore
 import TestSupport
 import Testing
+
 @testable import TodoDomain
 
 /// The daemon makes each version of `list` and `summary` from the previous one; these tests hold
@@ -18,14 +19,18 @@ import Testing
         }
 
         init(_ state: TodoState, previous: Views) {
-            lists = zip(ListFilter.allCases, previous.lists).map { ListViewModel(state: state, params: .init(filter: $0), previous: $1) }
+            lists = zip(ListFilter.allCases, previous.lists).map {
+                ListViewModel(state: state, params: .init(filter: $0), previous: $1)
+            }
             summary = SummaryViewModel(state: state, params: NoParams(), previous: previous.summary)
         }
     }
 
     /// A store of `count` items, every third one done.
     private func store(items count: Int) -> Store<TodoState> {
-        let items = (1...count).map { TodoItem(id: "id-\($0)", number: $0, text: "item \($0)", completed: $0 % 3 == 0, createdAt: Int64($0)) }
+        let items = (1...count).map {
+            TodoItem(id: "id-\($0)", number: $0, text: "item \($0)", completed: $0 % 3 == 0, createdAt: Int64($0))
+        }
         return Store(state: TodoState(items: items, nextNumber: count + 1))
     }
 
@@ -49,15 +54,18 @@ import Testing
                 // records a backtrace for every thrown error, which is slow.
                 let items = store.state.items
                 let target = items.isEmpty ? 0 : items[Int.random(in: 0..<items.count, using: &random)].number
-                let action: any Action<TodoState> = switch Int.random(in: 0..<9, using: &random) {
-                case 0: accepted(AddItem(text: "new \(step)"), store.state, step)
-                case 1, 2: accepted(CompleteItem(number: target), store.state, step)
-                case 3: ReopenItem(number: target)
-                case 4: EditItem(number: target, text: "edited \(step)")
-                case 5, 6: RemoveItem(number: target)
-                case 7 where step % 50 == 0: ClearCompleted()
-                default: store.state.undoStack.isEmpty ? ReopenItem(number: target) : accepted(UndoLast(), store.state, step)
-                }
+                let action: any Action<TodoState> =
+                    switch Int.random(in: 0..<9, using: &random) {
+                    case 0: accepted(AddItem(text: "new \(step)"), store.state, step)
+                    case 1, 2: accepted(CompleteItem(number: target), store.state, step)
+                    case 3: ReopenItem(number: target)
+                    case 4: EditItem(number: target, text: "edited \(step)")
+                    case 5, 6: RemoveItem(number: target)
+                    case 7 where step % 50 == 0: ClearCompleted()
+                    default:
+                        store.state.undoStack.isEmpty
+                            ? ReopenItem(number: target) : accepted(UndoLast(), store.state, step)
+                    }
                 try store.apply(action)
             }
             let next = Views(store.state, previous: views)
@@ -74,7 +82,11 @@ import Testing
                         Issue.record("unexpected change \(change)")
                         return
                     }
-                    if path == ["openCount"] { counts.open = value } else if path == ["doneCount"] { counts.done = value }
+                    if path == ["openCount"] {
+                        counts.open = value
+                    } else if path == ["doneCount"] {
+                        counts.done = value
+                    }
                 }
                 #expect(rows == Array(new.items) && counts == (new.openCount, new.doneCount), "step \(step)")
             }
@@ -113,7 +125,8 @@ import Testing
 
     @Test func aModelDecodedFromTheWireStillMakesTheNextVersion() throws {
         var store = store(items: 600)
-        let decoded = try WireJSON.decode(ListViewModel.self, from: WireJSON.encode(ListViewModel(state: store.state, params: .init())))
+        let decoded = try WireJSON.decode(
+            ListViewModel.self, from: WireJSON.encode(ListViewModel(state: store.state, params: .init())))
         try store.apply(RemoveItem(number: 300))
         let next = ListViewModel(state: store.state, params: .init(), previous: decoded)
         #expect(next == ListViewModel(state: store.state, params: .init()))

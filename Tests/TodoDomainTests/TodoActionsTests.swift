@@ -1,11 +1,14 @@
 import Foundation
 import SyncStore
 import Testing
+
 @testable import TodoDomain
 
 /// Fixed acceptance contexts, so states are exact.
 private func context(_ n: Int) -> AcceptanceContext {
-    AcceptanceContext(identifier: UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", n))")!, millisecondsSinceEpoch: Int64(1_000 * n))
+    AcceptanceContext(
+        identifier: UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", n))")!,
+        millisecondsSinceEpoch: Int64(1_000 * n))
 }
 
 private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoState = TodoState()) -> A {
@@ -42,7 +45,9 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
     /// Basic Multilingual Plane is (Cc has no scalar beyond U+009F).
     @Test func exactlyTheControlCharactersAreRefused() throws {
         for value in UInt32(0)...0xFFFF {
-            guard let scalar = Unicode.Scalar(value), !scalar.properties.isWhitespace || scalar.properties.generalCategory == .control else { continue }
+            guard let scalar = Unicode.Scalar(value),
+                !scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+            else { continue }
             let isControl = scalar.properties.generalCategory == .control
             do {
                 _ = try TodoText.validated("a\(Character(scalar))b")
@@ -85,7 +90,8 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
     @Test func replayingTheAcceptedActionsGivesTheSameState() throws {
         let actions: [any Action<TodoState>] = [
             accepted(AddItem(text: "a"), 1), accepted(AddItem(text: "b"), 2), accepted(CompleteItem(number: 1), 3),
-            accepted(EditItem(number: 2, text: "B"), 4), accepted(RemoveItem(number: 1), 5), accepted(AddItem(text: "c"), 6),
+            accepted(EditItem(number: 2, text: "B"), 4), accepted(RemoveItem(number: 1), 5),
+            accepted(AddItem(text: "c"), 6),
         ]
         // Accepted actions travel as JSON (journals, the wire); replay what comes back.
         let encoded = try actions.map { try JSONEncoder().encode($0) }
@@ -100,12 +106,17 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
     }
 
     /// Decodes `data` as the type of `action` and applies it.
-    private static func replay<A: Action<TodoState>>(_ action: A, from data: Data, into store: inout Store<TodoState>) throws {
+    private static func replay<A: Action<TodoState>>(_ action: A, from data: Data, into store: inout Store<TodoState>)
+        throws
+    {
         try store.apply(try JSONDecoder().decode(A.self, from: data))
     }
 
     @Test func wireNamesAreUniqueAndStable() {
-        #expect(TodoApp.actions.map { $0.wireName } == ["add", "complete", "reopen", "edit", "remove", "clearCompleted", "undo", "import"])
+        #expect(
+            TodoApp.actions.map { $0.wireName } == [
+                "add", "complete", "reopen", "edit", "remove", "clearCompleted", "undo", "import",
+            ])
         #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary", "export", "undo"])
     }
 }

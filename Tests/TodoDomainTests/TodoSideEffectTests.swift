@@ -1,14 +1,16 @@
 import SyncStore
 import SyncTesting
 import Testing
+
 @testable import TodoDomain
 
 /// Items 1 "old" (done at 900), 2 "recent" (done at 901), 3 "open", at version 0.
-private let threeItems = TodoState(items: [
-    TodoItem(id: "a", number: 1, text: "old", completed: true, createdAt: 0, completedAt: 900),
-    TodoItem(id: "b", number: 2, text: "recent", completed: true, createdAt: 0, completedAt: 901),
-    TodoItem(id: "c", number: 3, text: "open", completed: false, createdAt: 0),
-], nextNumber: 4)
+private let threeItems = TodoState(
+    items: [
+        TodoItem(id: "a", number: 1, text: "old", completed: true, createdAt: 0, completedAt: 900),
+        TodoItem(id: "b", number: 2, text: "recent", completed: true, createdAt: 0, completedAt: 901),
+        TodoItem(id: "c", number: 3, text: "open", completed: false, createdAt: 0),
+    ], nextNumber: 4)
 
 @Suite struct ExpireCompletedItemsTests {
     @Test func picksOnlyItemsDoneLongerThanTheRetention() {
@@ -25,13 +27,17 @@ private let threeItems = TodoState(items: [
         clock.advance(by: 50)
         await store.receive(RemoveItem.self) {
             $0.items.remove(at: 0)
-            $0.undoStack.push(UndoStep(summary: #"remove "old""#, changes: [.restore(item: threeItems.items[0], index: 0)], change: 1))
+            $0.undoStack.push(
+                UndoStep(summary: #"remove "old""#, changes: [.restore(item: threeItems.items[0], index: 0)], change: 1)
+            )
         }
         await clock.waitForSleepers()
         clock.advance(by: 10)
         await store.receive(RemoveItem.self) {
             $0.items.remove(at: 0)
-            $0.undoStack.push(UndoStep(summary: #"remove "recent""#, changes: [.restore(item: threeItems.items[1], index: 0)], change: 2))
+            $0.undoStack.push(
+                UndoStep(
+                    summary: #"remove "recent""#, changes: [.restore(item: threeItems.items[1], index: 0)], change: 2))
         }
         await clock.waitForSleepers()
         await store.finish()
@@ -46,7 +52,9 @@ private let threeItems = TodoState(items: [
         #expect(result == ExpireDone.Result(removed: 1))
         await store.receive(RemoveItem.self) {
             $0.items.remove(at: 0)
-            $0.undoStack.push(UndoStep(summary: #"remove "old""#, changes: [.restore(item: threeItems.items[0], index: 0)], change: 1))
+            $0.undoStack.push(
+                UndoStep(summary: #"remove "old""#, changes: [.restore(item: threeItems.items[0], index: 0)], change: 1)
+            )
         }
         await store.finish()
     }
@@ -62,7 +70,9 @@ private let threeItems = TodoState(items: [
     @Test(arguments: [Int64(-1), ExpireDone.maximumSeconds + 1])
     func anAgeOutOfRangeIsRefusedAndChangesNothing(seconds: Int64) async {
         let store = makeTodoStore(clock: TestClock(now: 2_000), state: threeItems)
-        await #expect(throws: TodoRejection.invalidAge(seconds)) { try await store.run(ExpireDone(olderThanSeconds: seconds)) }
+        await #expect(throws: TodoRejection.invalidAge(seconds)) {
+            try await store.run(ExpireDone(olderThanSeconds: seconds))
+        }
         #expect(store.state == threeItems)
         await store.finish()
     }
@@ -72,7 +82,8 @@ private let threeItems = TodoState(items: [
         let index = state.items.firstIndex { $0.number == number }!
         let item = state.items[index]
         state.items.remove(at: index)
-        state.undoStack.push(UndoStep(summary: "remove \"\(item.text)\"", changes: [.restore(item: item, index: index)], change: change))
+        state.undoStack.push(
+            UndoStep(summary: "remove \"\(item.text)\"", changes: [.restore(item: item, index: index)], change: change))
         return state
     }
 }
@@ -92,7 +103,8 @@ private let threeItems = TodoState(items: [
         try store.send(CompleteItem(number: 3)) {
             $0.items[2].completed = true
             $0.items[2].completedAt = 5_000
-            $0.undoStack.push(UndoStep(summary: #"complete "open""#, changes: [.replace(item: threeItems.items[2])], change: 1))
+            $0.undoStack.push(
+                UndoStep(summary: #"complete "open""#, changes: [.replace(item: threeItems.items[2])], change: 1))
         }
         clock.advance(by: AwaitDone.pollMilliseconds)
         #expect(try await waited.value == AwaitDone.Result(text: "open"))
@@ -108,11 +120,12 @@ private let threeItems = TodoState(items: [
 /// The remove the expiry side effects send: only an item still done, and done by the time they
 /// looked, goes; one reopened (or done again later) since stays.
 @Suite struct RemoveDoneByTests {
-    private let items = TodoState(items: [
-        TodoItem(id: "a", number: 1, text: "done early", completed: true, createdAt: 0, completedAt: 900),
-        TodoItem(id: "b", number: 2, text: "reopened", completed: false, createdAt: 0),
-        TodoItem(id: "c", number: 3, text: "done late", completed: true, createdAt: 0, completedAt: 1_500),
-    ], nextNumber: 4)
+    private let items = TodoState(
+        items: [
+            TodoItem(id: "a", number: 1, text: "done early", completed: true, createdAt: 0, completedAt: 900),
+            TodoItem(id: "b", number: 2, text: "reopened", completed: false, createdAt: 0),
+            TodoItem(id: "c", number: 3, text: "done late", completed: true, createdAt: 0, completedAt: 1_500),
+        ], nextNumber: 4)
 
     @Test func removesOnlyAnItemDoneByTheTimeGiven() throws {
         let store = makeTodoStore(clock: TestClock(now: 2_000), state: items)
@@ -125,11 +138,15 @@ private let threeItems = TodoState(items: [
         try store.send(RemoveItem(number: 1, doneBy: 1_000)) {
             $0.items.remove(at: 0)
             // The two refused removes were accepted (and drew change ids 1 and 2) first.
-            $0.undoStack.push(UndoStep(summary: #"remove "done early""#, changes: [.restore(item: items.items[0], index: 0)], change: 3))
+            $0.undoStack.push(
+                UndoStep(
+                    summary: #"remove "done early""#, changes: [.restore(item: items.items[0], index: 0)], change: 3))
         }
     }
 
     @Test func theRefusalSaysWhatStays() {
-        #expect(TodoRejection.notDoneBy(number: 2, time: 1_000).description == "item 2 was not done by 1000 ms since the epoch; it stays")
+        #expect(
+            TodoRejection.notDoneBy(number: 2, time: 1_000).description
+                == "item 2 was not done by 1000 ms since the epoch; it stays")
     }
 }

@@ -1,10 +1,12 @@
 import SyncStore
 import SyncTesting
 import Testing
+
 @testable import TodoDomain
 
 /// A test store of the todo app whose clock starts at 0 and whose ids run 1, 2, 3…
-func makeTodoStore(clock: TestClock = TestClock(now: 0), state: TodoState = TodoApp.initialState) -> TestStore<TodoApp> {
+func makeTodoStore(clock: TestClock = TestClock(now: 0), state: TodoState = TodoApp.initialState) -> TestStore<TodoApp>
+{
     TestStore(TodoApp.self, state: state, dependencies: StandardDependencies(clock: clock, ids: SequentialIDs()))
 }
 
@@ -30,7 +32,9 @@ func sequentialID(_ n: Int) -> String { "00000000-0000-4000-8000-00000000000\(n)
 
         clock.advance(by: 1000)
         try store.send(AddItem(text: "  buy milk \n")) {
-            $0 = TodoState(items: [milk], nextNumber: 2, undoStack: [UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1)])
+            $0 = TodoState(
+                items: [milk], nextNumber: 2,
+                undoStack: [UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1)])
         }
         #expect(store.version == 1)
         clock.advance(by: 1000)
@@ -60,7 +64,8 @@ func sequentialID(_ n: Int) -> String { "00000000-0000-4000-8000-00000000000\(n)
         clock.advance(by: 1000)
         try store.send(RemoveItem(number: 1)) {
             $0.items = [renamedDog]
-            $0.undoStack.push(UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)], change: 6))
+            $0.undoStack.push(
+                UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)], change: 6))
         }
         #expect(store.state.items.map(\.number) == [2])
         clock.advance(by: 1000)
@@ -78,19 +83,25 @@ func sequentialID(_ n: Int) -> String { "00000000-0000-4000-8000-00000000000\(n)
         clock.advance(by: 1000)
         try store.send(ClearCompleted()) {
             $0.items = [renamedDog]
-            $0.undoStack.push(UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)], change: 9))
+            $0.undoStack.push(
+                UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)], change: 9))
         }
-        #expect(store.state == TodoState(items: [renamedDog], nextNumber: 4, undoStack: [
-            UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1),
-            UndoStep(summary: #"add "walk dog""#, changes: [.remove(number: 2)], change: 2),
-            UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: milk)], change: 3),
-            UndoStep(summary: #"edit "walk dog""#, changes: [.replace(item: dog)], change: 4),
-            UndoStep(summary: #"reopen "buy milk""#, changes: [.replace(item: doneMilk)], change: 5),
-            UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)], change: 6),
-            UndoStep(summary: #"add "third""#, changes: [.remove(number: 3)], change: 7),
-            UndoStep(summary: #"complete "third""#, changes: [.replace(item: third)], change: 8),
-            UndoStep(summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)], change: 9),
-        ]))
+        #expect(
+            store.state
+                == TodoState(
+                    items: [renamedDog], nextNumber: 4,
+                    undoStack: [
+                        UndoStep(summary: #"add "buy milk""#, changes: [.remove(number: 1)], change: 1),
+                        UndoStep(summary: #"add "walk dog""#, changes: [.remove(number: 2)], change: 2),
+                        UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: milk)], change: 3),
+                        UndoStep(summary: #"edit "walk dog""#, changes: [.replace(item: dog)], change: 4),
+                        UndoStep(summary: #"reopen "buy milk""#, changes: [.replace(item: doneMilk)], change: 5),
+                        UndoStep(summary: #"remove "buy milk""#, changes: [.restore(item: milk, index: 0)], change: 6),
+                        UndoStep(summary: #"add "third""#, changes: [.remove(number: 3)], change: 7),
+                        UndoStep(summary: #"complete "third""#, changes: [.replace(item: third)], change: 8),
+                        UndoStep(
+                            summary: "clear 1 done item", changes: [.restore(item: doneThird, index: 1)], change: 9),
+                    ]))
         #expect(store.version == 9)
     }
 
@@ -106,7 +117,14 @@ func sequentialID(_ n: Int) -> String { "00000000-0000-4000-8000-00000000000\(n)
         try store.send(CompleteItem(number: 1)) {
             $0.items[0].completed = true
             $0.items[0].completedAt = 2000
-            $0.undoStack.push(UndoStep(summary: #"complete "a""#, changes: [.replace(item: TodoItem(id: sequentialID(1), number: 1, text: "a", completed: false, createdAt: 1000))], change: 2))
+            $0.undoStack.push(
+                UndoStep(
+                    summary: #"complete "a""#,
+                    changes: [
+                        .replace(
+                            item: TodoItem(id: sequentialID(1), number: 1, text: "a", completed: false, createdAt: 1000)
+                        )
+                    ], change: 2))
         }
         clock.advance(by: 1000)
         try store.send(CompleteItem(number: 1))

@@ -1,6 +1,7 @@
 import Foundation
 import SyncStore
 import Testing
+
 @testable import TodoDomain
 
 private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState>, _ n: Int = 1) -> A {
@@ -26,10 +27,13 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         #expect(undo.undoing == #"add "mine""# && undo.reverts == mine)
         try apply(AddItem(text: "theirs"), &store, 2)
         let before = store
-        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "mine""#, latest: #"add "theirs""#)) { try store.apply(undo) }
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "mine""#, latest: #"add "theirs""#)) {
+            try store.apply(undo)
+        }
         #expect(store.state == before.state && store.version == before.version, "a rejected undo changes nothing")
-        #expect(TodoRejection.undoOvertaken(undoing: #"add "mine""#, latest: #"add "theirs""#).description
-            == #"nothing was undone: the undo was for add "mine", but a newer change (add "theirs") landed first"#)
+        #expect(
+            TodoRejection.undoOvertaken(undoing: #"add "mine""#, latest: #"add "theirs""#).description
+                == #"nothing was undone: the undo was for add "mine", but a newer change (add "theirs") landed first"#)
     }
 
     /// An undo accepted when there was nothing to undo stays refused if a rebase puts another
@@ -46,13 +50,17 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
     /// A step recorded before changes had ids is named by its summary: an undo of it refuses
     /// when another step, also without an id, is on top by then.
     @Test func aStepWithoutAnIdIsNamedByWhatItDid() throws {
-        let old = #"{"items":[],"nextNumber":3,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""}]}"#
+        let old =
+            #"{"items":[],"nextNumber":3,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""}]}"#
         var store = Store(state: try JSONDecoder().decode(TodoState.self, from: Data(old.utf8)))
         let undo = accept(UndoLast(), on: store)
         #expect(undo.reverts == nil && undo.undoing == #"add "a""#)
-        let newer = #"{"items":[],"nextNumber":3,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""},{"changes":[{"remove":{"number":2}}],"summary":"add \"b\""}]}"#
+        let newer =
+            #"{"items":[],"nextNumber":3,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""},{"changes":[{"remove":{"number":2}}],"summary":"add \"b\""}]}"#
         store = Store(state: try JSONDecoder().decode(TodoState.self, from: Data(newer.utf8)))
-        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "a""#, latest: #"add "b""#)) { try store.apply(undo) }
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "a""#, latest: #"add "b""#)) {
+            try store.apply(undo)
+        }
     }
 
     /// A rebase (docs/SCALE_OUT.md) applies another host's change first and this host's change
@@ -78,11 +86,14 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         var store = Store(state: TodoApp.initialState)
         try apply(AddItem(text: "a"), &store, 1)
         let seen = try #require(UndoViewModel(state: store.state, params: NoParams()).next)
-        #expect(seen == UndoTarget(change: store.state.undoStack.last?.change, summary: #"add "a""#) && seen.change != nil)
+        #expect(
+            seen == UndoTarget(change: store.state.undoStack.last?.change, summary: #"add "a""#) && seen.change != nil)
         try apply(AddItem(text: "b"), &store, 2)
         let undo = accept(UndoLast(reverting: seen), on: store)
         #expect(undo.reverts == seen.change && undo.undoing == #"add "a""#, "acceptance keeps the client's target")
-        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "a""#, latest: #"add "b""#)) { try store.apply(undo) }
+        #expect(throws: TodoRejection.undoOvertaken(undoing: #"add "a""#, latest: #"add "b""#)) {
+            try store.apply(undo)
+        }
         let now = try #require(UndoViewModel(state: store.state, params: NoParams()).next)
         try store.apply(accept(UndoLast(reverting: now), on: store))
         #expect(store.state.items.map(\.text) == ["a"])
@@ -98,18 +109,21 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         try apply(EditItem(number: 1, text: "b"), &store, 4)
         try apply(CompleteItem(number: 1), &store, 5)
         try apply(ClearCompleted(), &store, 6)
-        try apply(ImportItems(items: [TodoItem(id: "x", number: 9, text: "x", completed: false, createdAt: 1)]), &store, 7)
+        try apply(
+            ImportItems(items: [TodoItem(id: "x", number: 9, text: "x", completed: false, createdAt: 1)]), &store, 7)
         try apply(RemoveItem(number: 9), &store, 8)
         let ids = store.state.undoStack.steps.map(\.change)
         #expect(ids.count == 8 && ids.allSatisfy { $0 != nil } && Set(ids).count == 8, "\(ids)")
-        let context = AcceptanceContext(identifier: UUID(uuidString: "ffffffff-ffff-4fff-bfff-fedcba987654")!, millisecondsSinceEpoch: 0)
+        let context = AcceptanceContext(
+            identifier: UUID(uuidString: "ffffffff-ffff-4fff-bfff-fedcba987654")!, millisecondsSinceEpoch: 0)
         #expect(context.changeID == 0xf_fedc_ba98_7654)
     }
 
     /// Journals and snapshots written before undo named its target still replay: an undo
     /// without `reverts` undoes the top step, and steps without ids decode.
     @Test func undosAndStepsFromBeforeChangeIdsStillApply() throws {
-        let old = #"{"items":[{"completed":false,"createdAt":1000,"id":"00000000-0000-0000-0000-000000000001","number":1,"text":"a"}],"nextNumber":2,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""}]}"#
+        let old =
+            #"{"items":[{"completed":false,"createdAt":1000,"id":"00000000-0000-0000-0000-000000000001","number":1,"text":"a"}],"nextNumber":2,"undoStack":[{"changes":[{"remove":{"number":1}}],"summary":"add \"a\""}]}"#
         let state = try JSONDecoder().decode(TodoState.self, from: Data(old.utf8))
         #expect(state.undoStack.last?.change == nil)
         var store = Store(state: state)
@@ -132,10 +146,10 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         try apply(RemoveItem(number: 1), &store, 5)
         try apply(ClearCompleted(), &store, 6)
 
-        try apply(UndoLast(), &store)          // undoes the remove (the clear changed nothing)
+        try apply(UndoLast(), &store) // undoes the remove (the clear changed nothing)
         #expect(store.state.items == beforeRemove)
-        try apply(UndoLast(), &store)          // undoes the edit
-        try apply(UndoLast(), &store)          // undoes the complete
+        try apply(UndoLast(), &store) // undoes the edit
+        try apply(UndoLast(), &store) // undoes the complete
         #expect(store.state.items == afterAdds)
         try apply(UndoLast(), &store)
         try apply(UndoLast(), &store)
@@ -202,7 +216,8 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         var store = Store(state: TodoApp.initialState)
         let before = store.state
         #expect(throws: TodoRejection.self) {
-            try store.apply(ImportItems(items: [item("ok", 1, "fine", createdAt: 1), item("bad", 2, "  ", createdAt: 2)]))
+            try store.apply(
+                ImportItems(items: [item("ok", 1, "fine", createdAt: 1), item("bad", 2, "  ", createdAt: 2)]))
         }
         #expect(store.state == before)
         #expect(store.version == 0)

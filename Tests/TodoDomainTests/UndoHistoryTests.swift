@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import TodoDomain
 
 /// `UndoHistory` held to the array it replaced: the newest `undoDepth` steps, oldest first,

@@ -1,10 +1,11 @@
 import SyncClient
 import SyncProtocol
 import SyncStore
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
 import TodoDomain
+
 @testable import TodoTUI
 
 /// The read-only history mode of `todo tui`: entered with `h`, stepped with `[` and `]`, left
@@ -29,7 +30,8 @@ import TodoDomain
         ListViewModel.Row(number: 2, text: "walk dog", completed: false),
     ]
     static let entry2 = HistoryEntry(
-        version: 2, name: "add", payload: .object(["text": .string("walk dog"), "change": .integer(7), "createdAt": .integer(1)]),
+        version: 2, name: "add",
+        payload: .object(["text": .string("walk dog"), "change": .integer(7), "createdAt": .integer(1)]),
         acceptedAt: 1_714_564_800_000, uid: 1000, pid: 42)
 
     /// The main screen at version 4 with the history mode entered; `steps` pressed in it.
@@ -72,7 +74,9 @@ import TodoDomain
         screen.receive(HistoryMoment(version: 2, list: Self.list(Self.atVersion2), entry: Self.entry2))
         #expect(screen.rootView.model?.moment == nil, "version 3 is shown, not 2")
         // Space, d, a, u, e: none reaches the list; the history stays.
-        for key: Key in [.character(" "), .character("d"), .character("a"), .character("u"), .character("e"), .character("f")] { app.handle(.key(key)) }
+        for key: Key in [
+            .character(" "), .character("d"), .character("a"), .character("u"), .character("e"), .character("f"),
+        ] { app.handle(.key(key)) }
         #expect(app.navigator.topScreen === screen)
         #expect(main.filter == .all)
         app.handle(.key(.escape))

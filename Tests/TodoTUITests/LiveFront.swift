@@ -33,12 +33,12 @@ final class LiveFront {
 
     /// Presses `keys` in order.
     func press(_ keys: Key...) {
-        keys.forEach { input.yield(.key($0)) }
+        for key in keys { input.yield(.key(key)) }
     }
 
     /// Types `text`, one key per character.
     func type(_ text: String) {
-        text.forEach { input.yield(.key(.character($0))) }
+        for character in text { input.yield(.key(.character(character))) }
     }
 
     /// Waits until the screen satisfies `condition`.

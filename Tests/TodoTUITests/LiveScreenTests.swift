@@ -1,9 +1,9 @@
 import Glibc
 import SyncClient
-import Testing
 import TerminalUI
 import TerminalUITesting
 import TestSupport
+import Testing
 import TodoDomain
 
 /// The screens of `todo tui` over a real `todod`, with keys typed into the UI loop.
@@ -15,7 +15,9 @@ import TodoDomain
         try await front.waitFor("4 [ ] four")
         #expect(front.row(1)?.hasPrefix(">") == true, "the first row is selected at first")
         front.press(.character("j"), .down)
-        try await front.waitForScreen("item 3 selected, its details shown") { _ in front.row(3)?.hasPrefix(">") == true && front.text.contains("│ Item 3") }
+        try await front.waitForScreen("item 3 selected, its details shown") { _ in
+            front.row(3)?.hasPrefix(">") == true && front.text.contains("│ Item 3")
+        }
 
         #expect(try daemon.todo("rm", "1").status == 0)
         try await front.waitForScreen("item 1 gone") { _ in front.row(1) == nil }
@@ -25,7 +27,9 @@ import TodoDomain
         #expect(front.row(3)?.hasPrefix(">") == true)
 
         #expect(try daemon.todo("rm", "3").status == 0)
-        try await front.waitForScreen("item 3 gone, the row in its place selected") { _ in front.row(3) == nil && front.row(4)?.hasPrefix(">") == true }
+        try await front.waitForScreen("item 3 gone, the row in its place selected") { _ in
+            front.row(3) == nil && front.row(4)?.hasPrefix(">") == true
+        }
         try await front.waitFor("│ Item 4")
         await front.quit()
     }
@@ -46,7 +50,9 @@ import TodoDomain
         try await front.waitFor("Add item")
         front.type("walk the 🐕")
         front.press(.enter)
-        try await front.waitForScreen("the form closed and the item is listed") { _ in !front.text.contains("Add item") && front.text.contains("2 [ ] walk the 🐕") }
+        try await front.waitForScreen("the form closed and the item is listed") { _ in
+            !front.text.contains("Add item") && front.text.contains("2 [ ] walk the 🐕")
+        }
 
         front.press(.down, .character("e"))
         try await front.waitFor("Edit item 2")
@@ -70,7 +76,9 @@ import TodoDomain
         front.press(.character("f"))
         try await front.waitFor("Items (open)")
         front.press(.character("f"))
-        try await front.waitForScreen("the done filter") { _ in front.text.contains("Items (done)") && front.text.contains("no done items") }
+        try await front.waitForScreen("the done filter") { _ in
+            front.text.contains("Items (done)") && front.text.contains("no done items")
+        }
         await front.quit()
     }
 
@@ -84,7 +92,9 @@ import TodoDomain
         try await front.waitFor("the text is empty")
         #expect(front.text.contains("Add item"), "the form stays open")
         front.type("x")
-        try await front.waitForScreen("the error goes once the text changes") { _ in !front.text.contains("the text is empty") }
+        try await front.waitForScreen("the error goes once the text changes") { _ in
+            !front.text.contains("the text is empty")
+        }
         front.press(.escape)
         try await front.waitForScreen("closed") { _ in !front.text.contains("Add item") }
         #expect(try await front.daemonList() == [])
@@ -103,7 +113,9 @@ import TodoDomain
         var states = subscriber.connectionStates().makeAsyncIterator()
         var lists = subscriber.subscribe(ListViewModel.self, params: .init(filter: .all)).makeAsyncIterator()
         #expect(try await lists.next()?.version == 1)
-        try await front.waitForScreen("connected at version 1") { _ in front.lines.last?.hasPrefix(" connected v1 ") == true }
+        try await front.waitForScreen("connected at version 1") { _ in
+            front.lines.last?.hasPrefix(" connected v1 ") == true
+        }
 
         try daemon.crash()
         try await front.waitForScreen("reconnecting") { _ in front.lines.last?.hasPrefix(" reconnecting... ") == true }
@@ -122,7 +134,9 @@ import TodoDomain
         #expect(latest.model?.doneCount == 1)
         #expect(try await front.daemonList() == ["1 [x] a", "2 [ ] b"])
         let log = try daemon.todo("log", "--json")
-        #expect(log.output.components(separatedBy: #""name":"complete""#).count - 1 == 1, "the toggle was applied once: \(log.output)")
+        #expect(
+            log.output.components(separatedBy: #""name":"complete""#).count - 1 == 1,
+            "the toggle was applied once: \(log.output)")
         await front.quit()
     }
 

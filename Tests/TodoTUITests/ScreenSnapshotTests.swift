@@ -1,9 +1,10 @@
 import SyncClient
 import SyncStore
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
 import TodoDomain
+
 @testable import TodoTUI
 
 /// Every screen of `todo tui` in its states, at 80×24, 40×12 and 132×43 (and narrower where
@@ -12,7 +13,7 @@ import TodoDomain
 /// `ViewControllerTestCase.configure`), over a store that never delivers anything itself.
 @MainActor @Suite struct ScreenSnapshotTests {
     let snapshots = Snapshots(besides: #filePath)
-    static let createdAt: Int64 = 1_714_564_800_000  // 2024-05-01 12:00 UTC
+    static let createdAt: Int64 = 1_714_564_800_000 // 2024-05-01 12:00 UTC
 
     static let fewItems = [
         ListViewModel.Row(number: 1, text: "buy milk", completed: true),
@@ -39,16 +40,22 @@ import TodoDomain
     }
 
     private func item(_ row: ListViewModel.Row) -> ViewModelUpdate<ItemViewModel> {
-        var model = ItemViewModel(state: TodoState(items: [
-            TodoItem(id: "i", number: row.number, text: row.text, completed: row.completed, createdAt: Self.createdAt,
-                     completedAt: row.completed ? Self.createdAt + 3_600_000 : nil),
-        ], nextNumber: row.number + 1), params: .init(number: row.number))!
+        var model = ItemViewModel(
+            state: TodoState(
+                items: [
+                    TodoItem(
+                        id: "i", number: row.number, text: row.text, completed: row.completed,
+                        createdAt: Self.createdAt,
+                        completedAt: row.completed ? Self.createdAt + 3_600_000 : nil)
+                ], nextNumber: row.number + 1), params: .init(number: row.number))!
         model.item.number = row.number
         return ViewModelUpdate(version: 12, model: model)
     }
 
     /// Shows `rows`, selects `selected` (by moving down), and delivers its item.
-    private func show(_ rows: [ListViewModel.Row], selecting selected: Int? = nil, on screen: MainScreen, app: TerminalApp) {
+    private func show(
+        _ rows: [ListViewModel.Row], selecting selected: Int? = nil, on screen: MainScreen, app: TerminalApp
+    ) {
         screen.receive(list: list(rows))
         if let selected, let index = rows.firstIndex(where: { $0.number == selected }) {
             for _ in 0..<index { app.handle(.key(.character("j"))) }
@@ -90,8 +97,13 @@ import TodoDomain
 
     @Test func aVeryLongItemText() throws {
         let long = String(repeating: "a very long item text that goes on and on ", count: 23).trimmingTrailingSpace
-        let rows = [ListViewModel.Row(number: 1, text: "short", completed: false), ListViewModel.Row(number: 2, text: long, completed: false)]
-        try snapshots.verify("main-long-text") { size in frame(size) { screen, app in show(rows, selecting: 2, on: screen, app: app) } }
+        let rows = [
+            ListViewModel.Row(number: 1, text: "short", completed: false),
+            ListViewModel.Row(number: 2, text: long, completed: false),
+        ]
+        try snapshots.verify("main-long-text") { size in
+            frame(size) { screen, app in show(rows, selecting: 2, on: screen, app: app) }
+        }
     }
 
     @Test func wideCharacters() throws {
@@ -101,7 +113,9 @@ import TodoDomain
             ListViewModel.Row(number: 3, text: "combining: Zoe\u{0308} cafe\u{0301} n\u{0303}", completed: false),
             ListViewModel.Row(number: 4, text: "한국어 할 일 목록과 긴 텍스트가 잘리는 곳", completed: false),
         ]
-        try snapshots.verify("main-wide-characters") { size in frame(size) { screen, app in show(rows, selecting: 1, on: screen, app: app) } }
+        try snapshots.verify("main-wide-characters") { size in
+            frame(size) { screen, app in show(rows, selecting: 1, on: screen, app: app) }
+        }
     }
 
     @Test func aFilterWithNothingToShow() throws {
@@ -121,7 +135,9 @@ import TodoDomain
                 app.handle(.key(.character("a")))
                 for character in "buy bread 🍞" { app.handle(.key(.character(character))) }
                 #expect(app.navigator.routes == ["main", "add item"])
-                #expect(app.currentCursor()?.row == app.currentFrameModalRect().minRow + min(2, size.rows - 2), "the cursor is in the field")
+                #expect(
+                    app.currentCursor()?.row == app.currentFrameModalRect().minRow + min(2, size.rows - 2),
+                    "the cursor is in the field")
             }
         }
     }
@@ -195,17 +211,23 @@ import TodoDomain
     }
 
     @Test func theListPaneAloneScrolledToItsEnd() throws {
-        let rows = (1...30).map { ListViewModel.Row(number: $0 * 10, text: "row \($0)", completed: $0.isMultiple(of: 2)) }
-        try snapshots.verify("list-pane-end", of: ListPaneView(), model: ListPaneModel(rows: rows, selected: 300, filter: .all), sizes: [
-            Size(columns: 30, rows: 8), Size(columns: 80, rows: 24),
-        ])
+        let rows = (1...30).map {
+            ListViewModel.Row(number: $0 * 10, text: "row \($0)", completed: $0.isMultiple(of: 2))
+        }
+        try snapshots.verify(
+            "list-pane-end", of: ListPaneView(), model: ListPaneModel(rows: rows, selected: 300, filter: .all),
+            sizes: [
+                Size(columns: 30, rows: 8), Size(columns: 80, rows: 24),
+            ])
     }
 
     @Test func theFormFieldScrolledToTheCursor() throws {
         let input = TextInput(String(repeating: "0123456789", count: 10), cursor: 55)
-        try snapshots.verify("item-form-scrolled", of: ItemFormView(), model: ItemFormModel(title: "Edit item 9", input: input), sizes: [
-            Size(columns: 30, rows: 6), Size(columns: 80, rows: 6),
-        ])
+        try snapshots.verify(
+            "item-form-scrolled", of: ItemFormView(), model: ItemFormModel(title: "Edit item 9", input: input),
+            sizes: [
+                Size(columns: 30, rows: 6), Size(columns: 80, rows: 6),
+            ])
     }
 }
 

@@ -1,8 +1,8 @@
 import SyncClient
 import SyncStore
 import SyncTerminalUI
-import Testing
 import TestSupport
+import Testing
 import TodoDomain
 
 /// The generic adapter over a real daemon: a view model feed, the connection-status feed and
@@ -35,6 +35,9 @@ import TodoDomain
         }
         #expect(statuses.first == .connected(version: 0))
         #expect(statuses.count == 2, "then closed: \(statuses)")
-        if case .disconnected = statuses.last {} else { Issue.record("the last status is \(String(describing: statuses.last))") }
+        if case .disconnected = statuses.last {
+        } else {
+            Issue.record("the last status is \(String(describing: statuses.last))")
+        }
     }
 }

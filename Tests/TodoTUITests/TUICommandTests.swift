@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// `todo tui` refuses to start where it cannot work, with one clear line.
 @Suite struct TUICommandTests {

@@ -9,7 +9,9 @@ final class Tmux {
     /// The tmux executable, if installed.
     static let executable: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/tmux" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }()
 
     private let socketName = "todo-tui-test-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -30,9 +32,13 @@ final class Tmux {
     /// neither) and returns its standard output; fails on a non-zero exit.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let child = try ChildProcess(tmux, ["-L", socketName, "-f", "/dev/null", "-u"] + arguments, environment: ["TERM": "xterm-256color"], outputDirectory: directory)
+        let child = try ChildProcess(
+            tmux, ["-L", socketName, "-f", "/dev/null", "-u"] + arguments, environment: ["TERM": "xterm-256color"],
+            outputDirectory: directory)
         let status = try child.waitForExit()
-        guard status == 0 else { throw TestFailure("tmux \(arguments.joined(separator: " ")) exited \(status): \(child.standardError)") }
+        guard status == 0 else {
+            throw TestFailure("tmux \(arguments.joined(separator: " ")) exited \(status): \(child.standardError)")
+        }
         return child.standardOutput
     }
 
@@ -45,7 +51,8 @@ final class Tmux {
 
     /// What session `name` shows, one string per row.
     func capture(_ name: String) throws -> [String] {
-        try run(["capture-pane", "-p", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try run(["capture-pane", "-p", "-t", name]).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
     }
 
     /// A tmux format (`#{alternate_on}`) evaluated for session `name`.
@@ -79,8 +86,10 @@ final class Tmux {
         let shell = try display(name, "#{pane_pid}")
         return try eventually("no child of the pane's shell \(shell)") {
             for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
-                guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")") else { continue }
+                guard let pid = pid_t(entry),
+                    let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                    let close = stat.lastIndex(of: ")")
+                else { continue }
                 let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
                 if fields.count > 1, fields[1] == shell { return pid }
             }

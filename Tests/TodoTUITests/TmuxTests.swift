@@ -1,6 +1,6 @@
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The real `todo tui` in real terminals: two tmux sessions of different sizes on one daemon,
 /// changes from a third shell, keys in one seen in the other, a daemon crash survived, and the
@@ -11,11 +11,13 @@ struct TmuxTests {
     /// modes that raw mode turns off: `EXIT=0 icrnl isig icanon echo`.
     private func tuiCommand(_ daemon: DaemonHarness) -> String {
         let modes = #"$(stty -a | tr -s ' ;' '\n\n' | grep -x -E -- '-?(icanon|echo|isig|icrnl)' | tr '\n' ' ')"#
-        return "'\(Binaries.path("todo"))' --socket '\(daemon.socketPath)' tui; echo \"EXIT=$? \(modes)\"; exec sleep 600"
+        return
+            "'\(Binaries.path("todo"))' --socket '\(daemon.socketPath)' tui; echo \"EXIT=$? \(modes)\"; exec sleep 600"
     }
 
     private func startTUI(_ tmux: Tmux, _ name: String, columns: Int, rows: Int, daemon: DaemonHarness) throws {
-        try tmux.newSession(name, columns: columns, rows: rows, environment: ["TODO_NO_AUTOSTART": "1"], command: tuiCommand(daemon))
+        try tmux.newSession(
+            name, columns: columns, rows: rows, environment: ["TODO_NO_AUTOSTART": "1"], command: tuiCommand(daemon))
         try tmux.waitForScreen(name, "the status line") { $0.contains { $0.hasPrefix(" connected v") } }
         #expect(try tmux.display(name, "#{alternate_on}") == "1", "the TUI runs on the alternate screen")
     }
@@ -26,7 +28,8 @@ struct TmuxTests {
         let screen = try tmux.waitForScreen(name, "the shell after the TUI") { $0.contains { $0.hasPrefix("EXIT=") } }
         let report = try #require(screen.first { $0.hasPrefix("EXIT=") }).split(separator: " ")
         #expect(report.first == "EXIT=\(exitStatus)", "the screen: \(screen.joined(separator: "\n"))")
-        #expect(Set(report.dropFirst()) == ["icrnl", "isig", "icanon", "echo"], "cooked mode with echo again: \(report)")
+        #expect(
+            Set(report.dropFirst()) == ["icrnl", "isig", "icanon", "echo"], "cooked mode with echo again: \(report)")
         #expect(try tmux.display(name, "#{alternate_on}") == "0", "the alternate screen was left")
         #expect(!screen.contains { $0.contains("Items (") }, "nothing of the TUI is left on the shell's screen")
     }
@@ -41,19 +44,24 @@ struct TmuxTests {
         #expect(try daemon.todo("add", "second").status == 0)
         for session in ["wide", "narrow"] {
             try tmux.waitForScreen(session, "both items") { screen in
-                screen.contains { $0.contains("1 [ ] from the third shell") } && screen.contains { $0.contains("2 [ ] second") }
+                screen.contains { $0.contains("1 [ ] from the third shell") }
+                    && screen.contains { $0.contains("2 [ ] second") }
             }
         }
-        #expect(try tmux.capture("wide").contains { $0.contains("│ Item 1") }, "the wide terminal shows the detail pane")
+        #expect(
+            try tmux.capture("wide").contains { $0.contains("│ Item 1") }, "the wide terminal shows the detail pane")
         #expect(!(try tmux.capture("narrow").contains { $0.contains("│") }), "the narrow one does not")
 
         try tmux.sendKeys("wide", "Space")
-        try tmux.waitForScreen("narrow", "item 1 done, toggled in the other terminal") { $0.contains { $0.contains("1 [x] from the third shell") } }
+        try tmux.waitForScreen("narrow", "item 1 done, toggled in the other terminal") {
+            $0.contains { $0.contains("1 [x] from the third shell") }
+        }
         try tmux.sendKeys("narrow", "j", "d")
         try tmux.waitForScreen("narrow", "the question") { $0.contains { $0.contains("Delete item 2?") } }
         try tmux.sendKeys("narrow", "y")
         try tmux.waitForScreen("wide", "item 2 deleted in the other terminal") { screen in
-            !screen.contains { $0.contains("2 [ ] second") } && screen.contains { $0.contains("1 [x] from the third shell") }
+            !screen.contains { $0.contains("2 [ ] second") }
+                && screen.contains { $0.contains("1 [x] from the third shell") }
         }
         try tmux.sendKeys("wide", "a")
         try tmux.waitForScreen("wide", "the add form") { $0.contains { $0.contains("Add item") } }
@@ -84,9 +92,13 @@ struct TmuxTests {
         let daemon = try DaemonHarness()
         _ = try daemon.todo("add", "plain")
         let tmux = try Tmux(directory: daemon.directory)
-        try tmux.newSession("plain", columns: 80, rows: 24, environment: ["TODO_NO_AUTOSTART": "1", "NO_COLOR": "1"], command: tuiCommand(daemon))
+        try tmux.newSession(
+            "plain", columns: 80, rows: 24, environment: ["TODO_NO_AUTOSTART": "1", "NO_COLOR": "1"],
+            command: tuiCommand(daemon))
         // `swift test` itself may run the tests with NO_COLOR set.
-        try tmux.newSession("styled", columns: 80, rows: 24, environment: ["TODO_NO_AUTOSTART": "1"], command: "env -u NO_COLOR " + tuiCommand(daemon))
+        try tmux.newSession(
+            "styled", columns: 80, rows: 24, environment: ["TODO_NO_AUTOSTART": "1"],
+            command: "env -u NO_COLOR " + tuiCommand(daemon))
         for session in ["plain", "styled"] {
             try tmux.waitForScreen(session, "the item") { $0.contains { $0.contains("> 1 [ ] plain") } }
         }
@@ -94,7 +106,9 @@ struct TmuxTests {
         let plain = try tmux.run(["capture-pane", "-p", "-e", "-t", "plain"])
         let styled = try tmux.run(["capture-pane", "-p", "-e", "-t", "styled"])
         #expect(!plain.contains("\u{1B}["), "no attribute at all with NO_COLOR")
-        #expect(styled.contains("\u{1B}[7m") || styled.contains(";7m"), "reverse video otherwise: \(styled.debugDescription)")
+        #expect(
+            styled.contains("\u{1B}[7m") || styled.contains(";7m"),
+            "reverse video otherwise: \(styled.debugDescription)")
         #expect(plain.contains("> 1 [ ] plain"), "the selection is still marked, in text")
     }
 
@@ -122,18 +136,23 @@ struct TmuxTests {
         try startTUI(tmux, "two", columns: 60, rows: 14, daemon: daemon)
         try daemon.crash()
         for session in ["one", "two"] {
-            try tmux.waitForScreen(session, "the reconnecting status line") { $0.contains { $0.hasPrefix(" reconnecting...") } }
+            try tmux.waitForScreen(session, "the reconnecting status line") {
+                $0.contains { $0.hasPrefix(" reconnecting...") }
+            }
         }
         try tmux.sendKeys("one", "Space")
         try daemon.start()
         #expect(try daemon.todo("add", "after the crash").status == 0)
         for session in ["one", "two"] {
             try tmux.waitForScreen(session, "the current list, connected") { screen in
-                screen.contains { $0.contains("1 [x] survives") } && screen.contains { $0.contains("2 [ ] after the crash") }
+                screen.contains { $0.contains("1 [x] survives") }
+                    && screen.contains { $0.contains("2 [ ] after the crash") }
                     && screen.contains { $0.hasPrefix(" connected v") }
             }
         }
-        #expect(try daemon.todo("log", "--json").output.components(separatedBy: #""name":"complete""#).count == 2, "the toggle was applied once")
+        #expect(
+            try daemon.todo("log", "--json").output.components(separatedBy: #""name":"complete""#).count == 2,
+            "the toggle was applied once")
         for session in ["one", "two"] {
             try tmux.sendKeys(session, "q")
             try expectRestored(tmux, session, exitStatus: 0)

@@ -1,9 +1,10 @@
 import SyncClient
 import SyncStore
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
 import TodoDomain
+
 @testable import TodoTUI
 
 /// `update(oldModel:)` repaints what changed and nothing else, and what reaches the terminal
@@ -55,14 +56,19 @@ import TodoDomain
         var toggled: [Int] = []
         view.didSelect = { selected.append($0) }
         view.didToggleItem = { toggled.append($0.number) }
-        for key: Key in [.down, .character("k"), .pageDown, .pageUp, .end, .home, .character("G"), .character("g")] { _ = view.handle(key) }
+        for key: Key in [.down, .character("k"), .pageDown, .pageUp, .end, .home, .character("G"), .character("g")] {
+            _ = view.handle(key)
+        }
         #expect(selected == [4, 2, 8, 1, 40, 1, 40, 1])
         #expect(view.handle(.character(" ")) && toggled == [3])
         #expect(!view.handle(.character("z")))
     }
 
     @Test func aOneRowChangeWritesAFractionOfAFullFrame() {
-        let rows = (1...42).map { ListViewModel.Row(number: $0, text: "item \($0): some words long enough to fill most of the list pane", completed: false) }
+        let rows = (1...42).map {
+            ListViewModel.Row(
+                number: $0, text: "item \($0): some words long enough to fill most of the list pane", completed: false)
+        }
         let terminal = FakeTerminal(size: Size(columns: 132, rows: 43))
         terminal.write(Array(ControlSequence.setUp.utf8))
         let screen = MainScreen(store: .inert)
@@ -87,8 +93,9 @@ import TodoDomain
         app.renderIfNeeded()
         let oneItemToggled = terminal.lastWriteSize
         #expect(terminal.unsupported.isEmpty)
-        #expect(selectionMove * 8 < full && oneItemToggled * 8 < full,
-                "full frame \(full) bytes, selection move \(selectionMove), one item toggled elsewhere \(oneItemToggled)")
+        #expect(
+            selectionMove * 8 < full && oneItemToggled * 8 < full,
+            "full frame \(full) bytes, selection move \(selectionMove), one item toggled elsewhere \(oneItemToggled)")
     }
 
     @Test func theFormFieldKeepsTheCursorInView() {
@@ -97,7 +104,9 @@ import TodoDomain
         #expect(shown == "45678" && column == 4, "four characters before the cursor, the one under it")
         #expect(TextInput("漢字漢字", cursor: 4).visible(inWidth: 5) == ("漢字", 4))
         #expect(TextInput("ab").editing(with: .character("\u{301}"))?.text == "ab\u{301}")
-        #expect(TextInput("ab").editing(with: .character("\u{301}"))?.cursor == 2, "a combining mark joins the character before")
+        #expect(
+            TextInput("ab").editing(with: .character("\u{301}"))?.cursor == 2,
+            "a combining mark joins the character before")
         #expect(TextInput("walk the dog").editing(with: .control("w"))?.text == "walk the ")
         #expect(TextInput("abc", cursor: 1).editing(with: .backspace) == TextInput("bc", cursor: 0))
         #expect(TextInput("abc", cursor: 1).editing(with: .delete) == TextInput("ac", cursor: 1))

@@ -1,10 +1,13 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Stops the run with `message` on standard error when a property the target checks does not
 /// hold: libFuzzer takes the trap as a crash and saves the input that caused it.
-public func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+public func check(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID,
+    line: UInt = #line
+) {
     guard !condition() else { return }
     fatalError("property broken: \(message())", file: file, line: line)
 }

@@ -21,7 +21,8 @@ public enum ReferenceJSON {
             case (.number(let a), .number(let b)): return a == b
             case (.string(let a), .string(let b)): return a == b
             case (.array(let a), .array(let b)): return a == b
-            case (.object(let a), .object(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            case (.object(let a), .object(let b)):
+                return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
             default: return false
             }
         }
@@ -76,14 +77,17 @@ public enum ReferenceJSON {
             case UInt8(ascii: "t"): return word("true", .bool(true))
             case UInt8(ascii: "f"): return word("false", .bool(false))
             case UInt8(ascii: "n"): return word("null", .null)
-            case .some(let byte) where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte): return number()
+            case .some(let byte)
+            where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte): return number()
             default: return nil
             }
         }
 
         mutating func word(_ text: String, _ value: Value) -> Value? {
             let expected = Array(text.utf8)
-            guard position + expected.count <= bytes.count, Array(bytes[position..<position + expected.count]) == expected else { return nil }
+            guard position + expected.count <= bytes.count,
+                Array(bytes[position..<position + expected.count]) == expected
+            else { return nil }
             position += expected.count
             return value
         }
@@ -103,7 +107,9 @@ public enum ReferenceJSON {
                 skipSpace()
                 switch next() {
                 case UInt8(ascii: ","): position += 1
-                case UInt8(ascii: "]"): position += 1; return .array(elements)
+                case UInt8(ascii: "]"):
+                    position += 1
+                    return .array(elements)
                 default: return nil
                 }
             }
@@ -130,7 +136,9 @@ public enum ReferenceJSON {
                 skipSpace()
                 switch next() {
                 case UInt8(ascii: ","): position += 1
-                case UInt8(ascii: "}"): position += 1; return .object(members)
+                case UInt8(ascii: "}"):
+                    position += 1
+                    return .object(members)
                 default: return nil
                 }
             }
@@ -199,7 +207,8 @@ public enum ReferenceJSON {
             guard letter == UInt8(ascii: "u"), let first = hex() else { return nil }
             switch first {
             case 0xD800...0xDBFF:
-                guard next() == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else { return nil }
+                guard next() == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
+                else { return nil }
                 position += 2
                 guard let second = hex(), (0xDC00...0xDFFF).contains(second) else { return nil }
                 return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
@@ -211,7 +220,8 @@ public enum ReferenceJSON {
         }
 
         mutating func hex() -> UInt32? {
-            guard position + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
+            guard position + 4 <= bytes.count,
+                let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
                 bytes[position..<position + 4].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
             else { return nil }
             position += 4

@@ -54,7 +54,8 @@ func expectedReading(of stream: [UInt8], maximum: Int) -> Reading {
     var offset = 0
     while stream.count - offset >= 4 {
         let length = stream[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-        let error: FrameError? = length == 0 ? .emptyFrame : length > maximum ? .frameTooLarge(length: length, maximum: maximum) : nil
+        let error: FrameError? =
+            length == 0 ? .emptyFrame : length > maximum ? .frameTooLarge(length: length, maximum: maximum) : nil
         if let error {
             reading.error = error
             reading.state = .failed(error)

@@ -1,12 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import FuzzSupport
 import SyncProtocol
 import SyncStore
 import TodoDomain
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Journal entries decoded into the todo app's actions as recovery does (the action type found
 /// by name in an `ActionDirectory`, its journaled payload decoded with `WireJSON.decode`, applied
@@ -40,7 +41,8 @@ let startStore: Store<TodoState> = {
         var action = action
         clock += 1
         let digits = String(clock % 1_000_000)
-        let identifier = UUID(uuidString: "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits)!
+        let identifier = UUID(
+            uuidString: "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits)!
         let context = AcceptanceContext(identifier: identifier, millisecondsSinceEpoch: clock)
         action.accept(context, state: store.state)
         _ = try? store.apply(action)
@@ -59,7 +61,9 @@ func replay<A: Action<TodoState>>(_ type: A.Type, payload: [UInt8]) {
     var store = startStore
     let outcome = Result { try store.apply(action) }
     if case .failure = outcome {
-        check(store.state == startStore.state && store.version == startStore.version, "a rejected \"\(A.wireName)\" changed the state")
+        check(
+            store.state == startStore.state && store.version == startStore.version,
+            "a rejected \"\(A.wireName)\" changed the state")
     }
     guard let journaled = try? WireJSON.encode(action) else {
         check(false, "a decoded \"\(A.wireName)\" does not encode")
@@ -71,6 +75,8 @@ func replay<A: Action<TodoState>>(_ type: A.Type, payload: [UInt8]) {
     }
     var replayed = startStore
     let replayOutcome = Result { try replayed.apply(again) }
-    check(replayed.state == store.state && replayed.version == store.version, "a replay of \"\(A.wireName)\" gave another state")
+    check(
+        replayed.state == store.state && replayed.version == store.version,
+        "a replay of \"\(A.wireName)\" gave another state")
     check("\(outcome)" == "\(replayOutcome)", "\"\(A.wireName)\" gave \(outcome), its replay \(replayOutcome)")
 }

@@ -18,7 +18,8 @@ public func fuzzJSONPatch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
     let operations = (0..<source.below(5)).map { _ in
         JSONPatch.Operation(
-            op: ["add", "remove", "replace", "test", "move", "copy", "ADD", ""][source.below(8)], path: source.pointer(),
+            op: ["add", "remove", "replace", "test", "move", "copy", "ADD", ""][source.below(8)],
+            path: source.pointer(),
             value: source.below(4) == 0 ? nil : source.jsonValue())
     }
     if let result = try? JSONPatch(operations: operations).apply(to: old) {

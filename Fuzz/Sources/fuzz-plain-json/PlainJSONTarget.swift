@@ -1,11 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import FuzzSupport
-@testable import SyncProtocol
 import TodoDomain
+
+@testable import SyncProtocol
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The project's JSON readers against `ReferenceJSON`, a strict reader written independently:
 ///
@@ -20,13 +22,18 @@ public func fuzzPlainJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = bytes(data, size)
     let reference = ReferenceJSON.parse(input)
     let fault = JSONScanner.fault(in: input)
-    check((fault == nil) == (reference != nil), "verdicts differ: scanner \(fault.map { "\($0)" } ?? "valid"), reference \(reference == nil ? "invalid" : "valid")")
+    check(
+        (fault == nil) == (reference != nil),
+        "verdicts differ: scanner \(fault.map { "\($0)" } ?? "valid"), reference \(reference == nil ? "invalid" : "valid")"
+    )
     let plain = try? PlainJSONDecoder.decode(JSONValue.self, from: input)
     let wire = Result { try WireJSON.decode(JSONValue.self, from: input) }
     guard let reference else {
         check(plain == nil, "the plain decoder took invalid JSON: \(String(describing: plain))")
         if case .success(let value) = wire { check(false, "WireJSON.decode took invalid JSON: \(value)") }
-        if case .failure(let error) = wire { check(isSyntaxError(error), "invalid JSON refused for another reason: \(error)") }
+        if case .failure(let error) = wire {
+            check(isSyntaxError(error), "invalid JSON refused for another reason: \(error)")
+        }
         return 0
     }
     if case .failure(let error) = wire { check(!isSyntaxError(error), "valid JSON refused as invalid: \(error)") }
@@ -37,7 +44,8 @@ public func fuzzPlainJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     if reference.isPlain {
         let expected = jsonValue(reference.value)
-        check(plain == expected, "plain decoder \(String(describing: plain)), reference \(String(describing: expected))")
+        check(
+            plain == expected, "plain decoder \(String(describing: plain)), reference \(String(describing: expected))")
     }
     decodesAlike(TodoState.self, input)
     decodesAlike(ListViewModel.self, input)

@@ -24,7 +24,9 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     do {
         (request, location) = try ClientRequest.decodeLocatingPayload(input)
     } catch {
-        check((error.code == .invalidJSON) == (reference == nil), "\(error.code) (\(error.message)) for \(reference == nil ? "invalid" : "valid") JSON")
+        check(
+            (error.code == .invalidJSON) == (reference == nil),
+            "\(error.code) (\(error.message)) for \(reference == nil ? "invalid" : "valid") JSON")
         if let id = error.requestID { check(id == firstID(of: reference), "the error echoes id \(id)") }
         return 0
     }
@@ -32,16 +34,22 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         check(false, "decoded a request from invalid JSON: \(request)")
         return 0
     }
-    check(reference["type"] == .string(typeName(of: request)), "type \(String(describing: reference["type"])) decoded as \(request)")
+    check(
+        reference["type"] == .string(typeName(of: request)),
+        "type \(String(describing: reference["type"])) decoded as \(request)")
     check(firstID(of: reference) == request.id, "id \(String(describing: reference["id"])) decoded as \(request.id)")
-    check(location == .unknown || location == DispatchPayloadLocation(scanning: input), "location \(location), a scan of its own finds \(DispatchPayloadLocation(scanning: input))")
+    check(
+        location == .unknown || location == DispatchPayloadLocation(scanning: input),
+        "location \(location), a scan of its own finds \(DispatchPayloadLocation(scanning: input))")
     guard case .dispatch = request else {
         check(location == .unknown, "a payload location for \(request)")
         return 0
     }
     switch location {
     case .object(let range):
-        check(ReferenceJSON.parse(Array(input[range]))?.value == reference["action"]?["payload"], "the located payload is not action.payload")
+        check(
+            ReferenceJSON.parse(Array(input[range]))?.value == reference["action"]?["payload"],
+            "the located payload is not action.payload")
     case .absent:
         check(reference["action"]?["payload"] == nil, "a payload said to be absent")
     case .unknown:
@@ -49,7 +57,8 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     let located = Result { try DispatchEnvelope<Payload>.decodePayload(from: input, at: location) }
     let whole = Result { try WireJSON.decode(DispatchEnvelope<Payload>.self, from: input).payload }
-    check((try? located.get()) == (try? whole.get()), "payload at the location \(located), in the whole message \(whole)")
+    check(
+        (try? located.get()) == (try? whole.get()), "payload at the location \(located), in the whole message \(whole)")
     return 0
 }
 

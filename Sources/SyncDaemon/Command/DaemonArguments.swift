@@ -41,25 +41,42 @@ public struct DaemonArguments: Sendable {
     public static let standardOptions: [DaemonOption] = [
         DaemonOption("--socket", argument: "PATH", help: ["listen here (default: see below)"]),
         DaemonOption("--data-dir", argument: "DIR", help: ["keep the journal here (default: see below)"]),
-        DaemonOption("--max-frame", argument: "BYTES", help: ["largest frame accepted from a client (default \(WireProtocol.defaultMaximumFrameLength))"]),
-        DaemonOption("--log-level", argument: "LEVEL", help: ["error, warning, info (default) or debug (every connection)"]),
-        DaemonOption("--allow-uid", argument: "USER", repeats: true, help: [
-            "also serve this user (name or uid); the daemon's own user and", "root are always served",
-        ]),
-        DaemonOption("--allow-group", argument: "GROUP", repeats: true, help: ["also serve members of this group (name or gid)"]),
-        DaemonOption("--inline-commit-limit", argument: "N", help: [
-            "commit batches of at most N actions on the event loop when", "no commit is running, no thread hops (default 8; 0: always",
-            "on the thread pool)",
-        ]),
-        DaemonOption("--postgres", argument: "CONNINFO", help: [
-            "share one action log with the daemons of other hosts in this", "PostgreSQL database (a libpq connection string or URI;",
-            "see the manual). The data directory then holds only", "the lock and the last head seen. Prefer the environment",
-            "variable or ~/.pgpass for a password: other users can read", "a command line",
-        ]),
-        DaemonOption("--snapshot-interval", argument: "N", help: ["save a snapshot of the state every N versions (default 1000)"]),
-        DaemonOption("--max-replay", argument: "N", help: [
-            "replay at most N actions to answer one read of a past version", "(a get with at; default 10000)",
-        ]),
+        DaemonOption(
+            "--max-frame", argument: "BYTES",
+            help: ["largest frame accepted from a client (default \(WireProtocol.defaultMaximumFrameLength))"]),
+        DaemonOption(
+            "--log-level", argument: "LEVEL", help: ["error, warning, info (default) or debug (every connection)"]),
+        DaemonOption(
+            "--allow-uid", argument: "USER", repeats: true,
+            help: [
+                "also serve this user (name or uid); the daemon's own user and", "root are always served",
+            ]),
+        DaemonOption(
+            "--allow-group", argument: "GROUP", repeats: true, help: ["also serve members of this group (name or gid)"]),
+        DaemonOption(
+            "--inline-commit-limit", argument: "N",
+            help: [
+                "commit batches of at most N actions on the event loop when",
+                "no commit is running, no thread hops (default 8; 0: always",
+                "on the thread pool)",
+            ]),
+        DaemonOption(
+            "--postgres", argument: "CONNINFO",
+            help: [
+                "share one action log with the daemons of other hosts in this",
+                "PostgreSQL database (a libpq connection string or URI;",
+                "see the manual). The data directory then holds only",
+                "the lock and the last head seen. Prefer the environment",
+                "variable or ~/.pgpass for a password: other users can read", "a command line",
+            ]),
+        DaemonOption(
+            "--snapshot-interval", argument: "N", help: ["save a snapshot of the state every N versions (default 1000)"]
+        ),
+        DaemonOption(
+            "--max-replay", argument: "N",
+            help: [
+                "replay at most N actions to answer one read of a past version", "(a get with at; default 10000)",
+            ]),
         DaemonOption("--help", help: ["show this help"]),
         DaemonOption("--version", help: ["show the version"]),
     ]
@@ -88,11 +105,15 @@ public struct DaemonArguments: Sendable {
                 logLevel = level
             case "--allow-uid":
                 let name = try value()
-                guard let uid = PeerPolicy.userID(named: name) else { throw DaemonUsageError("--allow-uid: no user \(name)") }
+                guard let uid = PeerPolicy.userID(named: name) else {
+                    throw DaemonUsageError("--allow-uid: no user \(name)")
+                }
                 peerPolicy.allowedUserIDs.insert(uid)
             case "--allow-group":
                 let name = try value()
-                guard let gid = PeerPolicy.groupID(named: name) else { throw DaemonUsageError("--allow-group: no group \(name)") }
+                guard let gid = PeerPolicy.groupID(named: name) else {
+                    throw DaemonUsageError("--allow-group: no group \(name)")
+                }
                 peerPolicy.allowedGroupIDs.insert(gid)
             case "--inline-commit-limit":
                 inlineCommitLimit = try Self.integer(try value(), for: word, in: 0...Int.max)
@@ -133,10 +154,12 @@ public struct DaemonArguments: Sendable {
         of identity: AppIdentity, environment: [String: String], userID: UInt32
     ) throws(DaemonUsageError) -> DaemonConfiguration {
         guard let directory = identity.dataDirectory(explicit: dataDirectory, environment: environment) else {
-            throw DaemonUsageError("no data directory: pass --data-dir DIR (neither $STATE_DIRECTORY, $XDG_STATE_HOME nor $HOME is set)")
+            throw DaemonUsageError(
+                "no data directory: pass --data-dir DIR (neither $STATE_DIRECTORY, $XDG_STATE_HOME nor $HOME is set)")
         }
         var configuration = DaemonConfiguration(
-            identity: identity, socketPath: identity.socketPath(explicit: socket, environment: environment, userID: userID),
+            identity: identity,
+            socketPath: identity.socketPath(explicit: socket, environment: environment, userID: userID),
             dataDirectory: directory)
         configuration.maximumFrameLength = maximumFrameLength
         configuration.peerPolicy = peerPolicy
@@ -144,15 +167,21 @@ public struct DaemonArguments: Sendable {
         if let snapshotInterval { configuration.snapshotInterval = snapshotInterval }
         if let maximumReplayedActions { configuration.maximumReplayedActions = maximumReplayedActions }
         if let conninfo = postgres ?? environment[identity.postgresVariable], !conninfo.isEmpty {
-            if case .failure(let error) = PostgresTarget.parse(conninfo) { throw DaemonUsageError("--postgres: \(error)") }
+            if case .failure(let error) = PostgresTarget.parse(conninfo) {
+                throw DaemonUsageError("--postgres: \(error)")
+            }
             configuration.postgres = conninfo
         }
         return configuration
     }
 
-    private static func integer(_ text: String, for option: String, in range: ClosedRange<Int>) throws(DaemonUsageError) -> Int {
+    private static func integer(_ text: String, for option: String, in range: ClosedRange<Int>) throws(DaemonUsageError)
+        -> Int
+    {
         guard let number = Int(text), range.contains(number) else {
-            let bound = range.upperBound == Int.max ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+            let bound =
+                range.upperBound == Int.max
+                ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
             throw DaemonUsageError("\(option) needs an integer \(bound) (not \(text))")
         }
         return number

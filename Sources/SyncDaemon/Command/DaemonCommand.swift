@@ -26,7 +26,10 @@ public struct DaemonCommand<App: SyncApp> {
     /// A daemon command for `App` whose side effects get `dependencies`.
     public init(
         identity: AppIdentity, summary: String, appOptions: [DaemonOption] = [], dependencies: App.Dependencies,
-        sideEffects: @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>] = { _ in [] }
+        sideEffects:
+            @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>] = {
+                _ in []
+            }
     ) {
         self.identity = identity
         self.summary = summary
@@ -57,14 +60,17 @@ public struct DaemonCommand<App: SyncApp> {
             case .serve:
                 break
             }
-            configuration = try parsed.configuration(of: identity, environment: Self.environment(identity), userID: getuid())
+            configuration = try parsed.configuration(
+                of: identity, environment: Self.environment(identity), userID: getuid())
             effects = try sideEffects(parsed)
         } catch {
             fail(error)
         }
         let logger = Logger(label: label, minimumLevel: parsed.logLevel)
         do {
-            try Daemon<App>(configuration: configuration, dependencies: dependencies, sideEffects: effects, logger: logger).run()
+            try Daemon<App>(
+                configuration: configuration, dependencies: dependencies, sideEffects: effects, logger: logger
+            ).run()
         } catch DaemonError.uncertainCommit(let reason) {
             logger.log(.error, DaemonError.uncertainCommit(reason: reason).description)
             exit(70)

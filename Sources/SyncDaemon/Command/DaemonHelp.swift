@@ -8,7 +8,8 @@ enum DaemonHelp {
     /// The whole text: usage, what the daemon serves (`summary`), every option, the defaults
     /// the identity gives, the signals.
     static func text(identity: AppIdentity, summary: String, appOptions: [DaemonOption]) -> String {
-        let options = DaemonArguments.standardOptions.filter { !["--help", "--version"].contains($0.name) } + appOptions
+        let options =
+            DaemonArguments.standardOptions.filter { !["--help", "--version"].contains($0.name) } + appOptions
             + DaemonArguments.standardOptions.filter { ["--help", "--version"].contains($0.name) }
         let usage = "usage: \(identity.daemonName) [OPTION]..."
         let lines = options.flatMap(lines(of:))
@@ -38,7 +39,8 @@ enum DaemonHelp {
         let head = "  " + option.usage
         let padding = String(repeating: " ", count: descriptionColumn)
         guard let first = option.help.first else { return [head] }
-        let firstLine = head.count < descriptionColumn - 1
+        let firstLine =
+            head.count < descriptionColumn - 1
             ? head + String(repeating: " ", count: descriptionColumn - head.count) + first
             : head + "\n" + padding + first
         return [firstLine] + option.help.dropFirst().map { padding + $0 }

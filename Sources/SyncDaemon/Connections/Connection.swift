@@ -70,7 +70,8 @@ final class Connection {
 
     /// Initialises the pipe handle on `loop` and accepts the pending client of `server`.
     init(
-        id: Int, loop: UnsafeMutablePointer<uv_loop_t>, acceptingFrom server: UnsafeMutablePointer<uv_stream_t>, limits: Limits, readBuffer: ReadBuffer
+        id: Int, loop: UnsafeMutablePointer<uv_loop_t>, acceptingFrom server: UnsafeMutablePointer<uv_stream_t>,
+        limits: Limits, readBuffer: ReadBuffer
     ) throws(DaemonError) {
         self.id = id
         self.limits = limits
@@ -125,7 +126,8 @@ final class Connection {
     @discardableResult
     func enqueueUpdate(_ change: ViewChange, subscription: Int64, version: UInt64) -> Bool {
         guard !isClosed, closeWhenFlushed == nil else { return false }
-        let outcome = outbound.appendUpdate(change, subscription: subscription, version: version, writingByteCount: inFlight?.count ?? 0)
+        let outcome = outbound.appendUpdate(
+            change, subscription: subscription, version: version, writingByteCount: inFlight?.count ?? 0)
         if outcome != .absorbed { didEnqueue() }
         return outcome.isStale
     }
@@ -256,7 +258,8 @@ final class Connection {
     /// going away, not a failure.
     private static func reason(_ operation: String, _ status: Int32) -> String {
         let name = String(cString: uv_err_name(status))
-        return status == UV_EPIPE.rawValue || status == UV_ECONNRESET.rawValue ? "client went away (\(name))" : "\(operation) failed: \(name)"
+        return status == UV_EPIPE.rawValue || status == UV_ECONNRESET.rawValue
+            ? "client went away (\(name))" : "\(operation) failed: \(name)"
     }
 
     private static let onRead: uv_read_cb = { stream, nread, _ in

@@ -78,7 +78,9 @@ struct OutboundQueue {
 
     /// Queues `change` as the update of `subscription` at `version`, by the rules above;
     /// `writingByteCount` is the size of the write in flight, unwritten too.
-    mutating func appendUpdate(_ change: ViewChange, subscription: Int64, version: UInt64, writingByteCount: Int) -> UpdateOutcome {
+    mutating func appendUpdate(_ change: ViewChange, subscription: Int64, version: UInt64, writingByteCount: Int)
+        -> UpdateOutcome
+    {
         let slot = pendingUpdateSlots[subscription]
         if let slot, case .newestModel = frames[slot] { return .absorbed }
         if let patch = change.patch {
@@ -86,7 +88,9 @@ struct OutboundQueue {
                 makeNewestModel(slot, subscription: subscription)
                 return .absorbed
             }
-            appendUpdate(ServerMessage.patch(subscription: subscription, version: version, base: change.base, patch: patch).framed(), subscription: subscription)
+            appendUpdate(
+                ServerMessage.patch(subscription: subscription, version: version, base: change.base, patch: patch)
+                    .framed(), subscription: subscription)
             return .queued
         }
         if pendingByteCount + writingByteCount > coalescingThreshold {
@@ -99,7 +103,9 @@ struct OutboundQueue {
             newestModelSlotCount += 1
             return .deferred
         }
-        appendUpdate(ServerMessage.update(subscription: subscription, version: version, model: change.model.bytes).framed(), subscription: subscription)
+        appendUpdate(
+            ServerMessage.update(subscription: subscription, version: version, model: change.model.bytes).framed(),
+            subscription: subscription)
         return .queued
     }
 
@@ -142,7 +148,10 @@ struct OutboundQueue {
     private mutating func fillNewestModelSlots(_ newestModel: (Int64) -> (version: UInt64, model: [UInt8])?) {
         for index in frames.indices {
             guard case .newestModel(let subscription) = frames[index] else { continue }
-            let frame = newestModel(subscription).map { ServerMessage.update(subscription: subscription, version: $0.version, model: $0.model).framed() } ?? []
+            let frame =
+                newestModel(subscription).map {
+                    ServerMessage.update(subscription: subscription, version: $0.version, model: $0.model).framed()
+                } ?? []
             frames[index] = .bytes(frame)
             pendingByteCount += frame.count
         }

@@ -28,7 +28,8 @@ public struct PeerPolicy: Sendable, Equatable {
         var record = passwd()
         var buffer = [CChar](repeating: 0, count: 16384)
         var result: UnsafeMutablePointer<passwd>?
-        guard getpwuid_r(uid, &record, &buffer, buffer.count, &result) == 0, result != nil, let name = record.pw_name else { return [] }
+        guard getpwuid_r(uid, &record, &buffer, buffer.count, &result) == 0, result != nil, let name = record.pw_name
+        else { return [] }
         var count: Int32 = 64
         var groups = [gid_t](repeating: 0, count: Int(count))
         if getgrouplist(name, primary, &groups, &count) < 0 {

@@ -80,7 +80,8 @@ final class UnixListener {
         guard !listener.isClosed else { return }
         guard status == 0 else {
             // Typically EMFILE: the client waits in the backlog; say so, it is worth knowing.
-            listener.logger.log(.warning, "accepting a client on \(listener.path) failed: \(String(cString: uv_err_name(status)))")
+            listener.logger.log(
+                .warning, "accepting a client on \(listener.path) failed: \(String(cString: uv_err_name(status)))")
             return
         }
         listener.onConnection(server!)

@@ -39,7 +39,9 @@ extension DispatchLedger {
         let decoded = try WireJSON.decode(Encoded.self, from: bytes)
         var list: [(clientID: String, client: Client)] = []
         for entry in decoded.clients {
-            guard entry.recent.count % 2 == 0, !entry.recent.isEmpty else { throw LedgerFormatError(clientID: entry.id, problem: "an empty or odd \"recent\" list") }
+            guard entry.recent.count % 2 == 0, !entry.recent.isEmpty else {
+                throw LedgerFormatError(clientID: entry.id, problem: "an empty or odd \"recent\" list")
+            }
             var client = Client(floor: entry.floor)
             for index in stride(from: 0, to: entry.recent.count, by: 2) {
                 let applied = Applied(sequence: entry.recent[index], version: entry.recent[index + 1])

@@ -86,7 +86,8 @@ struct DispatchLedger: Equatable {
 
     /// What is known of `key`.
     func verdict(for key: Key) -> Verdict {
-        guard let client = clients[key.clientID], let newest = client.recent.last, key.sequence <= newest.sequence else { return .new }
+        guard let client = clients[key.clientID], let newest = client.recent.last, key.sequence <= newest.sequence
+        else { return .new }
         if let applied = client.recent.binarySearch(key.sequence) { return .applied(version: applied.version) }
         return .stale(highest: newest.sequence)
     }
@@ -128,7 +129,9 @@ struct DispatchLedger: Equatable {
     /// ones remain (durable pairs are a prefix: versions grow with sequences).
     private static func trim(_ client: inout Client, windowSize: Int, durableThrough durable: UInt64) {
         var excess = 0
-        while client.recent.count - excess > windowSize && client.recent[excess + windowSize].version <= durable { excess += 1 }
+        while client.recent.count - excess > windowSize && client.recent[excess + windowSize].version <= durable {
+            excess += 1
+        }
         guard excess > 0 else { return }
         client.floor = client.recent[excess - 1].sequence
         client.recent.removeFirst(excess)
@@ -173,9 +176,9 @@ extension DispatchLedger {
     }
 }
 
-private extension Array where Element == DispatchLedger.Applied {
+extension Array where Element == DispatchLedger.Applied {
     /// The element with `sequence`, if any (the array is sorted by sequence).
-    func binarySearch(_ sequence: UInt64) -> Element? {
+    fileprivate func binarySearch(_ sequence: UInt64) -> Element? {
         var low = startIndex
         var high = endIndex
         while low < high {

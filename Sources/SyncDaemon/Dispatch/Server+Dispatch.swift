@@ -7,12 +7,19 @@ extension Server {
     /// Decodes the payload of a client's dispatch (at `location` in the message `payload`) as
     /// `A` and applies it; `numbered` is its client id and sequence, if it has them and they
     /// are new.
-    func dispatch<A: Action<App.State>>(_ type: A.Type, payload: [UInt8], at location: DispatchPayloadLocation, requester: DispatchRequester, numbered: DispatchLedger.Key?) {
+    func dispatch<A: Action<App.State>>(
+        _ type: A.Type, payload: [UInt8], at location: DispatchPayloadLocation, requester: DispatchRequester,
+        numbered: DispatchLedger.Key?
+    ) {
         let action: A
         do {
             action = try DispatchEnvelope<A>.decodePayload(from: payload, at: location)
         } catch {
-            fail(requester, ProtocolError(.invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))."))
+            fail(
+                requester,
+                ProtocolError(
+                    .invalidPayload, "The payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription)).")
+            )
             return
         }
         apply(action, requester: requester, numbered: numbered)
@@ -44,16 +51,21 @@ extension Server {
         }
         if let numbered { ledger.record(numbered, version: store.version, durableThrough: writer.durableVersion) }
         let peer = peerCredentials(of: requester)
-        writer.record(JournalEntry(
-            version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch, peerUID: peer?.uid, peerPID: peer?.pid,
-            clientID: numbered?.clientID, clientSequence: numbered?.sequence, host: writer.isShared ? configuration.hostName : nil))
+        writer.record(
+            JournalEntry(
+                version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch,
+                peerUID: peer?.uid, peerPID: peer?.pid,
+                clientID: numbered?.clientID, clientSequence: numbered?.sequence,
+                host: writer.isShared ? configuration.hostName : nil))
         awaitingDurability.append((requester, store.version))
         if case .client(let connectionID, _) = requester { sessions[connectionID]?.awaitedReplies += 1 }
         passEnd.start()
     }
 
     private func peerCredentials(of requester: DispatchRequester) -> (uid: UInt32, pid: Int32)? {
-        guard case .client(let connectionID, _) = requester, let peer = sessions[connectionID]?.connection.peer else { return nil }
+        guard case .client(let connectionID, _) = requester, let peer = sessions[connectionID]?.connection.peer else {
+            return nil
+        }
         return (peer.uid, peer.pid)
     }
 
@@ -68,7 +80,9 @@ extension Server {
             durableAcks.append(contentsOf: awaitingDurability.filter { $0.version <= version })
             awaitingDurability.removeAll { $0.version <= version }
         case .failed(let durableVersion, let reason):
-            rollBack(to: durableVersion, ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason))."))
+            rollBack(
+                to: durableVersion,
+                ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason))."))
         case .overtaken(let foreign, let unsaved):
             rebase(onto: foreign, unsaved: unsaved)
         case .uncertain(let durableVersion, let reason):
@@ -78,9 +92,12 @@ extension Server {
                 stopBecauseUncertain(reason)
                 return
             }
-            rollBack(to: durableVersion, ProtocolError(
-                .storageUnavailable,
-                "The database could not be reached to learn whether the action was saved: it may or may not have been applied (\(reason)). A numbered dispatch sent again is applied at most once."))
+            rollBack(
+                to: durableVersion,
+                ProtocolError(
+                    .storageUnavailable,
+                    "The database could not be reached to learn whether the action was saved: it may or may not have been applied (\(reason)). A numbered dispatch sent again is applied at most once."
+                ))
             writer.requestCatchUp()
         case .rewritten(let durableVersion, let reason):
             refuseWrites(because: reason)
@@ -152,7 +169,8 @@ extension Server {
         publishedVersion = version
         mirror.publish(state: publishedState, version: version)
         hub.publish(publishedState, version: version) { subscriber, change in
-            sessions[subscriber.connectionID]?.connection.enqueueUpdate(change, subscription: subscriber.subscription, version: version) ?? false
+            sessions[subscriber.connectionID]?.connection.enqueueUpdate(
+                change, subscription: subscriber.subscription, version: version) ?? false
         }
     }
 }

@@ -15,8 +15,12 @@ extension Server {
     /// stale sequence, or a connection without a client id.
     func admitNumberedDispatch(sequence: UInt64, from session: Session, requestID: Int64) -> DispatchLedger.Key? {
         guard let clientID = session.clientID else {
-            send(.error(ProtocolError(
-                .invalidMessage, "A dispatch with a \"sequence\" needs a connection whose hello gave a \"clientId\".", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .invalidMessage,
+                        "A dispatch with a \"sequence\" needs a connection whose hello gave a \"clientId\".",
+                        requestID: requestID)), to: session)
             return nil
         }
         let key = DispatchLedger.Key(clientID: clientID, sequence: sequence)
@@ -24,13 +28,16 @@ extension Server {
         case .new:
             return key
         case .applied(let version):
-            answerDuplicate(.client(connectionID: session.connection.id, requestID: requestID), of: version, session: session)
+            answerDuplicate(
+                .client(connectionID: session.connection.id, requestID: requestID), of: version, session: session)
             return nil
         case .stale(let highest):
-            send(.error(ProtocolError(
-                .staleSequence,
-                "Sequence \(sequence) of client id \"\(clientID)\" is at or below its highest applied one (\(highest)) and not among those remembered as applied: it may or may not have been applied earlier, and it was not applied now.",
-                requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .staleSequence,
+                        "Sequence \(sequence) of client id \"\(clientID)\" is at or below its highest applied one (\(highest)) and not among those remembered as applied: it may or may not have been applied earlier, and it was not applied now.",
+                        requestID: requestID)), to: session)
             return nil
         }
     }

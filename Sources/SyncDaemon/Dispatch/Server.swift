@@ -66,11 +66,14 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     /// A server for `store` and `ledger` (everything in them durable) on `loop`, committing
     /// through `writer`.
     init(
-        loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, ledger: DispatchLedger, writer: JournalWriter<App.State>,
+        loop: UnsafeMutablePointer<uv_loop_t>, store: Store<App.State>, ledger: DispatchLedger,
+        writer: JournalWriter<App.State>,
         configuration: DaemonConfiguration, dependencies: App.Dependencies, logger: Logger
     ) throws(DaemonError) {
         let clashes = Set(App.actions.map { $0.wireName }).intersection(App.sideEffects.map { $0.wireName })
-        precondition(clashes.isEmpty, "\(App.self) names an action and a side effect alike: \(clashes.sorted().joined(separator: ", "))")
+        precondition(
+            clashes.isEmpty,
+            "\(App.self) names an action and a side effect alike: \(clashes.sorted().joined(separator: ", "))")
         self.loop = loop
         self.dependencies = dependencies
         self.store = store
@@ -82,7 +85,9 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         publishedState = store.state
         publishedVersion = store.version
         mirror = StateMirror(state: store.state, version: store.version)
-        rebuilds = RebuildQueue(concurrencyLimit: configuration.maximumConcurrentRebuilds, waitingLimit: configuration.maximumWaitingRebuilds)
+        rebuilds = RebuildQueue(
+            concurrencyLimit: configuration.maximumConcurrentRebuilds,
+            waitingLimit: configuration.maximumWaitingRebuilds)
         passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
         writer.onOutcome = { [unowned self] outcome in self.journalDidFinish(outcome) }
         writer.onJobEnd = { [unowned self] in self.passEnd.start() }
@@ -105,7 +110,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             softQueueLimit: configuration.softQueueLimit,
             hardQueueLimit: configuration.hardQueueLimit)
         do {
-            let connection = try Connection(id: nextConnectionID, loop: loop, acceptingFrom: listener, limits: limits, readBuffer: readBuffer)
+            let connection = try Connection(
+                id: nextConnectionID, loop: loop, acceptingFrom: listener, limits: limits, readBuffer: readBuffer)
             nextConnectionID += 1
             connection.delegate = self
             let session = Session(connection: connection)
@@ -113,7 +119,11 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             guard let peer = connection.peer, configuration.peerPolicy.allows(uid: peer.uid, gid: peer.gid) else {
                 let who = connection.peer.map { "uid \($0.uid) pid \($0.pid)" } ?? "an unknown peer"
                 logger.log(.warning, "refused \(who): not allowed (see --allow-uid, --allow-group)")
-                closeWithError(ProtocolError(.permissionDenied, "This daemon does not serve user \(connection.peer.map { String($0.uid) } ?? "unknown")."), session)
+                closeWithError(
+                    ProtocolError(
+                        .permissionDenied,
+                        "This daemon does not serve user \(connection.peer.map { String($0.uid) } ?? "unknown")."),
+                    session)
                 return
             }
             logger.log(.debug, "\(session.logName) connected (uid \(peer.uid) pid \(peer.pid))")
@@ -187,16 +197,21 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         for (subscription, key) in session.subscriptions {
             hub.unsubscribe(.init(connectionID: connection.id, subscription: subscription), from: key)
         }
-        let abnormal = reason.hasPrefix("slow consumer") || reason.hasPrefix("read failed") || reason.hasPrefix("write failed")
+        let abnormal =
+            reason.hasPrefix("slow consumer") || reason.hasPrefix("read failed") || reason.hasPrefix("write failed")
         logger.log(abnormal ? .warning : .debug, "\(session.logName) disconnected: \(reason)")
         finishShutdownIfDone()
     }
 
     // MARK: Requests
 
-    private func handle(_ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation, from session: Session) {
+    private func handle(
+        _ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation, from session: Session
+    ) {
         if case .hello(let id, let protocolVersion, let client, let clientID, let features) = request {
-            greet(session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID, features: features)
+            greet(
+                session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID,
+                features: features)
             return
         }
         guard session.isGreeted else {
@@ -207,7 +222,9 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         case .hello:
             break
         case .dispatch(let id, let name, let sequence) where actionTypes[name] == nil && sideEffectTypes[name] != nil:
-            runSideEffect(named: name, payload: payload, at: payloadLocation, numbered: sequence != nil, from: session, requestID: id)
+            runSideEffect(
+                named: name, payload: payload, at: payloadLocation, numbered: sequence != nil, from: session,
+                requestID: id)
         case .dispatch(let id, let name, let sequence):
             var numbered: DispatchLedger.Key?
             if let sequence {
@@ -216,10 +233,15 @@ final class Server<App: SyncApp>: ConnectionDelegate {
                 numbered = key
             }
             guard let type = actionTypes[name] else {
-                send(.error(ProtocolError(.unknownAction, "No action or side effect is named \"\(name)\".", requestID: id)), to: session)
+                send(
+                    .error(
+                        ProtocolError(.unknownAction, "No action or side effect is named \"\(name)\".", requestID: id)),
+                    to: session)
                 return
             }
-            dispatch(type, payload: payload, at: payloadLocation, requester: .client(connectionID: session.connection.id, requestID: id), numbered: numbered)
+            dispatch(
+                type, payload: payload, at: payloadLocation,
+                requester: .client(connectionID: session.connection.id, requestID: id), numbered: numbered)
         case .subscribe(let id, let viewModel):
             subscribe(session, requestID: id, viewModel: viewModel, payload: payload)
         case .unsubscribe(let id, let subscription):
@@ -233,14 +255,22 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         }
     }
 
-    private func greet(_ session: Session, id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String]) {
+    private func greet(
+        _ session: Session, id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String]
+    ) {
         guard !session.isGreeted else {
-            send(.error(ProtocolError(.invalidMessage, "This connection already said hello.", requestID: id)), to: session)
+            send(
+                .error(ProtocolError(.invalidMessage, "This connection already said hello.", requestID: id)),
+                to: session)
             return
         }
         guard WireProtocol.supportedVersions.contains(protocolVersion) else {
-            let error = ProtocolError(.unsupportedProtocol, "Protocol \(protocolVersion) is not supported; this server speaks protocol \(WireProtocol.version).", requestID: id)
-            session.connection.enqueue(FrameEncoder.frame(ServerMessage.error(error, supported: WireProtocol.supportedVersions).encoded()))
+            let error = ProtocolError(
+                .unsupportedProtocol,
+                "Protocol \(protocolVersion) is not supported; this server speaks protocol \(WireProtocol.version).",
+                requestID: id)
+            session.connection.enqueue(
+                FrameEncoder.frame(ServerMessage.error(error, supported: WireProtocol.supportedVersions).encoded()))
             session.connection.closeAfterFlushing()
             return
         }
@@ -248,7 +278,12 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             // Like a refused protocol: the client asked for something this connection cannot
             // give, so it gets the reason and the connection closes rather than going on without.
             logger.log(.warning, "\(session.logName): hello refused: the client id is invalid (\(problem))")
-            send(.error(ProtocolError(.invalidMessage, "The \"clientId\" is not a valid client id: \(problem) (1 to \(ClientID.maximumLength) of A-Z a-z 0-9 . _ -).", requestID: id)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .invalidMessage,
+                        "The \"clientId\" is not a valid client id: \(problem) (1 to \(ClientID.maximumLength) of A-Z a-z 0-9 . _ -).",
+                        requestID: id)), to: session)
             session.connection.closeAfterFlushing()
             return
         }
@@ -259,9 +294,11 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         let granted = features.isEmpty ? nil : Array(Set(features).intersection(WireProtocol.features)).sorted()
         session.takesPatches = granted?.contains("patch") ?? false
         let lastSequence = clientID.map { ledger.lastSequence(of: $0, durableThrough: publishedVersion) }
-        send(.welcome(
-            id: id, protocolVersion: WireProtocol.version, server: configuration.serverName, version: publishedVersion,
-            clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus), to: session)
+        send(
+            .welcome(
+                id: id, protocolVersion: WireProtocol.version, server: configuration.serverName,
+                version: publishedVersion,
+                clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus), to: session)
     }
 
     private func refuseBeforeHello(_ session: Session, because reason: String) {
@@ -285,10 +322,11 @@ extension Error {
         switch self as? DecodingError {
         case .keyNotFound(let key, _): return "missing field \"\(key.stringValue)\""
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).filter { $0 != "action" && $0 != "payload" && $0 != "params" }
+            let path = context.codingPath.map(\.stringValue).filter {
+                $0 != "action" && $0 != "payload" && $0 != "params"
+            }
             return path.isEmpty ? "wrong type" : "field \"\(path.joined(separator: "."))\" has the wrong type or value"
         default: return String(describing: self)
         }
     }
 }
-

@@ -14,7 +14,9 @@ enum PastStateBase {
 
     /// Reads the base of `version` from `journal`, reading no more than `replayLimit` actions.
     /// Runs on the journal's job thread.
-    static func read(_ version: UInt64, replayLimit: Int, from journal: any Journal) throws(JournalError) -> PastStateBase {
+    static func read(_ version: UInt64, replayLimit: Int, from journal: any Journal) throws(JournalError)
+        -> PastStateBase
+    {
         let snapshot = try journal.snapshot(atOrBelow: version)
         let start = snapshot?.version ?? 0
         let needed = version - start

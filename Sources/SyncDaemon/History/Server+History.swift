@@ -17,7 +17,11 @@ extension Server {
                 let durable = entries.filter { $0.version <= writer.durableVersion }
                 send(.entries(id: requestID, entries: durable.map(HistoryEntry.init)), to: session)
             case .failure(let error):
-                send(.error(ProtocolError(.storageUnavailable, "The journal cannot be read (\(error)).", requestID: requestID)), to: session)
+                send(
+                    .error(
+                        ProtocolError(
+                            .storageUnavailable, "The journal cannot be read (\(error)).", requestID: requestID)),
+                    to: session)
             }
         }
         passEnd.start()
@@ -27,9 +31,12 @@ extension Server {
 extension HistoryEntry {
     /// The wire form of a journal entry.
     init(_ entry: JournalEntry) {
-        let payload = (try? WireJSON.decode(JSONValue.self, from: entry.payload)) ?? .string(String(decoding: entry.payload, as: UTF8.self))
+        let payload =
+            (try? WireJSON.decode(JSONValue.self, from: entry.payload))
+            ?? .string(String(decoding: entry.payload, as: UTF8.self))
         self.init(
-            version: entry.version, name: entry.name, payload: payload, acceptedAt: entry.acceptedAt, uid: entry.peerUID, pid: entry.peerPID,
+            version: entry.version, name: entry.name, payload: payload, acceptedAt: entry.acceptedAt,
+            uid: entry.peerUID, pid: entry.peerPID,
             clientID: entry.clientID, sequence: entry.clientSequence, host: entry.host)
     }
 }

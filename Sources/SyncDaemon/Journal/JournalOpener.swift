@@ -15,27 +15,40 @@ enum JournalOpener {
     /// keeps a snapshot every half replay limit, so that every past version written from now
     /// on is within reach of `get … at` when snapshots are saved at least that often (a
     /// warning says so when they are not).
-    static func open(_ configuration: DaemonConfiguration, in directory: DataDirectory, logger: Logger) throws(DaemonError) -> any Journal {
+    static func open(_ configuration: DaemonConfiguration, in directory: DataDirectory, logger: Logger)
+        throws(DaemonError) -> any Journal
+    {
         let journal = try openJournal(configuration, in: directory, logger: logger)
         let spacing = UInt64(max(1, configuration.maximumReplayedActions / 2))
         journal.snapshotSpacing = spacing
         if configuration.snapshotInterval > spacing {
-            logger.log(.warning, "snapshots every \(configuration.snapshotInterval) versions are further apart than half the replay limit (\(configuration.maximumReplayedActions)): some past versions will be out of reach of get at; use --snapshot-interval \(spacing) or less")
+            logger.log(
+                .warning,
+                "snapshots every \(configuration.snapshotInterval) versions are further apart than half the replay limit (\(configuration.maximumReplayedActions)): some past versions will be out of reach of get at; use --snapshot-interval \(spacing) or less"
+            )
         }
         return journal
     }
 
-    private static func openJournal(_ configuration: DaemonConfiguration, in directory: DataDirectory, logger: Logger) throws(DaemonError) -> any Journal {
+    private static func openJournal(_ configuration: DaemonConfiguration, in directory: DataDirectory, logger: Logger)
+        throws(DaemonError) -> any Journal
+    {
         do {
-            guard let conninfo = configuration.postgres else { return try SQLiteJournal(path: directory.file(SQLiteJournal.fileName)) }
+            guard let conninfo = configuration.postgres else {
+                return try SQLiteJournal(path: directory.file(SQLiteJournal.fileName))
+            }
             var waited = 0
             while true {
                 do {
                     return try PostgresJournal(
-                        conninfo: conninfo, schema: SharedLogSchema(daemonName: configuration.identity.daemonName), host: configuration.hostName, applicationName: configuration.serverName,
+                        conninfo: conninfo, schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
+                        host: configuration.hostName, applicationName: configuration.serverName,
                         headFile: directory.file(sharedHeadFileName))
                 } catch .storage(let location, "connecting", let reason) where waited < databaseWaitSeconds {
-                    if waited == 0 { logger.log(.warning, "waiting up to \(databaseWaitSeconds) s for \(location) to answer (\(reason))") }
+                    if waited == 0 {
+                        logger.log(
+                            .warning, "waiting up to \(databaseWaitSeconds) s for \(location) to answer (\(reason))")
+                    }
                     sleep(1)
                     waited += 1
                 }
@@ -53,7 +66,10 @@ enum JournalOpener {
             throw .journal(error)
         }
         if let file = journal as? SQLiteJournal, file.openedSchemaVersion < SQLiteJournal.schemaVersion {
-            logger.log(.info, "migrated \(file.path) from schema version \(file.openedSchemaVersion) to \(SQLiteJournal.schemaVersion)")
+            logger.log(
+                .info,
+                "migrated \(file.path) from schema version \(file.openedSchemaVersion) to \(SQLiteJournal.schemaVersion)"
+            )
         }
     }
 }

@@ -33,7 +33,9 @@ extension ActionDirectory where State: Sendable {
         try Self.reapply(type, entry, to: &store)
     }
 
-    private static func reapply<A: Action<State>>(_ type: A.Type, _ entry: JournalEntry, to store: inout Store<State>) throws(ReplayFailure) {
+    private static func reapply<A: Action<State>>(_ type: A.Type, _ entry: JournalEntry, to store: inout Store<State>)
+        throws(ReplayFailure)
+    {
         let action: A
         do {
             action = try WireJSON.decode(A.self, from: entry.payload)

@@ -127,7 +127,8 @@ final class JournalWriter<State: Codable & Sendable> {
     /// snapshot every `snapshotInterval` versions, committing batches of at most
     /// `inlineCommitLimit` actions on the loop thread (0: never).
     init(
-        journal: any Journal, loop: UnsafeMutablePointer<uv_loop_t>, durableVersion: UInt64, lastSnapshotVersion: UInt64, snapshotInterval: UInt64,
+        journal: any Journal, loop: UnsafeMutablePointer<uv_loop_t>, durableVersion: UInt64,
+        lastSnapshotVersion: UInt64, snapshotInterval: UInt64,
         inlineCommitLimit: Int, logger: Logger
     ) {
         self.journal = journal
@@ -170,22 +171,28 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Queues a read of up to `limit` entries after version `after`.
     func read(after: UInt64, limit: Int, completion: @escaping (Result<[JournalEntry], JournalError>) -> Void) {
-        pendingReads.append(JournalRead(
-            perform: { journal in
-                let result = Result { () throws(JournalError) in try journal.entries(after: after, limit: limit) }
-                return { completion(result) }
-            },
-            fail: { completion(.failure($0)) }))
+        pendingReads.append(
+            JournalRead(
+                perform: { journal in
+                    let result = Result { () throws(JournalError) in try journal.entries(after: after, limit: limit) }
+                    return { completion(result) }
+                },
+                fail: { completion(.failure($0)) }))
     }
 
     /// Queues a read of what rebuilding the state at `version` starts from (see `PastStateBase`).
-    func readBase(of version: UInt64, replayLimit: Int, completion: @escaping (Result<PastStateBase, JournalError>) -> Void) {
-        pendingReads.append(JournalRead(
-            perform: { journal in
-                let result = Result { () throws(JournalError) in try PastStateBase.read(version, replayLimit: replayLimit, from: journal) }
-                return { completion(result) }
-            },
-            fail: { completion(.failure($0)) }))
+    func readBase(
+        of version: UInt64, replayLimit: Int, completion: @escaping (Result<PastStateBase, JournalError>) -> Void
+    ) {
+        pendingReads.append(
+            JournalRead(
+                perform: { journal in
+                    let result = Result { () throws(JournalError) in
+                        try PastStateBase.read(version, replayLimit: replayLimit, from: journal)
+                    }
+                    return { completion(result) }
+                },
+                fail: { completion(.failure($0)) }))
     }
 
     /// Starts a job with everything recorded and queued, unless one is running (its end starts
@@ -197,7 +204,9 @@ final class JournalWriter<State: Codable & Sendable> {
         let state = recorded.isEmpty ? nil : appliedState()
         // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
-        var next = Job(entries: recorded, snapshot: nil, endState: state, reads: reads, catchUp: catchUpRequested, durableVersion: durableVersion)
+        var next = Job(
+            entries: recorded, snapshot: nil, endState: state, reads: reads, catchUp: catchUpRequested,
+            durableVersion: durableVersion)
         catchUpRequested = false
         if let last = recorded.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
             next.snapshot = (state, appliedLedger(), last.version)
@@ -205,7 +214,9 @@ final class JournalWriter<State: Codable & Sendable> {
         recorded.removeAll(keepingCapacity: true)
         pendingReads.removeFirst(reads.count)
         job = next
-        if mayRunInline, next.snapshot == nil, next.reads.isEmpty, !next.catchUp, next.entries.count <= inlineCommitLimit {
+        if mayRunInline, next.snapshot == nil, next.reads.isEmpty, !next.catchUp,
+            next.entries.count <= inlineCommitLimit
+        {
             performJob()
             jobFinished(status: 0, ranInline: true)
             return .ranInline
@@ -264,7 +275,9 @@ final class JournalWriter<State: Codable & Sendable> {
         var overtaken = false
         if case .failure(.overtaken) = results.commit { overtaken = true }
         if overtaken || (job.entries.isEmpty && job.catchUp) {
-            results.foreign = Result { () throws(JournalError) in try journal.entries(after: job.durableVersion, limit: Self.catchUpLimit) }
+            results.foreign = Result { () throws(JournalError) in
+                try journal.entries(after: job.durableVersion, limit: Self.catchUpLimit)
+            }
         }
         results.reads = job.reads.map { read in read.perform(journal) }
         jobResults = results
@@ -279,8 +292,10 @@ final class JournalWriter<State: Codable & Sendable> {
         var results = jobResults
         jobResults = JournalJobResults()
         if status != 0 {
-            let failure = JournalError.storage(path: "", operation: "running a commit", reason: String(cString: uv_err_name(status)))
-            results = JournalJobResults(commit: .failure(failure), reads: finished.reads.map { read in { read.fail(failure) } })
+            let failure = JournalError.storage(
+                path: "", operation: "running a commit", reason: String(cString: uv_err_name(status)))
+            results = JournalJobResults(
+                commit: .failure(failure), reads: finished.reads.map { read in { read.fail(failure) } })
         }
         if case .success(let foreign)? = results.foreign, !foreign.isEmpty {
             absorb(foreign, unsaved: finished.entries)
@@ -335,13 +350,18 @@ final class JournalWriter<State: Codable & Sendable> {
         let unsaved = batch + recorded
         recorded.removeAll()
         durableVersion = foreign.last!.version
-        logger.log(.debug, "other daemons appended versions \(foreign.first!.version)-\(durableVersion); rebasing \(unsaved.count.counting("action")) on them")
+        logger.log(
+            .debug,
+            "other daemons appended versions \(foreign.first!.version)-\(durableVersion); rebasing \(unsaved.count.counting("action")) on them"
+        )
         onOutcome(.overtaken(foreign: foreign, unsaved: unsaved))
     }
 
     /// The snapshot of `state` and `ledger` at `version`, or why it cannot be made. Pure: runs
     /// on the pool thread too.
-    private static func encodeSnapshot(_ state: State, ledger: DispatchLedger, version: UInt64) -> Result<Snapshot, SnapshotFailure> {
+    private static func encodeSnapshot(_ state: State, ledger: DispatchLedger, version: UInt64) -> Result<
+        Snapshot, SnapshotFailure
+    > {
         do {
             return .success(Snapshot(version: version, state: try WireJSON.encode(state), ledger: ledger.encoded()))
         } catch {
@@ -364,7 +384,8 @@ private let onPoolThread: uv_work_cb = { work in
 }
 
 private let afterPoolJob: uv_after_work_cb = { work, status in
-    (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeRetainedValue() as! any ThreadPoolJob).jobFinished(status: status, ranInline: false)
+    (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeRetainedValue() as! any ThreadPoolJob).jobFinished(
+        status: status, ranInline: false)
 }
 
 /// Why a snapshot could not be encoded.

@@ -21,22 +21,33 @@ enum Recovery<App: SyncApp> {
 
     /// Loads the newest snapshot and replays the actions after it; `emptyLedger` gives the
     /// ledger's limits.
-    static func recover(from journal: any Journal, path: String, emptyLedger: DispatchLedger) throws(DaemonError) -> Result {
+    static func recover(from journal: any Journal, path: String, emptyLedger: DispatchLedger) throws(DaemonError)
+        -> Result
+    {
         do {
             var store = Store(state: App.initialState)
             var ledger = emptyLedger
             var snapshotVersion: UInt64 = 0
             if let snapshot = try journal.latestSnapshot() {
                 do {
-                    store = Store(state: try WireJSON.decode(App.State.self, from: snapshot.state), version: snapshot.version)
+                    store = Store(
+                        state: try WireJSON.decode(App.State.self, from: snapshot.state), version: snapshot.version)
                 } catch {
-                    throw DaemonError.recovery(path: path, reason: "the snapshot at version \(snapshot.version) does not decode: \(error.shortDescription)")
+                    throw DaemonError.recovery(
+                        path: path,
+                        reason: "the snapshot at version \(snapshot.version) does not decode: \(error.shortDescription)"
+                    )
                 }
                 if let encoded = snapshot.ledger {
                     do {
-                        ledger = try DispatchLedger(decoding: encoded, windowSize: emptyLedger.windowSize, clientLimit: emptyLedger.clientLimit)
+                        ledger = try DispatchLedger(
+                            decoding: encoded, windowSize: emptyLedger.windowSize, clientLimit: emptyLedger.clientLimit)
                     } catch {
-                        throw DaemonError.recovery(path: path, reason: "the dispatch ledger of the snapshot at version \(snapshot.version) does not decode: \(error.shortDescription)")
+                        throw DaemonError.recovery(
+                            path: path,
+                            reason:
+                                "the dispatch ledger of the snapshot at version \(snapshot.version) does not decode: \(error.shortDescription)"
+                        )
                     }
                 }
                 snapshotVersion = snapshot.version
@@ -48,7 +59,9 @@ enum Recovery<App: SyncApp> {
                 for entry in entries {
                     try replay(entry, into: &store, actionTypes: actionTypes, path: path)
                     if let clientID = entry.clientID, let sequence = entry.clientSequence {
-                        ledger.record(.init(clientID: clientID, sequence: sequence), version: entry.version, durableThrough: entry.version)
+                        ledger.record(
+                            .init(clientID: clientID, sequence: sequence), version: entry.version,
+                            durableThrough: entry.version)
                     }
                 }
                 replayed += entries.count
@@ -68,7 +81,9 @@ enum Recovery<App: SyncApp> {
         _ entry: JournalEntry, into store: inout Store<App.State>, actionTypes: ActionDirectory<App.State>, path: String
     ) throws(DaemonError) {
         guard entry.version == store.version + 1 else {
-            throw .recovery(path: path, reason: "version \(store.version + 1) is missing (the next action recorded is \(entry.version))")
+            throw .recovery(
+                path: path,
+                reason: "version \(store.version + 1) is missing (the next action recorded is \(entry.version))")
         }
         do {
             try actionTypes.reapply(entry, to: &store)

@@ -55,7 +55,9 @@ extension Server {
             var moved = entry
             moved.version = rebased.version
             writer.record(moved)
-            if let key = entry.ledgerKey { ledger.record(key, version: moved.version, durableThrough: writer.durableVersion) }
+            if let key = entry.ledgerKey {
+                ledger.record(key, version: moved.version, durableThrough: writer.durableVersion)
+            }
             outcomes[entry.version] = .success(moved.version)
         }
         store = rebased
@@ -72,7 +74,10 @@ extension Server {
                 if case .client(let connectionID, _) = requester { didAnswerAwaitedRequest(of: connectionID) }
             }
         }
-        logger.log(.debug, "rebased on versions \(foreign[0].version)-\(writer.durableVersion) from other hosts: \(outcomes.values.filter { (try? $0.get()) == nil }.count) of \(unsaved.count) pending actions rejected")
+        logger.log(
+            .debug,
+            "rebased on versions \(foreign[0].version)-\(writer.durableVersion) from other hosts: \(outcomes.values.filter { (try? $0.get()) == nil }.count) of \(unsaved.count) pending actions rejected"
+        )
     }
 
     /// Stops accepting actions for good (until a restart): the shared log no longer matches
@@ -80,7 +85,8 @@ extension Server {
     func refuseWrites(because reason: String) {
         guard writeRefusal == nil else { return }
         writeRefusal = reason
-        logger.log(.error, "refusing every change from now on: \(reason); restart this daemon once the log is sorted out")
+        logger.log(
+            .error, "refusing every change from now on: \(reason); restart this daemon once the log is sorted out")
     }
 
     /// Fails every dispatch waiting for its commit (and every duplicate waiting for one).

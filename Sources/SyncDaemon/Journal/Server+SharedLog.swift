@@ -7,10 +7,12 @@ extension Server {
     var logStatus: LogStatus {
         // Before the listener's first news, the database answered the start-up's reads.
         guard let sharedLog = sharedLog ?? (writer.isShared ? .unknown : nil) else {
-            return LogStatus(kind: "sqlite", location: writer.location, head: writer.durableVersion, refusingWrites: writeRefusal)
+            return LogStatus(
+                kind: "sqlite", location: writer.location, head: writer.durableVersion, refusingWrites: writeRefusal)
         }
         return LogStatus(
-            kind: "postgres", location: writer.location, head: max(sharedLog.head ?? 0, writer.durableVersion), reachable: sharedLog.isReachable,
+            kind: "postgres", location: writer.location, head: max(sharedLog.head ?? 0, writer.durableVersion),
+            reachable: sharedLog.isReachable,
             unreachableSince: sharedLog.unreachableSince, problem: sharedLog.problem, refusingWrites: writeRefusal)
     }
 

@@ -24,14 +24,16 @@ final class SharedLogWatcher {
     /// `onChange` on the loop thread;
     /// it competes for the leader lock if `wantsLeadership`.
     init(
-        loop: UnsafeMutablePointer<uv_loop_t>, conninfo: String, schema: SharedLogSchema, applicationName: String, wantsLeadership: Bool,
+        loop: UnsafeMutablePointer<uv_loop_t>, conninfo: String, schema: SharedLogSchema, applicationName: String,
+        wantsLeadership: Bool,
         onChange: @escaping (SharedLogObservation) -> Void
     ) throws(DaemonError) {
         inbox = try LoopInbox(loop: loop, onReceive: onChange)
         let sender = inbox.sender
         let stopping = stopping
         let work = ListenerThreadWork {
-            let listener = SharedLogListener(conninfo: conninfo, schema: schema, applicationName: applicationName, wantsLeadership: wantsLeadership)
+            let listener = SharedLogListener(
+                conninfo: conninfo, schema: schema, applicationName: applicationName, wantsLeadership: wantsLeadership)
             var last: SharedLogObservation?
             var polls = 0
             while !stopping.withLock({ $0 }) {
@@ -46,10 +48,12 @@ final class SharedLogWatcher {
                 }
             }
         }
-        let started = pthread_create(&thread, nil, { raw in
-            Unmanaged<ListenerThreadWork>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, Unmanaged.passRetained(work).toOpaque())
+        let started = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<ListenerThreadWork>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, Unmanaged.passRetained(work).toOpaque())
         guard started == 0 else {
             _ = inbox.close()
             throw .system(operation: "starting", subject: "the shared log's listener thread", errno: started)

@@ -20,7 +20,9 @@ enum LoopShutdown {
         let leftovers = openHandles(of: loop)
         for handle in leftovers {
             logger.log(.error, leftoverHandleLine + typeName(of: handle))
-            if let data = handle.pointee.data, let owner = Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? any HandleOwner {
+            if let data = handle.pointee.data,
+                let owner = Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? any HandleOwner
+            {
                 owner.closeLeftoverHandle()
             } else {
                 uv_close(handle, nil)
@@ -44,10 +46,12 @@ enum LoopShutdown {
         var handles: [UnsafeMutablePointer<uv_handle_t>] = []
         // `arg` is `handles`, valid for the duration of the walk only.
         withUnsafeMutablePointer(to: &handles) { list in
-            uv_walk(loop, { handle, arg in
-                guard let handle, uv_is_closing(handle) == 0 else { return }
-                arg!.assumingMemoryBound(to: [UnsafeMutablePointer<uv_handle_t>].self).pointee.append(handle)
-            }, list)
+            uv_walk(
+                loop,
+                { handle, arg in
+                    guard let handle, uv_is_closing(handle) == 0 else { return }
+                    arg!.assumingMemoryBound(to: [UnsafeMutablePointer<uv_handle_t>].self).pointee.append(handle)
+                }, list)
         }
         return handles
     }

@@ -24,7 +24,10 @@ final class PoolTask<Output: Sendable> {
     }
 
     /// Queues `work` on `loop`'s thread pool; `completion` gets its result on the loop thread.
-    static func run(on loop: UnsafeMutablePointer<uv_loop_t>, work: @escaping @Sendable () -> Output, completion: @escaping (Output?) -> Void) {
+    static func run(
+        on loop: UnsafeMutablePointer<uv_loop_t>, work: @escaping @Sendable () -> Output,
+        completion: @escaping (Output?) -> Void
+    ) {
         let task = PoolTask(work: work, completion: completion)
         task.request.pointee.data = Unmanaged.passRetained(task as AnyObject).toOpaque()
         if uv_queue_work(loop, task.request, runPoolTask, finishPoolTask) != 0 {
@@ -55,5 +58,6 @@ private let runPoolTask: uv_work_cb = { request in
 }
 
 private let finishPoolTask: uv_after_work_cb = { request, status in
-    (Unmanaged<AnyObject>.fromOpaque(request!.pointee.data).takeRetainedValue() as! any PoolRunnable).finish(status: status)
+    (Unmanaged<AnyObject>.fromOpaque(request!.pointee.data).takeRetainedValue() as! any PoolRunnable).finish(
+        status: status)
 }

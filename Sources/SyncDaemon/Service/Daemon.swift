@@ -20,7 +20,8 @@ public final class Daemon<App: SyncApp> {
     /// A daemon serving `App` as `configuration` says, running `sideEffects` while it serves;
     /// acceptance, those side effects and the ones clients dispatch are given `dependencies`.
     public init(
-        configuration: DaemonConfiguration, dependencies: App.Dependencies, sideEffects: [any SideEffect<App.State, App.Dependencies>] = [],
+        configuration: DaemonConfiguration, dependencies: App.Dependencies,
+        sideEffects: [any SideEffect<App.State, App.Dependencies>] = [],
         logger: Logger
     ) {
         self.configuration = configuration
@@ -40,35 +41,46 @@ public final class Daemon<App: SyncApp> {
         let directory: DataDirectory
         do {
             directory = try DataDirectory(
-                path: configuration.dataDirectory, lockName: configuration.identity.lockFileName, owner: configuration.identity.daemonName)
+                path: configuration.dataDirectory, lockName: configuration.identity.lockFileName,
+                owner: configuration.identity.daemonName)
         } catch {
             throw .dataDirectory(error)
         }
         let journal = try JournalOpener.open(configuration, in: directory, logger: logger)
         let started = Self.monotonicMilliseconds()
-        let emptyLedger = DispatchLedger(windowSize: configuration.ledgerWindowSize, clientLimit: configuration.ledgerClientLimit)
+        let emptyLedger = DispatchLedger(
+            windowSize: configuration.ledgerWindowSize, clientLimit: configuration.ledgerClientLimit)
         let recovered = try Recovery<App>.recover(from: journal, path: journal.location, emptyLedger: emptyLedger)
         try JournalOpener.prepareForWriting(journal, logger: logger)
-        logger.log(.info, "recovered version \(recovered.store.version) from \(journal.location) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed, \(recovered.ledger.clientCount.counting("client id")) in the dispatch ledger) in \(Self.monotonicMilliseconds() - started) ms")
+        logger.log(
+            .info,
+            "recovered version \(recovered.store.version) from \(journal.location) (snapshot at \(recovered.snapshotVersion), \(recovered.replayedCount.counting("action")) replayed, \(recovered.ledger.clientCount.counting("client id")) in the dispatch ledger) in \(Self.monotonicMilliseconds() - started) ms"
+        )
 
         let activated = try SystemdActivation.listeningDescriptor(named: configuration.identity)
         if activated == nil, try SocketFile.prepare(configuration.socketPath) == .replacedStaleSocket {
-            logger.log(.warning, "replaced the stale socket \(configuration.socketPath) (left by a daemon that did not stop cleanly)")
+            logger.log(
+                .warning,
+                "replaced the stale socket \(configuration.socketPath) (left by a daemon that did not stop cleanly)")
         }
         let notifier = SystemdNotifier()
         let writer = JournalWriter<App.State>(
-            journal: journal, loop: loop, durableVersion: recovered.store.version, lastSnapshotVersion: recovered.snapshotVersion,
+            journal: journal, loop: loop, durableVersion: recovered.store.version,
+            lastSnapshotVersion: recovered.snapshotVersion,
             snapshotInterval: configuration.snapshotInterval,
             // A round trip to a database server must not stall the loop.
             inlineCommitLimit: journal.isShared ? 0 : configuration.inlineCommitLimit, logger: logger)
         let server = try Server<App>(
-            loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration, dependencies: dependencies, logger: logger)
+            loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration,
+            dependencies: dependencies, logger: logger)
         var effects: SideEffectRunner<App.State, App.Dependencies>?
         var watcher: SharedLogWatcher?
         var listener: UnixListener?
         var timers: [LoopHandle<uv_timer_t>] = []
         var signals: [LoopHandle<uv_signal_t>] = []
-        let status = { "serving \(server.connectionCount) client\(server.connectionCount == 1 ? "" : "s") at version \(server.publishedVersion)" }
+        let status = {
+            "serving \(server.connectionCount) client\(server.connectionCount == 1 ? "" : "s") at version \(server.publishedVersion)"
+        }
         // Stops accepting and starts the graceful shutdown; also releases whatever exists when
         // a start fails halfway.
         let shutDown = {
@@ -86,7 +98,9 @@ public final class Daemon<App: SyncApp> {
             shutDown()
         }
         do {
-            effects = try SideEffectRunner<App.State, App.Dependencies>(loop: loop, effects: sideEffects, mirror: server.mirror, dependencies: dependencies) { [unowned server] action, reply in
+            effects = try SideEffectRunner<App.State, App.Dependencies>(
+                loop: loop, effects: sideEffects, mirror: server.mirror, dependencies: dependencies
+            ) { [unowned server] action, reply in
                 server.apply(action, requester: .sideEffect(reply))
             }
             // Signals are watched before the socket listens: a client may connect (and a test
@@ -94,10 +108,14 @@ public final class Daemon<App: SyncApp> {
             // end the daemon.
             signals.append(try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") })
             signals.append(try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") })
-            signals.append(try .signal(SIGHUP, loop: loop) { [logger] in logger.log(.info, "SIGHUP received; nothing to reload, \(status())") })
+            signals.append(
+                try .signal(SIGHUP, loop: loop) { [logger] in
+                    logger.log(.info, "SIGHUP received; nothing to reload, \(status())")
+                })
             if let conninfo = configuration.postgres {
                 watcher = try SharedLogWatcher(
-                    loop: loop, conninfo: conninfo, schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
+                    loop: loop, conninfo: conninfo,
+                    schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
                     applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
                 ) { [unowned server, logger] observation in
                     Self.noteChanges(from: server.sharedLog, to: observation, logger: logger)
@@ -106,22 +124,28 @@ public final class Daemon<App: SyncApp> {
                     if observation.isLeader { effects?.start() } else { effects?.pause() }
                 }
             }
-            listener = try UnixListener(loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger) { [unowned server] stream in
+            listener = try UnixListener(
+                loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger
+            ) { [unowned server] stream in
                 server.accept(from: stream)
             }
             if let notifier {
                 // Runs on the loop: a loop that is stuck stops the pings, and systemd restarts it.
                 let interval = SystemdNotifier.watchdogInterval()
-                timers.append(try .timer(loop: loop, after: 0, repeat: min(interval ?? 1000, 1000)) {
-                    if interval != nil { notifier.send("WATCHDOG=1") }
-                    notifier.status(status())
-                })
+                timers.append(
+                    try .timer(loop: loop, after: 0, repeat: min(interval ?? 1000, 1000)) {
+                        if interval != nil { notifier.send("WATCHDOG=1") }
+                        notifier.status(status())
+                    })
             }
         } catch {
             shutDown()
             throw error
         }
-        logger.log(.info, "listening on \(listener?.path ?? configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)")
+        logger.log(
+            .info,
+            "listening on \(listener?.path ?? configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)"
+        )
         notifier?.send("READY=1\nSTATUS=\(status())")
         if configuration.postgres == nil { effects?.start() }
         server.onFatalError = { shutDown() }
@@ -134,7 +158,10 @@ public final class Daemon<App: SyncApp> {
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
             let overtaken = journal.isShared ? ", \(writer.overtakenCount) overtaken by other daemons" : ""
-            logger.log(.info, "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread\(overtaken))")
+            logger.log(
+                .info,
+                "stopped at version \(writer.durableVersion); \(writer.committedActionCount.counting("action")) in \(writer.commitCount.counting("commit")) (\(average.formatted1) per commit, \(writer.inlineCommitCount) on the loop thread\(overtaken))"
+            )
         } else {
             logger.log(.info, "stopped at version \(writer.durableVersion)")
         }
@@ -144,12 +171,19 @@ public final class Daemon<App: SyncApp> {
     private static func noteChanges(from old: SharedLogObservation?, to new: SharedLogObservation, logger: Logger) {
         let old = old ?? .unknown
         if old.isReachable && !new.isReachable {
-            logger.log(.warning, "the shared log's database is unreachable (\(new.problem ?? "no answer")); reads go on, changes wait for it")
+            logger.log(
+                .warning,
+                "the shared log's database is unreachable (\(new.problem ?? "no answer")); reads go on, changes wait for it"
+            )
         } else if !old.isReachable && new.isReachable {
             logger.log(.info, "the shared log's database is reachable again")
         }
         if old.isLeader != new.isLeader {
-            logger.log(.info, new.isLeader ? "this daemon now runs the side effects for every host (it holds the leader lock)" : "this daemon no longer holds the leader lock; its side effects stop")
+            logger.log(
+                .info,
+                new.isLeader
+                    ? "this daemon now runs the side effects for every host (it holds the leader lock)"
+                    : "this daemon no longer holds the leader lock; its side effects stop")
         }
     }
 
@@ -182,9 +216,9 @@ extension Int {
     func counting(_ noun: String) -> String { "\(self) \(noun)\(self == 1 ? "" : "s")" }
 }
 
-private extension Double {
+extension Double {
     /// The value with one decimal.
-    var formatted1: String {
+    fileprivate var formatted1: String {
         let tenths = Int((self * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }

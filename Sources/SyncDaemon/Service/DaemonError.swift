@@ -32,7 +32,8 @@ public enum DaemonError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .libuv(let operation, let subject, let code):
-            return "\(operation) \(subject) failed: \(String(cString: uv_err_name(code))) (\(String(cString: uv_strerror(code))))"
+            return
+                "\(operation) \(subject) failed: \(String(cString: uv_err_name(code))) (\(String(cString: uv_strerror(code))))"
         case .system(let operation, let subject, let errno):
             return "\(operation) \(subject) failed: \(String(cString: strerror(errno)))"
         case .alreadyRunning(let path):
@@ -52,7 +53,8 @@ public enum DaemonError: Error, CustomStringConvertible {
         case .recovery(let path, let reason):
             return "cannot recover from journal \(path): \(reason); the file was left as it is"
         case .uncertainCommit(let reason):
-            return "stopped: a commit may or may not be on disk (\(reason)); the next start recovers what the disk holds"
+            return
+                "stopped: a commit may or may not be on disk (\(reason)); the next start recovers what the disk holds"
         }
     }
 

@@ -39,7 +39,10 @@ public struct Logger: Sendable {
 
     /// A logger that prefixes lines with `label` and writes `minimumLevel` and above to
     /// `descriptor`.
-    public init(label: String, minimumLevel: Level = .info, forJournal: Bool = getenv("JOURNAL_STREAM") != nil, descriptor: Int32 = 2) {
+    public init(
+        label: String, minimumLevel: Level = .info, forJournal: Bool = getenv("JOURNAL_STREAM") != nil,
+        descriptor: Int32 = 2
+    ) {
         self.label = label
         self.minimumLevel = minimumLevel
         self.forJournal = forJournal
@@ -49,7 +52,8 @@ public struct Logger: Sendable {
     /// Logs one line at `level`.
     public func log(_ level: Level, _ message: String) {
         guard level >= minimumLevel else { return }
-        let line = forJournal ? "<\(level.rawValue)>\(message)\n" : "\(Self.timestamp()) \(label) \(level): \(message)\n"
+        let line =
+            forJournal ? "<\(level.rawValue)>\(message)\n" : "\(Self.timestamp()) \(label) \(level): \(message)\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
     }
 
@@ -62,7 +66,8 @@ public struct Logger: Sendable {
         var buffer = [CChar](repeating: 0, count: 32)
         let written = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
         let milliseconds = now.tv_nsec / 1_000_000
-        let fraction = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        let fraction =
+            milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
         let date = String(decoding: buffer[..<written].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return "\(date).\(fraction)Z"
     }

@@ -35,7 +35,9 @@ extension Server {
 
     /// At the end of a pass: once nothing waits for the journal, says bye to every client.
     func continueShutdownIfIdle() {
-        guard case .finishingCommits = shutdown, awaitingDurability.isEmpty, durableAcks.isEmpty, !writer.isBusy else { return }
+        guard case .finishingCommits = shutdown, awaitingDurability.isEmpty, durableAcks.isEmpty, !writer.isBusy else {
+            return
+        }
         shutdown = .sayingBye
         // The deadline first: saying bye can end the last connection, and with it the shutdown.
         do {
@@ -59,7 +61,9 @@ extension Server {
     func stopBecauseUncertain(_ reason: String) {
         guard fatalStop == nil else { return }
         fatalStop = .uncertainCommit(reason: reason)
-        logger.log(.error, "a commit may or may not be on disk (\(reason)); stopping so that recovery decides what was committed")
+        logger.log(
+            .error,
+            "a commit may or may not be on disk (\(reason)); stopping so that recovery decides what was committed")
         shutdown = .finished
         for session in sessions.values { session.connection.close(reason: "daemon stopping: commit outcome unknown") }
         shutdownDeadline?.close()

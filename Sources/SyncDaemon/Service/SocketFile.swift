@@ -43,7 +43,9 @@ enum SocketFile {
         guard stat(name, &status) == 0 else { throw .system(operation: "inspecting", subject: name, errno: errno) }
         let writableByOthers = status.st_mode & 0o022 != 0 && status.st_mode & S_ISVTX == 0
         guard status.st_uid == getuid() || status.st_uid == 0, !writableByOthers else {
-            throw .unsafeDirectory(path: name, reason: writableByOthers ? "it is writable by other users" : "it belongs to user \(status.st_uid)")
+            throw .unsafeDirectory(
+                path: name,
+                reason: writableByOthers ? "it is writable by other users" : "it belongs to user \(status.st_uid)")
         }
     }
 }

@@ -21,11 +21,17 @@ enum SystemdActivation {
             unsetenv("LISTEN_FDNAMES")
         }
         guard let pid = environment("LISTEN_PID").flatMap(Int32.init), pid == getpid(),
-              let count = environment("LISTEN_FDS").flatMap(Int32.init), count >= 1 else { return nil }
+            let count = environment("LISTEN_FDS").flatMap(Int32.init), count >= 1
+        else { return nil }
         var index: Int32 = 0
-        if let names = environment("LISTEN_FDNAMES")?.split(separator: ":", omittingEmptySubsequences: false).map(String.init), count > 1 {
+        if let names = environment("LISTEN_FDNAMES")?.split(separator: ":", omittingEmptySubsequences: false).map(
+            String.init), count > 1
+        {
             guard let match = names.firstIndex(where: acceptedNames.contains) else {
-                throw .activation(reason: "\(count) sockets were passed (\(names.joined(separator: ", "))) and none is named \(identity.daemonName)")
+                throw .activation(
+                    reason:
+                        "\(count) sockets were passed (\(names.joined(separator: ", "))) and none is named \(identity.daemonName)"
+                )
             }
             index = Int32(match)
         }

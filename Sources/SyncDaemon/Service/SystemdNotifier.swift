@@ -17,7 +17,8 @@ final class SystemdNotifier {
     /// A notifier for `$NOTIFY_SOCKET`, or `nil` when it is not set or not usable.
     init?() {
         guard let raw = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }), raw.count >= 2, raw.utf8.count < 108,
-              raw.hasPrefix("/") || raw.hasPrefix("@") else { return nil }
+            raw.hasPrefix("/") || raw.hasPrefix("@")
+        else { return nil }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         var address = sockaddr_un()

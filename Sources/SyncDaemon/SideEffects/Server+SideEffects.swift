@@ -6,14 +6,25 @@ import SyncStore
 extension Server {
     /// Decodes the payload of the dispatch (at `location` in `payload`) as the side effect
     /// `name` and starts it for request `requestID` of `session`, within the connection's bound.
-    func runSideEffect(named name: String, payload: [UInt8], at location: DispatchPayloadLocation, numbered: Bool, from session: Session, requestID: Int64) {
+    func runSideEffect(
+        named name: String, payload: [UInt8], at location: DispatchPayloadLocation, numbered: Bool,
+        from session: Session, requestID: Int64
+    ) {
         guard !numbered else {
-            send(.error(ProtocolError(
-                .invalidMessage, "\"\(name)\" is a side effect: it takes no \"sequence\" (only actions are applied exactly once).", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .invalidMessage,
+                        "\"\(name)\" is a side effect: it takes no \"sequence\" (only actions are applied exactly once).",
+                        requestID: requestID)), to: session)
             return
         }
         guard let type = sideEffectTypes[name] else {
-            send(.error(ProtocolError(.unknownAction, "No action or side effect is named \"\(name)\".", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .unknownAction, "No action or side effect is named \"\(name)\".", requestID: requestID)),
+                to: session)
             return
         }
         start(type, payload: payload, at: location, from: session, requestID: requestID)
@@ -26,26 +37,41 @@ extension Server {
         do {
             effect = try DispatchEnvelope<E>.decodePayload(from: payload, at: location)
         } catch {
-            send(.error(ProtocolError(.invalidPayload, "The payload is not a valid \"\(E.wireName)\" side effect (\(error.shortDescription)).", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .invalidPayload,
+                        "The payload is not a valid \"\(E.wireName)\" side effect (\(error.shortDescription)).",
+                        requestID: requestID)), to: session)
             return
         }
         let connectionID = session.connection.id
         let limit = configuration.maximumSideEffectsPerConnection
         guard sideEffectCalls.runningCount(of: connectionID) < limit else {
-            send(.error(ProtocolError(
-                .tooManySideEffects, "This connection already runs \(limit.counting("side effect")), the most it may at once; wait for one to finish.",
-                requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .tooManySideEffects,
+                        "This connection already runs \(limit.counting("side effect")), the most it may at once; wait for one to finish.",
+                        requestID: requestID)), to: session)
             return
         }
         let total = configuration.maximumSideEffects
         guard sideEffectCalls.runningCount < total else {
-            send(.error(ProtocolError(
-                .tooManySideEffects, "The daemon already runs \(total.counting("side effect")), the most it runs at once; try again shortly.",
-                requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .tooManySideEffects,
+                        "The daemon already runs \(total.counting("side effect")), the most it runs at once; try again shortly.",
+                        requestID: requestID)), to: session)
             return
         }
         guard case .serving = shutdown, sideEffectCalls.isAccepting else {
-            send(.error(ProtocolError(.cancelled, "The daemon is shutting down; the side effect was not started.", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .cancelled, "The daemon is shutting down; the side effect was not started.",
+                        requestID: requestID)), to: session)
             return
         }
         sideEffectCalls.start(effect, connectionID: connectionID, requestID: requestID)

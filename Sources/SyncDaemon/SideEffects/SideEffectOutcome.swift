@@ -6,18 +6,23 @@ import SyncStore
 enum SideEffectOutcome {
     /// The error of a call cancelled because the daemon stops.
     static let cancelled = ProtocolError(
-        .cancelled, "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before were accepted and commit as usual.")
+        .cancelled,
+        "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before were accepted and commit as usual."
+    )
 
     /// Starts a task that runs `effect` in `context` and passes its outcome to `report`.
     static func launch<E: DispatchedSideEffect>(
-        _ effect: E, in context: SideEffectContext<E.State, E.Dependencies>, report: @escaping @Sendable (Result<[UInt8], ProtocolError>) -> Void
+        _ effect: E, in context: SideEffectContext<E.State, E.Dependencies>,
+        report: @escaping @Sendable (Result<[UInt8], ProtocolError>) -> Void
     ) -> Task<Void, Never> {
         Task { report(await of(effect, in: context)) }
     }
 
     /// Runs `effect` in `context`: its result encoded, or the error it threw as the client gets
     /// it (a rejected action's error as it is, anything else `rejected` with its description).
-    static func of<E: DispatchedSideEffect>(_ effect: E, in context: SideEffectContext<E.State, E.Dependencies>) async -> Result<[UInt8], ProtocolError> {
+    static func of<E: DispatchedSideEffect>(_ effect: E, in context: SideEffectContext<E.State, E.Dependencies>) async
+        -> Result<[UInt8], ProtocolError>
+    {
         do {
             let result = try await effect.run(context)
             return .success(try WireJSON.encode(result))

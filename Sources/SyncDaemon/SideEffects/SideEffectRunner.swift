@@ -19,7 +19,8 @@ final class SideEffectRunner<State: Sendable, Dependencies: SideEffectDependenci
 
     /// A runner whose effects' dispatches reach `apply` on the loop thread.
     init(
-        loop: UnsafeMutablePointer<uv_loop_t>, effects: [any SideEffect<State, Dependencies>], mirror: StateMirror<State>, dependencies: Dependencies,
+        loop: UnsafeMutablePointer<uv_loop_t>, effects: [any SideEffect<State, Dependencies>],
+        mirror: StateMirror<State>, dependencies: Dependencies,
         apply: @escaping (any Action<State>, CheckedContinuation<UInt64, any Error>) -> Void
     ) throws(DaemonError) {
         self.effects = effects

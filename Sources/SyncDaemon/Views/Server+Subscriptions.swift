@@ -5,19 +5,30 @@ extension Server {
     /// Handles `subscribe`: replies `subscribed`, then at once the pair's current model.
     func subscribe(_ session: Session, requestID: Int64, viewModel: String, payload: [UInt8]) {
         guard let type = App.viewModelType(named: viewModel) else {
-            send(.error(ProtocolError(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID)),
+                to: session)
             return
         }
         guard session.subscriptions.count < configuration.maximumSubscriptionsPerConnection else {
             let limit = configuration.maximumSubscriptionsPerConnection
-            send(.error(ProtocolError(.tooManySubscriptions, "This connection already holds \(limit) subscriptions, the limit.", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .tooManySubscriptions, "This connection already holds \(limit) subscriptions, the limit.",
+                        requestID: requestID)), to: session)
             return
         }
         let source: (key: ViewKey, make: () -> any ViewSource<App.State>)
         do {
             source = try Self.viewSource(type, payload: payload)
         } catch {
-            send(.error(ProtocolError(.invalidParams, "The params are not valid for \"\(viewModel)\" (\(error.shortDescription)).", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .invalidParams, "The params are not valid for \"\(viewModel)\" (\(error.shortDescription)).",
+                        requestID: requestID)), to: session)
             return
         }
         let subscription = session.nextSubscriptionID
@@ -25,9 +36,12 @@ extension Server {
         session.subscriptions[subscription] = source.key
         let subscriber = ViewSubscriber(connectionID: session.connection.id, subscription: subscription)
         let model = hub.subscribe(
-            subscriber, to: source.key, takesPatches: session.takesPatches, makeSource: source.make, state: publishedState, version: publishedVersion)
+            subscriber, to: source.key, takesPatches: session.takesPatches, makeSource: source.make,
+            state: publishedState, version: publishedVersion)
         send(.subscribed(id: requestID, subscription: subscription), to: session)
-        session.connection.enqueueUpdate(ViewChange(model: model, patch: nil, base: publishedVersion), subscription: subscription, version: publishedVersion)
+        session.connection.enqueueUpdate(
+            ViewChange(model: model, patch: nil, base: publishedVersion), subscription: subscription,
+            version: publishedVersion)
     }
 
     /// The model an update left for later carries (see `OutboundQueue`): the pair's model at
@@ -35,14 +49,19 @@ extension Server {
     func connection(_ connection: Connection, newestModelOf subscription: Int64) -> (version: UInt64, model: [UInt8])? {
         guard let key = sessions[connection.id]?.subscriptions[subscription] else { return nil }
         let subscriber = ViewSubscriber(connectionID: connection.id, subscription: subscription)
-        guard let newest = hub.newestModel(of: subscriber, in: key, state: publishedState, version: publishedVersion) else { return nil }
+        guard let newest = hub.newestModel(of: subscriber, in: key, state: publishedState, version: publishedVersion)
+        else { return nil }
         return (newest.version, newest.model.bytes)
     }
 
     /// Handles `unsubscribe`.
     func unsubscribe(_ session: Session, requestID: Int64, subscription: Int64) {
         guard let key = session.subscriptions.removeValue(forKey: subscription) else {
-            send(.error(ProtocolError(.unknownSubscription, "This connection has no subscription \(subscription).", requestID: requestID)), to: session)
+            send(
+                .error(
+                    ProtocolError(
+                        .unknownSubscription, "This connection has no subscription \(subscription).",
+                        requestID: requestID)), to: session)
             return
         }
         hub.unsubscribe(.init(connectionID: session.connection.id, subscription: subscription), from: key)
@@ -51,8 +70,12 @@ extension Server {
 
     /// Decodes the params of a subscribe frame as `Model`'s and returns the pair's key and a
     /// way to make its source.
-    private static func viewSource<Model: ViewModel<App.State>>(_ type: Model.Type, payload: [UInt8]) throws -> (key: ViewKey, make: () -> any ViewSource<App.State>) {
+    private static func viewSource<Model: ViewModel<App.State>>(_ type: Model.Type, payload: [UInt8]) throws -> (
+        key: ViewKey, make: () -> any ViewSource<App.State>
+    ) {
         let params = try WireJSON.decode(SubscribeEnvelope<Model.Params>.self, from: payload).params
-        return (ViewKey(viewModel: Model.wireName, params: AnyHashable(params)), { TypedViewSource<Model>(params: params) })
+        return (
+            ViewKey(viewModel: Model.wireName, params: AnyHashable(params)), { TypedViewSource<Model>(params: params) }
+        )
     }
 }

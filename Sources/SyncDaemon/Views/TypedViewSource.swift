@@ -40,7 +40,9 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
     func renderChange(_ state: Model.State, withPatch: Bool) -> (model: EncodedModel, patch: [UInt8]?)? {
         let withPatch = withPatch && (lastEncoded.encodedByteCount ?? Int.max) >= Self.smallModelByteCount
         let model = makeModel(state)
-        if withPatch, case .some(.some(let old)) = lastModel, let model, let changes = Self.changes(from: old, to: model) {
+        if withPatch, case .some(.some(let old)) = lastModel, let model,
+            let changes = Self.changes(from: old, to: model)
+        {
             guard !changes.isEmpty else {
                 rememberUnchanged(model)
                 return nil
@@ -71,7 +73,8 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
     /// The model at `state`: from the last one where the model knows how (`IncrementalViewModel`).
     private func makeModel(_ state: Model.State) -> Model? {
         if case .some(.some(let previous)) = lastModel, let incremental = previous as? any IncrementalViewModel,
-           let model = Self.model(following: incremental, state: state, params: params) {
+            let model = Self.model(following: incremental, state: state, params: params)
+        {
             return model
         }
         return Model(state: state, params: params)
@@ -79,7 +82,9 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
 
     /// `Incremental`'s model at `state` made from `previous`; `nil` in the outer optional when the
     /// types do not line up (they always do: `previous` is a `Model`).
-    private static func model<Incremental: IncrementalViewModel>(following previous: Incremental, state: Model.State, params: Model.Params) -> Model?? {
+    private static func model<Incremental: IncrementalViewModel>(
+        following previous: Incremental, state: Model.State, params: Model.Params
+    ) -> Model?? {
         guard let state = state as? Incremental.State, let params = params as? Incremental.Params else { return nil }
         return .some(Incremental(state: state, params: params, previous: previous).flatMap { $0 as? Model })
     }
@@ -112,11 +117,12 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
         var patch: [UInt8] = [UInt8(ascii: "[")]
         for (index, change) in changes.enumerated() {
             if index > 0 { patch.append(UInt8(ascii: ",")) }
-            let (op, path, value): (String, [String], (any Encodable)?) = switch change {
-            case .add(let path, let value): ("add", path, value)
-            case .remove(let path): ("remove", path, nil)
-            case .replace(let path, let value): ("replace", path, value)
-            }
+            let (op, path, value): (String, [String], (any Encodable)?) =
+                switch change {
+                case .add(let path, let value): ("add", path, value)
+                case .remove(let path): ("remove", path, nil)
+                case .replace(let path, let value): ("replace", path, value)
+                }
             patch.append(contentsOf: #"{"op":"\#(op)","path":"#.utf8)
             try WireJSON.appendString(JSONPatch.pointer(path), to: &patch)
             if let value {

@@ -60,7 +60,8 @@ final class ViewHub<State> {
     /// Adds `subscriber` to the pair `key`, computing the pair at `state` if it is new, and
     /// records that it receives the model as of `version`. Returns the pair's current model.
     func subscribe(
-        _ subscriber: ViewSubscriber, to key: ViewKey, takesPatches: Bool, makeSource: () -> any ViewSource<State>, state: State, version: UInt64
+        _ subscriber: ViewSubscriber, to key: ViewKey, takesPatches: Bool, makeSource: () -> any ViewSource<State>,
+        state: State, version: UInt64
     ) -> EncodedModel {
         let entry: Entry
         if let existing = entries[key] {
@@ -71,7 +72,9 @@ final class ViewHub<State> {
             entry = Entry(source: source, model: source.render(state))
             entries[key] = entry
         }
-        if entry.subscribers.updateValue(Delivery(version: version, takesPatches: takesPatches), forKey: subscriber) == nil, takesPatches {
+        if entry.subscribers.updateValue(Delivery(version: version, takesPatches: takesPatches), forKey: subscriber)
+            == nil, takesPatches
+        {
             entry.patchTakers += 1
         }
         return entry.model
@@ -80,7 +83,9 @@ final class ViewHub<State> {
     /// The model of the pair `key` at `state` (the published state, at `version`) for a stale
     /// `subscriber` whose socket can now take it, and the version to send it as; the
     /// subscriber is no longer stale. `nil` when it does not follow the pair.
-    func newestModel(of subscriber: ViewSubscriber, in key: ViewKey, state: State, version: UInt64) -> (version: UInt64, model: EncodedModel)? {
+    func newestModel(of subscriber: ViewSubscriber, in key: ViewKey, state: State, version: UInt64) -> (
+        version: UInt64, model: EncodedModel
+    )? {
         guard let entry = entries[key], let delivery = entry.subscribers[subscriber] else { return nil }
         bringUpToDate(entry, state: state, version: version)
         if delivery.isStale {
@@ -111,7 +116,10 @@ final class ViewHub<State> {
             guard let change = entry.source.renderChange(state, withPatch: entry.patchTakers > 0) else { continue }
             entry.model = change.model
             for (subscriber, delivery) in entry.subscribers {
-                let isStale = deliver(subscriber, ViewChange(model: change.model, patch: delivery.takesPatches ? change.patch : nil, base: delivery.version))
+                let isStale = deliver(
+                    subscriber,
+                    ViewChange(
+                        model: change.model, patch: delivery.takesPatches ? change.patch : nil, base: delivery.version))
                 if isStale, !delivery.isStale { entry.staleCount += 1 }
                 delivery.isStale = delivery.isStale || isStale
                 delivery.version = version

@@ -40,7 +40,9 @@ public struct LogChain: Equatable, Sendable {
         Self.append(entry.host.map { Array($0.utf8) }, to: &bytes)
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in
-            _ = digest.withUnsafeMutableBufferPointer { output in SHA256(input.baseAddress, input.count, output.baseAddress) }
+            _ = digest.withUnsafeMutableBufferPointer { output in
+                SHA256(input.baseAddress, input.count, output.baseAddress)
+            }
         }
         return LogChain(version: entry.version, hash: digest)
     }
@@ -86,7 +88,9 @@ public struct LogChain: Equatable, Sendable {
     }
 
     private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        }
     }
 
     private static func append(_ value: UInt64?, to bytes: inout [UInt8]) {
@@ -97,7 +101,9 @@ public struct LogChain: Equatable, Sendable {
 
     private static func append(_ value: [UInt8], to bytes: inout [UInt8]) {
         let length = UInt32(value.count)
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: length >> UInt32(shift)))
+        }
         bytes.append(contentsOf: value)
     }
 

@@ -22,7 +22,9 @@ final class PostgresConnection {
     }
 
     /// Connects to `conninfo` within `timeoutMilliseconds`, as application `applicationName`.
-    static func connect(_ conninfo: String, applicationName: String, timeoutMilliseconds: Int) throws(PostgresError) -> PostgresConnection {
+    static func connect(_ conninfo: String, applicationName: String, timeoutMilliseconds: Int) throws(PostgresError)
+        -> PostgresConnection
+    {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
         // Keywords before `dbname` (the conninfo, expanded) are defaults it may override; those
         // after it override it.
@@ -71,9 +73,12 @@ final class PostgresConnection {
         // read them first, so that a dead connection fails before anything is sent.
         guard readIdleInput() else { throw .connectionLost(Self.errorMessage(connection)) }
         // Without parameters, the simple protocol, which also runs several statements at once.
-        let sent = parameters.isEmpty
+        let sent =
+            parameters.isEmpty
             ? PQsendQuery(connection, sql)
-            : withOptionalCStrings(parameters) { pointers in PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0) }
+            : withOptionalCStrings(parameters) { pointers in
+                PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+            }
         guard sent == 1 else { throw .connectionLost(Self.errorMessage(connection)) }
         try flush(until: deadline)
         var rows: Rows = []
@@ -87,13 +92,17 @@ final class PostgresConnection {
                 rows = Self.rows(of: result)
             default:
                 let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-                let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.errorMessage(connection)
+                let message =
+                    PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                    ?? Self.errorMessage(connection)
                 failure = .server(state: state, message: message)
             }
         }
         // A session the server ended (a shutdown's FATAL, SQLSTATE class 57P or 08) is a lost
         // connection, not a refusal: the statement may have committed before it.
-        if case .server(let state, let message)? = failure, state.hasPrefix("57P") || state.hasPrefix("08") || PQstatus(connection) != CONNECTION_OK {
+        if case .server(let state, let message)? = failure,
+            state.hasPrefix("57P") || state.hasPrefix("08") || PQstatus(connection) != CONNECTION_OK
+        {
             throw .lostAfterSending("\(message) (SQLSTATE \(state))")
         }
         if let failure { throw failure }
@@ -135,7 +144,9 @@ final class PostgresConnection {
             let result = PQflush(connection)
             if result == 0 { return }
             if result < 0 { throw .lostAfterSending(Self.errorMessage(connection)) }
-            guard Self.wait(PQsocket(connection), forWriting: true, until: deadline) else { throw .lostAfterSending("no answer in time") }
+            guard Self.wait(PQsocket(connection), forWriting: true, until: deadline) else {
+                throw .lostAfterSending("no answer in time")
+            }
         }
     }
 
@@ -143,7 +154,9 @@ final class PostgresConnection {
         while true {
             guard PQconsumeInput(connection) == 1 else { throw .lostAfterSending(Self.errorMessage(connection)) }
             if PQisBusy(connection) == 0 { return }
-            guard Self.wait(PQsocket(connection), forWriting: false, until: deadline) else { throw .lostAfterSending("no answer in time") }
+            guard Self.wait(PQsocket(connection), forWriting: false, until: deadline) else {
+                throw .lostAfterSending("no answer in time")
+            }
         }
     }
 
@@ -156,7 +169,8 @@ final class PostgresConnection {
             var values: [String?] = []
             values.reserveCapacity(Int(columnCount))
             for column in 0..<columnCount {
-                values.append(PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
+                values.append(
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
             }
             rows.append(values)
         }
@@ -166,7 +180,9 @@ final class PostgresConnection {
     /// libpq's last error for `connection`, on one line.
     private static func errorMessage(_ connection: OpaquePointer) -> String {
         guard let message = PQerrorMessage(connection) else { return "unknown error" }
-        let text = String(cString: message).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+        let text = String(cString: message).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.filter {
+            !$0.isEmpty
+        }
         return text.isEmpty ? "unknown error" : text.joined(separator: "; ")
     }
 
@@ -204,8 +220,8 @@ struct Deadline {
     }
 }
 
-private extension Substring {
-    func trimmingCharacters() -> Substring {
+extension Substring {
+    fileprivate func trimmingCharacters() -> Substring {
         var text = self
         while let first = text.first, first.isWhitespace { text.removeFirst() }
         while let last = text.last, last.isWhitespace { text.removeLast() }
@@ -214,7 +230,9 @@ private extension Substring {
 }
 
 /// Calls `body` with a NULL-terminated array of C strings for `strings`.
-private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result)
+    -> Result
+{
     let copies = strings.map { strdup($0) }
     defer { for copy in copies { free(copy) } }
     let pointers = copies.map { UnsafePointer($0) } + [nil]
@@ -222,7 +240,9 @@ private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<Un
 }
 
 /// Calls `body` with an array of C strings for `strings`, NULL where a string is `nil`.
-private func withOptionalCStrings<Result>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result) -> Result {
+private func withOptionalCStrings<Result>(
+    _ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result
+) -> Result {
     let copies = strings.map { $0.map { strdup($0) } ?? nil }
     defer { for copy in copies { free(copy) } }
     let pointers = copies.map { UnsafePointer($0) }

@@ -97,11 +97,13 @@ public final class PostgresJournal: Journal {
         for row in rows {
             let (entry, hash) = try decode(row)
             guard entry.version == link.version + 1 else {
-                throw .rewritten(path: location, reason: "version \(link.version + 1) is missing (the next one is \(entry.version))")
+                throw .rewritten(
+                    path: location, reason: "version \(link.version + 1) is missing (the next one is \(entry.version))")
             }
             let next = link.appending(entry)
             guard next.hash == hash else {
-                throw .rewritten(path: location, reason: "the entry at version \(entry.version) does not chain to the one before it")
+                throw .rewritten(
+                    path: location, reason: "the entry at version \(entry.version) does not chain to the one before it")
             }
             link = next
             entries.append(entry)
@@ -113,12 +115,15 @@ public final class PostgresJournal: Journal {
     public func latestSnapshot() throws(JournalError) -> Snapshot? {
         let rows = try run(schema.readLatestSnapshot, [], operation: "reading the snapshot")
         guard let row = rows.first else { return nil }
-        guard let version = row[0].flatMap(UInt64.init), let hash = row[1].flatMap(LogChain.bytes(hex:)), let state = row[2] else {
+        guard let version = row[0].flatMap(UInt64.init), let hash = row[1].flatMap(LogChain.bytes(hex:)),
+            let state = row[2]
+        else {
             throw .corrupt(path: location, reason: "a snapshot row is malformed")
         }
         let logged = try link(at: version)
         guard logged.hash == hash else {
-            throw .rewritten(path: location, reason: "the snapshot at version \(version) does not match the log's entry there")
+            throw .rewritten(
+                path: location, reason: "the snapshot at version \(version) does not match the log's entry there")
         }
         head = logged
         return Snapshot(version: version, state: Array(state.utf8), ledger: row[3].map { Array($0.utf8) })
@@ -127,11 +132,14 @@ public final class PostgresJournal: Journal {
     public func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot? {
         let rows = try run(schema.readSnapshotAtOrBelow, [String(version)], operation: "reading a snapshot")
         guard let row = rows.first else { return nil }
-        guard let found = row[0].flatMap(UInt64.init), let hash = row[1].flatMap(LogChain.bytes(hex:)), let state = row[2] else {
+        guard let found = row[0].flatMap(UInt64.init), let hash = row[1].flatMap(LogChain.bytes(hex:)),
+            let state = row[2]
+        else {
             throw .corrupt(path: location, reason: "a snapshot row is malformed")
         }
         guard try link(at: found).hash == hash else {
-            throw .rewritten(path: location, reason: "the snapshot at version \(found) does not match the log's entry there")
+            throw .rewritten(
+                path: location, reason: "the snapshot at version \(found) does not match the log's entry there")
         }
         return Snapshot(version: found, state: Array(state.utf8), ledger: row[3].map { Array($0.utf8) })
     }
@@ -142,7 +150,9 @@ public final class PostgresJournal: Journal {
         // A batch found not committed after its connection broke is sent once more.
         if try appendBatchOnce(entries) == .notCommitted {
             guard try appendBatchOnce(entries) == .committed else {
-                throw .storage(path: location, operation: "appending", reason: "the connection broke twice while appending, and the batch was not committed")
+                throw .storage(
+                    path: location, operation: "appending",
+                    reason: "the connection broke twice while appending, and the batch was not committed")
             }
         }
     }
@@ -156,7 +166,9 @@ public final class PostgresJournal: Journal {
 
     private func appendBatchOnce(_ entries: [JournalEntry]) throws(JournalError) -> AppendAttempt {
         let base = head
-        guard entries[0].version == base.version + 1 else { throw .overtaken(head: max(base.version, entries[0].version - 1)) }
+        guard entries[0].version == base.version + 1 else {
+            throw .overtaken(head: max(base.version, entries[0].version - 1))
+        }
         var links: [LogChain] = []
         links.reserveCapacity(entries.count)
         var link = base
@@ -179,11 +191,14 @@ public final class PostgresJournal: Journal {
             sentButUnanswered = false
             return try settleAmbiguousAppend(of: links.last!, base: base, oldSession: session, reason: reason)
         }
-        guard let result = rows.first?[0].flatMap(Int64.init) else { throw .corrupt(path: location, reason: "\(schema.prefix)_append returned nothing") }
+        guard let result = rows.first?[0].flatMap(Int64.init) else {
+            throw .corrupt(path: location, reason: "\(schema.prefix)_append returned nothing")
+        }
         if result < 0 {
             let current = UInt64(-1 - result)
             if current == base.version {
-                throw .rewritten(path: location, reason: "the head at version \(current) no longer has the hash this daemon saw")
+                throw .rewritten(
+                    path: location, reason: "the head at version \(current) no longer has the hash this daemon saw")
             }
             if current < base.version { throw movedBack(to: current, from: base.version) }
             throw .overtaken(head: current)
@@ -193,21 +208,31 @@ public final class PostgresJournal: Journal {
     }
 
     /// The append was sent and the connection broke: find out whether it committed, never guess.
-    private func settleAmbiguousAppend(of last: LogChain, base: LogChain, oldSession pid: Int32, reason: String) throws(JournalError) -> AppendAttempt {
+    private func settleAmbiguousAppend(of last: LogChain, base: LogChain, oldSession pid: Int32, reason: String)
+        throws(JournalError) -> AppendAttempt
+    {
         connection = nil
         let deadline = Deadline(milliseconds: settleTimeoutMilliseconds)
         do {
             let fresh = try connected(timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
-            try fresh.execute("SELECT pg_terminate_backend($1)", [String(pid)], timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
+            try fresh.execute(
+                "SELECT pg_terminate_backend($1)", [String(pid)],
+                timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
             while true {
-                let rows = try fresh.execute("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [String(pid)], timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
+                let rows = try fresh.execute(
+                    "SELECT 1 FROM pg_stat_activity WHERE pid = $1", [String(pid)],
+                    timeoutMilliseconds: max(100, deadline.remainingMilliseconds))
                 if rows.isEmpty { break }
-                guard deadline.remainingMilliseconds > 0 else { throw PostgresError.timedOut("waiting for the old session to end") }
+                guard deadline.remainingMilliseconds > 0 else {
+                    throw PostgresError.timedOut("waiting for the old session to end")
+                }
                 usleep(10_000)
             }
         } catch {
             if let error = error as? PostgresError { disconnect(after: error) }
-            throw .uncertain(path: location, reason: "\(reason); the database could not be asked whether the commit happened (\(error))")
+            throw .uncertain(
+                path: location,
+                reason: "\(reason); the database could not be asked whether the commit happened (\(error))")
         }
         // Only an answer settles it: a read that fails leaves the commit as uncertain as before.
         let logged: LogChain?
@@ -233,7 +258,11 @@ public final class PostgresJournal: Journal {
 
     /// The head is below one this daemon saw committed: the log lost entries under it.
     private func movedBack(to current: UInt64, from seen: UInt64) -> JournalError {
-        .rewritten(path: location, reason: "it ends at version \(current), but this daemon saw version \(seen) (commits were lost: a restore or a failover?)")
+        .rewritten(
+            path: location,
+            reason:
+                "it ends at version \(current), but this daemon saw version \(seen) (commits were lost: a restore or a failover?)"
+        )
     }
 
     private func saveSnapshot(_ snapshot: Snapshot) {
@@ -241,7 +270,10 @@ public final class PostgresJournal: Journal {
         let savedAt = Int64(time(nil)) * 1000
         _ = try? run(
             schema.writeSnapshot,
-            [String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex), String(savedAt)],
+            [
+                String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex),
+                String(savedAt),
+            ],
             operation: "saving a snapshot")
         _ = try? run(schema.pruneSnapshots, [String(snapshotSpacing)], operation: "pruning snapshots")
     }
@@ -252,7 +284,8 @@ public final class PostgresJournal: Journal {
         json.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count * 2 + 200 })
         for (index, entry) in entries.enumerated() {
             if index > 0 { json += "," }
-            json += "{\"v\":\(entry.version),\"n\":\"\(LogChain.hex(Array(entry.name.utf8)))\",\"p\":\"\(LogChain.hex(entry.payload))\",\"a\":\(entry.acceptedAt)"
+            json +=
+                "{\"v\":\(entry.version),\"n\":\"\(LogChain.hex(Array(entry.name.utf8)))\",\"p\":\"\(LogChain.hex(entry.payload))\",\"a\":\(entry.acceptedAt)"
             if let uid = entry.peerUID { json += ",\"u\":\(uid)" }
             if let pid = entry.peerPID { json += ",\"i\":\(pid)" }
             if let clientID = entry.clientID { json += ",\"c\":\"\(LogChain.hex(Array(clientID.utf8)))\"" }
@@ -272,7 +305,9 @@ public final class PostgresJournal: Journal {
         guard let text = rows.first?[0] else {
             throw .rewritten(path: location, reason: "the log has no entry at version \(version)")
         }
-        guard let hash = LogChain.bytes(hex: text) else { throw .corrupt(path: location, reason: "the hash at version \(version) is malformed") }
+        guard let hash = LogChain.bytes(hex: text) else {
+            throw .corrupt(path: location, reason: "the hash at version \(version) is malformed")
+        }
         return LogChain(version: version, hash: hash)
     }
 
@@ -299,10 +334,16 @@ public final class PostgresJournal: Journal {
         let current = try lastVersion()
         let fix = "if the database was replaced on purpose, remove \(headFile.path)"
         guard current >= remembered.version else {
-            throw .rewritten(path: location, reason: "it ends at version \(current), but this daemon saw version \(remembered.version) (commits were lost: a restore or a failover?); \(fix)")
+            throw .rewritten(
+                path: location,
+                reason:
+                    "it ends at version \(current), but this daemon saw version \(remembered.version) (commits were lost: a restore or a failover?); \(fix)"
+            )
         }
         guard try link(at: remembered.version).hash == remembered.hash else {
-            throw .rewritten(path: location, reason: "the entry at version \(remembered.version) is not the one this daemon saw; \(fix)")
+            throw .rewritten(
+                path: location,
+                reason: "the entry at version \(remembered.version) is not the one this daemon saw; \(fix)")
         }
     }
 
@@ -317,7 +358,8 @@ public final class PostgresJournal: Journal {
             throw .storage(path: location, operation: "connecting", reason: lastConnectFailure)
         }
         do {
-            let fresh = try PostgresConnection.connect(conninfo, applicationName: applicationName, timeoutMilliseconds: timeoutMilliseconds)
+            let fresh = try PostgresConnection.connect(
+                conninfo, applicationName: applicationName, timeoutMilliseconds: timeoutMilliseconds)
             try fresh.execute("SET synchronous_commit = on", timeoutMilliseconds: timeoutMilliseconds)
             connection = fresh
             backoffMilliseconds = 0
@@ -332,7 +374,9 @@ public final class PostgresJournal: Journal {
 
     /// Runs a statement on the connection; a broken connection is dropped for the next call.
     @discardableResult
-    private func run(_ sql: String, _ parameters: [String?], operation: String) throws(JournalError) -> PostgresConnection.Rows {
+    private func run(_ sql: String, _ parameters: [String?], operation: String) throws(JournalError)
+        -> PostgresConnection.Rows
+    {
         try perform(operation, readOnly: true) { connection throws(PostgresError) in
             try connection.execute(sql, parameters, timeoutMilliseconds: statementTimeoutMilliseconds)
         }
@@ -343,7 +387,8 @@ public final class PostgresJournal: Journal {
     /// a `readOnly` statement ran; after any other failure of the connection it is dropped, and
     /// `sentButUnanswered` tells whether the statement was sent.
     private func perform(
-        _ operation: String, readOnly: Bool = false, _ body: (PostgresConnection) throws(PostgresError) -> PostgresConnection.Rows
+        _ operation: String, readOnly: Bool = false,
+        _ body: (PostgresConnection) throws(PostgresError) -> PostgresConnection.Rows
     ) throws(JournalError) -> PostgresConnection.Rows {
         sentButUnanswered = false
         var attempt = 0
@@ -352,7 +397,9 @@ public final class PostgresJournal: Journal {
             do {
                 return try body(current)
             } catch {
-                if case .server = error { throw .storage(path: location, operation: operation, reason: error.description) }
+                if case .server = error {
+                    throw .storage(path: location, operation: operation, reason: error.description)
+                }
                 connection = nil
                 let retrySafe: Bool
                 switch error {
@@ -381,16 +428,19 @@ public final class PostgresJournal: Journal {
     private func createSchemaIfNeeded(_ connection: PostgresConnection) throws(JournalError) {
         do {
             try connection.execute("BEGIN", timeoutMilliseconds: 5_000)
-            try connection.execute("SELECT pg_advisory_xact_lock($1)", [String(schema.schemaLockKey)], timeoutMilliseconds: 30_000)
+            try connection.execute(
+                "SELECT pg_advisory_xact_lock($1)", [String(schema.schemaLockKey)], timeoutMilliseconds: 30_000)
             let exists = try connection.execute(schema.tablesExist, timeoutMilliseconds: 5_000).first?[0] == "t"
             if !exists {
                 try connection.execute(schema.createTables, timeoutMilliseconds: 30_000)
                 try connection.execute(schema.createAppendFunction, timeoutMilliseconds: 30_000)
             }
             let found = try connection.execute(schema.readSchemaVersion, timeoutMilliseconds: 5_000).first?[0]
-            try connection.execute(found == String(SharedLogSchema.schemaVersion) ? "COMMIT" : "ROLLBACK", timeoutMilliseconds: 5_000)
+            try connection.execute(
+                found == String(SharedLogSchema.schemaVersion) ? "COMMIT" : "ROLLBACK", timeoutMilliseconds: 5_000)
             guard found == String(SharedLogSchema.schemaVersion) else {
-                throw JournalError.unknownSchema(path: location, found: found ?? "none", supported: SharedLogSchema.schemaVersion)
+                throw JournalError.unknownSchema(
+                    path: location, found: found ?? "none", supported: SharedLogSchema.schemaVersion)
             }
         } catch let error as JournalError {
             throw error
@@ -410,7 +460,10 @@ public final class PostgresJournal: Journal {
             throw .cannotOpen(path: location, reason: "reading the server's settings failed: \(error)")
         }
         if fsync == "off" {
-            throw .cannotOpen(path: location, reason: "the server runs with fsync=off, so a commit it acknowledges can be lost in a crash; turn fsync on")
+            throw .cannotOpen(
+                path: location,
+                reason:
+                    "the server runs with fsync=off, so a commit it acknowledges can be lost in a crash; turn fsync on")
         }
     }
 }

@@ -20,9 +20,12 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(conninfo, &message) else {
             if let message { PQfreemem(message) }
-            return .failure(.cannotOpen(
-                path: "PostgreSQL",
-                reason: "the connection string is not valid: write key=value pairs (host=db.internal dbname=app user=app) or a URI (postgresql://app@db.internal/app)"))
+            return .failure(
+                .cannotOpen(
+                    path: "PostgreSQL",
+                    reason:
+                        "the connection string is not valid: write key=value pairs (host=db.internal dbname=app user=app) or a URI (postgresql://app@db.internal/app)"
+                ))
         }
         defer { PQconninfoFree(options) }
         var values: [String: String] = [:]
@@ -33,11 +36,12 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
         }
         let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
         let user = values["user"] ?? environment("PGUSER")
-        return .success(PostgresTarget(
-            host: values["host"] ?? values["hostaddr"] ?? environment("PGHOST") ?? "localhost",
-            port: values["port"] ?? environment("PGPORT"),
-            database: values["dbname"] ?? environment("PGDATABASE") ?? user ?? "postgres",
-            user: user))
+        return .success(
+            PostgresTarget(
+                host: values["host"] ?? values["hostaddr"] ?? environment("PGHOST") ?? "localhost",
+                port: values["port"] ?? environment("PGPORT"),
+                database: values["dbname"] ?? environment("PGDATABASE") ?? user ?? "postgres",
+                user: user))
     }
 
     /// `postgresql host/database`, with the port when one is given.

@@ -14,7 +14,8 @@ public struct SharedLogObservation: Equatable, Sendable {
     public var isLeader: Bool
 
     /// What is known before the first poll.
-    public static let unknown = SharedLogObservation(head: nil, isReachable: true, unreachableSince: nil, problem: nil, isLeader: false)
+    public static let unknown = SharedLogObservation(
+        head: nil, isReachable: true, unreachableSince: nil, problem: nil, isLeader: false)
 }
 
 /// The listening side of a shared log: one connection per daemon that `LISTEN`s for the
@@ -74,7 +75,8 @@ public final class SharedLogListener {
         let rows = try connection.execute(schema.readHead, timeoutMilliseconds: 2_000)
         if let text = rows.first?[0], let head = UInt64(text) { observation.head = head }
         if wantsLeadership && !observation.isLeader {
-            let taken = try connection.execute("SELECT pg_try_advisory_lock($1)", [String(schema.leaderLockKey)], timeoutMilliseconds: 2_000)
+            let taken = try connection.execute(
+                "SELECT pg_try_advisory_lock($1)", [String(schema.leaderLockKey)], timeoutMilliseconds: 2_000)
             observation.isLeader = taken.first?[0] == "t"
         }
         nextHeadRead = Deadline.now() + headIntervalMilliseconds
@@ -84,12 +86,14 @@ public final class SharedLogListener {
         if let connection { return connection }
         guard now >= nextConnectAttempt else { return nil }
         do {
-            let fresh = try PostgresConnection.connect(conninfo, applicationName: applicationName + " listener", timeoutMilliseconds: 1_500)
+            let fresh = try PostgresConnection.connect(
+                conninfo, applicationName: applicationName + " listener", timeoutMilliseconds: 1_500)
             try fresh.execute("LISTEN \(schema.channel)", timeoutMilliseconds: 2_000)
             // A session lost to a network cut may still hold the leader lock on the server
             // (until its TCP keepalive ends it): end it, so the lock is free for whoever wins.
             if let previousSession {
-                try fresh.execute("SELECT pg_terminate_backend($1)", [String(previousSession)], timeoutMilliseconds: 2_000)
+                try fresh.execute(
+                    "SELECT pg_terminate_backend($1)", [String(previousSession)], timeoutMilliseconds: 2_000)
             }
             previousSession = fresh.backendPID
             connection = fresh

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension JSONObjectFields {
@@ -21,13 +21,17 @@ extension JSONObjectFields {
             let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
             let name: String
             if bytes[member.key].contains(UInt8(ascii: "\\")) {
-                guard let unescaped = try? JSONDecoder().decode(String.self, from: Data(bytes[quoted])) else { continue }
+                guard let unescaped = try? JSONDecoder().decode(String.self, from: Data(bytes[quoted])) else {
+                    continue
+                }
                 name = unescaped
             } else {
                 name = String(decoding: bytes[member.key], as: UTF8.self)
             }
             guard seen.insert(name).inserted, member.kind == .number else { continue }
-            if bytes[member.value].contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            if bytes[member.value].contains(where: {
+                $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+            }) {
                 keys.insert(name)
             }
         }

@@ -41,10 +41,12 @@ public struct JSONObjectFields {
     /// one plain JSON object (see the type's summary).
     public init?(_ bytes: [UInt8], range: Range<Int>? = nil) {
         let range = range ?? 0..<bytes.count
-        guard let members = bytes.withUnsafeBufferPointer({ buffer in
-            var scanner = JSONScanner(buffer, start: range.lowerBound, end: range.upperBound)
-            return scanner.topLevelObject()
-        }) else { return nil }
+        guard
+            let members = bytes.withUnsafeBufferPointer({ buffer in
+                var scanner = JSONScanner(buffer, start: range.lowerBound, end: range.upperBound)
+                return scanner.topLevelObject()
+            })
+        else { return nil }
         self.bytes = bytes
         self.members = members
     }
@@ -53,12 +55,14 @@ public struct JSONObjectFields {
     /// `JSONScanner.isPlain`, repeated keys looked for at every depth): `PlainJSONDecoder`'s
     /// first look, which its top-level container then reuses.
     init?(plain bytes: [UInt8]) {
-        guard let members = bytes.withUnsafeBufferPointer({ buffer -> [Member]? in
-            var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
-            scanner.checksNestedKeys = true
-            guard let members = scanner.topLevelObject(), scanner.isPlain else { return nil }
-            return members
-        }) else { return nil }
+        guard
+            let members = bytes.withUnsafeBufferPointer({ buffer -> [Member]? in
+                var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
+                scanner.checksNestedKeys = true
+                guard let members = scanner.topLevelObject(), scanner.isPlain else { return nil }
+                return members
+            })
+        else { return nil }
         self.bytes = bytes
         self.members = members
     }
@@ -87,7 +91,9 @@ public struct JSONObjectFields {
         var digits = bytes[member.value]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard !digits.isEmpty, digits.count <= 19,
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
         var magnitude: UInt64 = 0
         for digit in digits { magnitude = magnitude * 10 + UInt64(digit - UInt8(ascii: "0")) }
         if negative {

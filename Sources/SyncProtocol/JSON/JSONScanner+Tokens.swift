@@ -27,7 +27,9 @@ extension JSONScanner {
             if byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
             if byte == UInt8(ascii: "\"") { return start..<position }
             if byte >= 0x80 {
-                guard let next = Self.endOfUTF8Scalar(bytes, at: position - 1, end: end) else { return fail(.invalidUTF8, at: position - 1) }
+                guard let next = Self.endOfUTF8Scalar(bytes, at: position - 1, end: end) else {
+                    return fail(.invalidUTF8, at: position - 1)
+                }
                 position = next
                 continue
             }
@@ -45,7 +47,8 @@ extension JSONScanner {
                 position += 4
                 if (0xDC00...0xDFFF).contains(unit) { return fail(.loneSurrogate, at: position - 6) }
                 if (0xD800...0xDBFF).contains(unit) {
-                    guard position + 6 <= end, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u"),
+                    guard position + 6 <= end, bytes[position] == UInt8(ascii: "\\"),
+                        bytes[position + 1] == UInt8(ascii: "u"),
                         let low = hexQuad(at: position + 2), (0xDC00...0xDFFF).contains(low)
                     else { return fail(.loneSurrogate, at: position - 6) }
                     position += 6
@@ -87,7 +90,8 @@ extension JSONScanner {
         while position + 8 <= end {
             let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
             // Below 0x20: some byte of (word & 0xE0E0…) is zero. Above 0x7F: a high bit is set.
-            let special = word & highBits != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            let special =
+                word & highBits != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
                 || hasZeroByte(word & (ones &* 0xE0))
             if special { break }
             position += 8

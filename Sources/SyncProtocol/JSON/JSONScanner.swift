@@ -187,7 +187,9 @@ struct JSONScanner {
             } else if byte == UInt8(ascii: ",") {
                 lastComma = index - 1
                 skipWhitespace()
-                if peek() == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) { return fail(.trailingComma, at: lastComma) }
+                if peek() == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    return fail(.trailingComma, at: lastComma)
+                }
                 if inObject { guard nestedKey(&keys) else { return nil } }
                 expectsValue = true
             } else {

@@ -49,8 +49,11 @@ struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try value(key).decode(type, codingPath: codingPath + [key])
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        KeyedDecodingContainer(PlainKeyedContainer<NestedKey>(fields: try value(key).members(), codingPath: codingPath + [key]))
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        KeyedDecodingContainer(
+            PlainKeyedContainer<NestedKey>(fields: try value(key).members(), codingPath: codingPath + [key]))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -114,7 +117,9 @@ struct PlainUnkeyedContainer: UnkeyedDecodingContainer {
         return try next().decode(type, codingPath: path)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let path = codingPath + [PlainIndexKey(intValue: currentIndex)]
         return KeyedDecodingContainer(PlainKeyedContainer<NestedKey>(fields: try next().members(), codingPath: path))
     }

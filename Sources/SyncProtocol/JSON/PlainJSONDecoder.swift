@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Decodes `Decodable` values straight from the bytes of plain JSON, several times cheaper
@@ -22,7 +22,8 @@ enum PlainJSONDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         if bytes.first == UInt8(ascii: "{") {
             guard let fields = JSONObjectFields(plain: bytes) else { throw Unsupported() }
-            return try PlainValue(bytes: bytes, range: 0..<bytes.count, kind: .object, scanned: fields).decode(type, codingPath: [])
+            return try PlainValue(bytes: bytes, range: 0..<bytes.count, kind: .object, scanned: fields).decode(
+                type, codingPath: [])
         }
         let top = try bytes.withUnsafeBufferPointer { buffer throws(Unsupported) in
             var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
@@ -78,7 +79,9 @@ struct PlainValue {
 
     /// The string, without its quotes (plain strings have no escapes), if it is valid UTF-8.
     func string() throws -> String {
-        guard kind == .string, let text = String(validating: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self) else {
+        guard kind == .string,
+            let text = String(validating: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self)
+        else {
             throw PlainJSONDecoder.Unsupported()
         }
         return text
@@ -126,16 +129,20 @@ struct PlainValue {
     /// The members of this object, or throws.
     func members() throws -> JSONObjectFields {
         if let scanned { return scanned }
-        guard kind == .object, let fields = JSONObjectFields(bytes, range: range) else { throw PlainJSONDecoder.Unsupported() }
+        guard kind == .object, let fields = JSONObjectFields(bytes, range: range) else {
+            throw PlainJSONDecoder.Unsupported()
+        }
         return fields
     }
 
     /// The elements of this array, or throws.
     func elements() throws -> [PlainValue] {
-        guard kind == .array, let elements = bytes.withUnsafeBufferPointer({ buffer in
-            var scanner = JSONScanner(buffer, start: range.lowerBound, end: range.upperBound)
-            return scanner.topLevelArray()
-        }) else { throw PlainJSONDecoder.Unsupported() }
+        guard kind == .array,
+            let elements = bytes.withUnsafeBufferPointer({ buffer in
+                var scanner = JSONScanner(buffer, start: range.lowerBound, end: range.upperBound)
+                return scanner.topLevelArray()
+            })
+        else { throw PlainJSONDecoder.Unsupported() }
         return elements.map { PlainValue(bytes: bytes, range: $0.value, kind: $0.kind) }
     }
 }

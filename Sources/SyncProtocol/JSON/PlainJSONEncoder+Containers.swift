@@ -18,7 +18,9 @@ struct PlainKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     }
 
     mutating func encodeNil(forKey key: Key) throws { add(key, scalar: Array("null".utf8)) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { add(key, scalar: Array((value ? "true" : "false").utf8)) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        add(key, scalar: Array((value ? "true" : "false").utf8))
+    }
     mutating func encode(_ value: String, forKey key: Key) throws { add(key, scalar: try PlainNode.scalar(value)) }
     mutating func encode(_ value: Double, forKey key: Key) throws { throw PlainJSONEncoder.Unsupported() }
     mutating func encode(_ value: Float, forKey key: Key) throws { throw PlainJSONEncoder.Unsupported() }
@@ -37,10 +39,13 @@ struct PlainKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         add(key, try PlainNode.encoding(value, codingPath: codingPath + [key]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let node = PlainNode()
         add(key, node)
-        return KeyedEncodingContainer(PlainKeyedEncodingContainer<NestedKey>(object: node.claimObject(), codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(
+            PlainKeyedEncodingContainer<NestedKey>(object: node.claimObject(), codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -96,11 +101,14 @@ struct PlainUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         array.elements.append(try PlainNode.encoding(value, codingPath: codingPath + [PlainIndexKey(intValue: count)]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let node = PlainNode()
         let path = codingPath + [PlainIndexKey(intValue: count)]
         array.elements.append(node)
-        return KeyedEncodingContainer(PlainKeyedEncodingContainer<NestedKey>(object: node.claimObject(), codingPath: path))
+        return KeyedEncodingContainer(
+            PlainKeyedEncodingContainer<NestedKey>(object: node.claimObject(), codingPath: path))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Encodes `Encodable` values to the bytes `WireJSON.makeEncoder()` would write, several times
@@ -175,7 +175,8 @@ final class PlainNode {
         while true {
             switch (left.next(), right.next()) {
             case (nil, nil): throw PlainJSONEncoder.Unsupported()
-            case (nil, .some(let byte)): _ = try folded(byte)
+            case (nil, .some(let byte)):
+                _ = try folded(byte)
                 while let byte = right.next() { _ = try folded(byte) }
                 return
             case (.some, nil): throw PlainJSONEncoder.Unsupported()

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The JSON settings both sides use. Keys are sorted so that equal values give equal bytes:
@@ -41,7 +41,8 @@ public enum WireJSON {
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         if let value = try? PlainJSONDecoder.decode(type, from: bytes) { return value }
         if let fault = JSONScanner.fault(in: bytes) {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Not valid JSON: \(fault).", underlyingError: fault))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "Not valid JSON: \(fault).", underlyingError: fault))
         }
         return try JSONDecoder().decode(type, from: Data(bytes))
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A message from a client to the server, with its envelope fields checked.
@@ -54,8 +54,12 @@ public enum ClientRequest: Equatable, Sendable {
     /// `JSONSyntaxError`), wherever the fault is: the scan of the fast path checks every byte,
     /// and anything it does not take is checked whole before `JSONDecoder`, which is lenient
     /// here, sees it.
-    public static func decodeLocatingPayload(_ payload: [UInt8]) throws(ProtocolError) -> (request: ClientRequest, payload: DispatchPayloadLocation) {
-        if let envelope = ClientEnvelope(scanning: payload) { return (try envelope.request(), envelope.payloadLocation) }
+    public static func decodeLocatingPayload(_ payload: [UInt8]) throws(ProtocolError) -> (
+        request: ClientRequest, payload: DispatchPayloadLocation
+    ) {
+        if let envelope = ClientEnvelope(scanning: payload) {
+            return (try envelope.request(), envelope.payloadLocation)
+        }
         return (try decodeWithJSONDecoder(payload), .unknown)
     }
 
@@ -72,7 +76,8 @@ public enum ClientRequest: Equatable, Sendable {
             decoder.userInfo[ClientEnvelope.nonIntegerFieldsKey] = JSONObjectFields.keysOfNonIntegerNumbers(in: payload)
             envelope = try decoder.decode(ClientEnvelope.self, from: Data(payload))
         } catch {
-            throw ProtocolError(.invalidMessage, "The message is not a JSON object with well-typed fields (\(describe(error))).")
+            throw ProtocolError(
+                .invalidMessage, "The message is not a JSON object with well-typed fields (\(describe(error))).")
         }
         return try envelope.request()
     }
@@ -114,7 +119,8 @@ private struct ClientEnvelope: Decodable {
     private(set) var payloadLocation = DispatchPayloadLocation.unknown
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, `protocol`, client, clientId, features, action, sequence, viewModel, subscription, after, limit, at
+        case type, id, `protocol`, client, clientId, features, action, sequence, viewModel, subscription, after, limit,
+            at
     }
 
     static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history", "get"]
@@ -127,7 +133,9 @@ private struct ClientEnvelope: Decodable {
     /// with a plain name). `nil` for anything else, which `init(from:)` then judges, so both
     /// ways give the same request or the same error.
     init?(scanning payload: [UInt8]) {
-        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type"), Self.scannedTypes.contains(type) else { return nil }
+        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type"),
+            Self.scannedTypes.contains(type)
+        else { return nil }
         /// A field that is absent (`.some(nil)`) or plain; `nil` when present but not plain.
         func plain<T>(_ key: StaticString, _ read: (StaticString) -> T?) -> T?? {
             guard fields.member(key) != nil else { return .some(nil) }
@@ -154,7 +162,8 @@ private struct ClientEnvelope: Decodable {
             guard let subscription = plain("subscription", fields.plainInteger) else { return nil }
             self.subscription = subscription
         case "history":
-            guard let after = plain("after", fields.plainInteger), let limit = plain("limit", fields.plainInteger) else { return nil }
+            guard let after = plain("after", fields.plainInteger), let limit = plain("limit", fields.plainInteger)
+            else { return nil }
             self.after = after
             self.limit = limit
         default:
@@ -181,7 +190,9 @@ private struct ClientEnvelope: Decodable {
         }
         switch type {
         case "hello":
-            `protocol` = field(.protocol) { try container.decodeInteger(.protocol, refusing: nonIntegers).map(Int.init) }
+            `protocol` = field(.protocol) {
+                try container.decodeInteger(.protocol, refusing: nonIntegers).map(Int.init)
+            }
             client = field(.client) { try container.decodeIfPresent(String.self, forKey: .client) }
             clientId = field(.clientId) { try container.decodeIfPresent(String.self, forKey: .clientId) }
             features = field(.features) { try container.decodeIfPresent([String].self, forKey: .features) }
@@ -214,22 +225,28 @@ private struct ClientEnvelope: Decodable {
             throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs an integer \"id\".")
         }
         if let badField {
-            throw ProtocolError(.invalidMessage, "The field \"\(badField)\" of a \"\(type)\" message has the wrong type.", requestID: id)
+            throw ProtocolError(
+                .invalidMessage, "The field \"\(badField)\" of a \"\(type)\" message has the wrong type.", requestID: id
+            )
         }
         func require<T>(_ value: T?, _ field: String) throws(ProtocolError) -> T {
             guard let value else {
-                throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs the field \"\(field)\".", requestID: id)
+                throw ProtocolError(
+                    .invalidMessage, "A \"\(type)\" message needs the field \"\(field)\".", requestID: id)
             }
             return value
         }
         switch type {
         case "hello":
-            return .hello(id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "", clientID: clientId, features: features ?? [])
+            return .hello(
+                id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "", clientID: clientId,
+                features: features ?? [])
         case "dispatch":
             guard sequence.map({ $0 >= 1 }) ?? true else {
                 throw ProtocolError(.invalidMessage, "\"sequence\" must be an integer of at least 1.", requestID: id)
             }
-            return .dispatch(id: id, actionName: try require(action, "action").name, sequence: sequence.map(UInt64.init))
+            return .dispatch(
+                id: id, actionName: try require(action, "action").name, sequence: sequence.map(UInt64.init))
         case "subscribe":
             return .subscribe(id: id, viewModel: try require(viewModel, "viewModel"))
         case "unsubscribe":
@@ -237,7 +254,8 @@ private struct ClientEnvelope: Decodable {
         case "history":
             let limit = limit ?? 20
             guard (1...Int64(ClientRequest.maximumHistoryLimit)).contains(limit) else {
-                throw ProtocolError(.invalidMessage, "\"limit\" must be from 1 to \(ClientRequest.maximumHistoryLimit).", requestID: id)
+                throw ProtocolError(
+                    .invalidMessage, "\"limit\" must be from 1 to \(ClientRequest.maximumHistoryLimit).", requestID: id)
             }
             guard after.map({ $0 >= 0 }) ?? true else {
                 throw ProtocolError(.invalidMessage, "\"after\" must not be negative.", requestID: id)
@@ -245,7 +263,8 @@ private struct ClientEnvelope: Decodable {
             return .history(id: id, after: after.map(UInt64.init), limit: Int(limit))
         case "get":
             guard at.map({ $0 >= 0 }) ?? true else {
-                throw ProtocolError(.invalidMessage, "\"at\" must be a version: an integer of at least 0.", requestID: id)
+                throw ProtocolError(
+                    .invalidMessage, "\"at\" must be a version: an integer of at least 0.", requestID: id)
             }
             return .get(id: id, viewModel: try require(viewModel, "viewModel"), at: at.map(UInt64.init))
         default:
@@ -311,10 +330,12 @@ extension KeyedDecodingContainer {
     fileprivate func decodeInteger(_ key: Key, refusing nonIntegers: Set<String>) throws -> Int64? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
         guard !nonIntegers.contains(key.stringValue) else {
-            throw DecodingError.typeMismatch(Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not written as an integer"))
+            throw DecodingError.typeMismatch(
+                Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not written as an integer"))
         }
         if let value = try? decode(Int64.self, forKey: key) { return value }
-        throw DecodingError.typeMismatch(Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not an integer"))
+        throw DecodingError.typeMismatch(
+            Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not an integer"))
     }
 }
 

@@ -25,7 +25,10 @@ public struct HistoryEntry: Codable, Equatable, Sendable {
     }
 
     /// An entry with every field given.
-    public init(version: UInt64, name: String, payload: JSONValue, acceptedAt: Int64, uid: UInt32?, pid: Int32?, clientID: String? = nil, sequence: UInt64? = nil, host: String? = nil) {
+    public init(
+        version: UInt64, name: String, payload: JSONValue, acceptedAt: Int64, uid: UInt32?, pid: Int32?,
+        clientID: String? = nil, sequence: UInt64? = nil, host: String? = nil
+    ) {
         self.version = version
         self.name = name
         self.payload = payload

@@ -23,7 +23,8 @@ public struct LogStatus: Codable, Equatable, Sendable {
 
     /// A status with every field given.
     public init(
-        kind: String, location: String, head: UInt64, reachable: Bool? = nil, unreachableSince: Int64? = nil, problem: String? = nil,
+        kind: String, location: String, head: UInt64, reachable: Bool? = nil, unreachableSince: Int64? = nil,
+        problem: String? = nil,
         refusingWrites: String? = nil
     ) {
         self.kind = kind

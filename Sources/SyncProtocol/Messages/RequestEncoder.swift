@@ -3,8 +3,13 @@ public enum RequestEncoder {
     /// `hello {id, protocol, client, clientId?, features?}` for this build's protocol version.
     /// A `clientID` asks for exactly-once dispatch: numbered dispatches from it apply once.
     /// `features` asks for optional behaviours such as `patch` updates.
-    public static func hello(id: Int64, client: String, clientID: String? = nil, features: [String] = []) throws -> [UInt8] {
-        try WireJSON.encode(Hello(id: id, protocol: WireProtocol.version, client: client, clientId: clientID, features: features.isEmpty ? nil : features))
+    public static func hello(id: Int64, client: String, clientID: String? = nil, features: [String] = []) throws
+        -> [UInt8]
+    {
+        try WireJSON.encode(
+            Hello(
+                id: id, protocol: WireProtocol.version, client: client, clientId: clientID,
+                features: features.isEmpty ? nil : features))
     }
 
     /// `dispatch {id, action: {name, payload}, sequence?}`; `sequence` numbers the action
@@ -12,7 +17,9 @@ public enum RequestEncoder {
     ///
     /// Only the payload goes through the encoder; the envelope around it is written by hand,
     /// with the same bytes the encoder would write (keys sorted).
-    public static func dispatch(id: Int64, actionName: String, payload: some Encodable, sequence: UInt64? = nil) throws -> [UInt8] {
+    public static func dispatch(id: Int64, actionName: String, payload: some Encodable, sequence: UInt64? = nil) throws
+        -> [UInt8]
+    {
         let encodedPayload = try WireJSON.encode(payload)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(encodedPayload.count + actionName.utf8.count + 64)
@@ -45,7 +52,8 @@ public enum RequestEncoder {
     }
 
     /// `get {id, viewModel, params, at?}`.
-    public static func get(id: Int64, viewModel: String, params: some Encodable, at version: UInt64?) throws -> [UInt8] {
+    public static func get(id: Int64, viewModel: String, params: some Encodable, at version: UInt64?) throws -> [UInt8]
+    {
         try WireJSON.encode(Get(id: id, viewModel: viewModel, params: params, at: version))
     }
 

@@ -16,8 +16,11 @@ extension ServerEnvelope {
 
     /// The envelope of a frequent reply whose fields are all plain, else `nil`.
     static func scanned(_ payload: [UInt8]) -> ServerEnvelope? {
-        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type"), scannedTypes.contains(type) else { return nil }
-        for member in fields.members where !scannedKeys.contains(String(decoding: payload[member.key], as: UTF8.self)) { return nil }
+        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type"), scannedTypes.contains(type)
+        else { return nil }
+        for member in fields.members where !scannedKeys.contains(String(decoding: payload[member.key], as: UTF8.self)) {
+            return nil
+        }
         /// A field that is absent, or present with a plain value: anything else (a null, a
         /// fraction) is `JSONDecoder`'s to judge.
         func field<T>(_ key: StaticString, _ read: (StaticString) -> T?) -> T?? {
@@ -26,10 +29,13 @@ extension ServerEnvelope {
             return .some(value)
         }
         guard let id = field("id", fields.plainInteger), let version = field("version", fields.plainUnsigned),
-            let subscription = field("subscription", fields.plainInteger), let base = field("base", fields.plainUnsigned)
+            let subscription = field("subscription", fields.plainInteger),
+            let base = field("base", fields.plainUnsigned)
         else { return nil }
         return ServerEnvelope(
-            type: type, id: id, version: version, subscription: subscription, code: nil, message: nil, supported: nil, protocol: nil,
-            server: nil, entries: nil, reason: nil, clientID: nil, lastSequence: nil, features: nil, base: base, log: nil, result: nil)
+            type: type, id: id, version: version, subscription: subscription, code: nil, message: nil, supported: nil,
+            protocol: nil,
+            server: nil, entries: nil, reason: nil, clientID: nil, lastSequence: nil, features: nil, base: base,
+            log: nil, result: nil)
     }
 }

@@ -5,7 +5,8 @@ public enum ServerMessage: Sendable {
     /// `features` lists the optional features of the hello that are granted (absent when the
     /// hello asked for none).
     case welcome(
-        id: Int64, protocolVersion: Int, server: String, version: UInt64, clientID: String? = nil, lastSequence: UInt64? = nil,
+        id: Int64, protocolVersion: Int, server: String, version: UInt64, clientID: String? = nil,
+        lastSequence: UInt64? = nil,
         features: [String]? = nil, log: LogStatus? = nil)
     /// The action of request `id` was applied; the state is now at `version` (or later).
     case ack(id: Int64, version: UInt64)
@@ -38,16 +39,20 @@ public enum ServerMessage: Sendable {
     /// The JSON payload of this message (keys sorted), ready to be framed.
     public func encoded() -> [UInt8] {
         switch self {
-        case .welcome(let id, let protocolVersion, let server, let version, let clientID, let lastSequence, let features, let log):
-            return Self.encode(Welcome(
-                id: id, protocol: protocolVersion, server: server, version: version, clientId: clientID, lastSequence: lastSequence, features: features,
-                log: log))
+        case .welcome(
+            let id, let protocolVersion, let server, let version, let clientID, let lastSequence, let features, let log):
+            return Self.encode(
+                Welcome(
+                    id: id, protocol: protocolVersion, server: server, version: version, clientId: clientID,
+                    lastSequence: lastSequence, features: features,
+                    log: log))
         case .ack(let id, let version):
             // The most frequent reply, written by hand with the bytes the encoder would write.
             return Array(#"{"id":\#(id),"type":"ack","version":\#(version)}"#.utf8)
         case .result(let id, let version, let result):
             // Keys in the order the sorted-keys encoder writes them; the result's bytes as they are.
-            return Array(#"{"id":\#(id),"result":"#.utf8) + result + Array(#","type":"result","version":\#(version)}"#.utf8)
+            return Array(#"{"id":\#(id),"result":"#.utf8) + result
+                + Array(#","type":"result","version":\#(version)}"#.utf8)
         case .error(let error, let supported):
             return Self.encode(ErrorReply(error: error, supported: supported))
         case .subscribed(let id, let subscription):
@@ -80,9 +85,14 @@ public enum ServerMessage: Sendable {
         let (head, body, tail): (String, [UInt8], String)
         switch self {
         case .update(let subscription, let version, let model):
-            (head, body, tail) = (#"{"model":"#, model, #","subscription":\#(subscription),"type":"update","version":\#(version)}"#)
+            (head, body, tail) = (
+                #"{"model":"#, model, #","subscription":\#(subscription),"type":"update","version":\#(version)}"#
+            )
         case .patch(let subscription, let version, let base, let patch):
-            (head, body, tail) = (#"{"base":\#(base),"patch":"#, patch, #","subscription":\#(subscription),"type":"update","version":\#(version)}"#)
+            (head, body, tail) = (
+                #"{"base":\#(base),"patch":"#, patch,
+                #","subscription":\#(subscription),"type":"update","version":\#(version)}"#
+            )
         case .model(let id, let version, let model):
             (head, body, tail) = (#"{"id":\#(id),"model":"#, model, #","type":"model","version":\#(version)}"#)
         default:
@@ -188,7 +198,8 @@ public struct ServerEnvelope: Decodable, Sendable {
     public let result: JSONValue?
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason, lastSequence, features, base, log, result
+        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason,
+            lastSequence, features, base, log, result
         case clientID = "clientId"
     }
 }

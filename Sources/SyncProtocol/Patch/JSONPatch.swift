@@ -79,11 +79,13 @@ public struct JSONPatch: Codable, Equatable, Sendable {
             let tokens = try JSONPointer.tokens(of: operation.path)
             switch operation.op {
             case "add":
-                try JSONPointer.modify(&document, at: tokens[...], path: operation.path) { parent, last throws(JSONPatchError) in
+                try JSONPointer.modify(&document, at: tokens[...], path: operation.path) {
+                    parent, last throws(JSONPatchError) in
                     try parent.insert(try operation.requiredValue(), at: last, path: operation.path)
                 }
             case "remove":
-                try JSONPointer.modify(&document, at: tokens[...], path: operation.path) { parent, last throws(JSONPatchError) in
+                try JSONPointer.modify(&document, at: tokens[...], path: operation.path) {
+                    parent, last throws(JSONPatchError) in
                     try parent.remove(at: last, path: operation.path)
                 }
             case "replace":
@@ -91,13 +93,17 @@ public struct JSONPatch: Codable, Equatable, Sendable {
                 if tokens.isEmpty {
                     document = value
                 } else {
-                    try JSONPointer.modify(&document, at: tokens[...], path: operation.path) { parent, last throws(JSONPatchError) in
+                    try JSONPointer.modify(&document, at: tokens[...], path: operation.path) {
+                        parent, last throws(JSONPatchError) in
                         try parent.remove(at: last, path: operation.path)
                         try parent.insert(value, at: last, path: operation.path)
                     }
                 }
             case "test":
-                guard try JSONPointer.value(in: document, at: tokens[...], path: operation.path) == operation.requiredValue() else {
+                guard
+                    try JSONPointer.value(in: document, at: tokens[...], path: operation.path)
+                        == operation.requiredValue()
+                else {
                     throw .testFailed(path: operation.path)
                 }
             default:
@@ -131,13 +137,17 @@ public struct JSONPatch: Codable, Equatable, Sendable {
 
     /// Paired elements of the middle are compared in depth, the rest removed or added (see
     /// `ArrayDifference`).
-    private static func diffArrays(_ before: [JSONValue], _ after: [JSONValue], path: String, into operations: inout [Operation]) {
+    private static func diffArrays(
+        _ before: [JSONValue], _ after: [JSONValue], path: String, into operations: inout [Operation]
+    ) {
         let difference = ArrayDifference(from: before, to: after)
         for index in difference.paired {
             diff(before[index], after[index], path: path + "/\(index)", into: &operations)
         }
         for index in difference.removed { operations.append(Operation(op: "remove", path: path + "/\(index)")) }
-        for index in difference.added { operations.append(Operation(op: "add", path: path + "/\(index)", value: after[index])) }
+        for index in difference.added {
+            operations.append(Operation(op: "add", path: path + "/\(index)", value: after[index]))
+        }
     }
 }
 

@@ -18,7 +18,8 @@ enum JSONPointer {
     static func tokens(of path: String) throws(JSONPatchError) -> [String] {
         if path.isEmpty { return [] }
         guard path.hasPrefix("/") else { throw .invalidPath(path) }
-        return try path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { escaped throws(JSONPatchError) in
+        return try path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            escaped throws(JSONPatchError) in
             var token = ""
             var index = escaped.startIndex
             while index < escaped.endIndex {
@@ -40,7 +41,9 @@ enum JSONPointer {
     }
 
     /// The value at `tokens` in `document`.
-    static func value(in document: JSONValue, at tokens: ArraySlice<String>, path: String) throws(JSONPatchError) -> JSONValue {
+    static func value(in document: JSONValue, at tokens: ArraySlice<String>, path: String) throws(JSONPatchError)
+        -> JSONValue
+    {
         guard let first = tokens.first else { return document }
         switch document {
         case .object(let members):

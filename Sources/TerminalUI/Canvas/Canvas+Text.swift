@@ -3,7 +3,9 @@ extension Canvas {
     /// stopping at the clip's right edge (a wide character that does not fit leaves a space).
     /// Control characters show as U+FFFD. Returns the column after the last cell written.
     @discardableResult
-    public mutating func write(_ text: some StringProtocol, row: Int, column: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
+    public mutating func write(
+        _ text: some StringProtocol, row: Int, column: Int, style: Style = .plain, clip: Rect? = nil
+    ) -> Int {
         let limit = (clip ?? bounds).intersection(bounds)
         guard row >= limit.minRow, row < limit.maxRow else { return column }
         var cursor = column
@@ -15,7 +17,9 @@ extension Canvas {
                 return limit.maxColumn
             }
             if cursor >= limit.minColumn {
-                put(Cell(glyph.character, style: style, kind: glyph.width == 2 ? .wide : .narrow), row: row, column: cursor, clip: limit)
+                put(
+                    Cell(glyph.character, style: style, kind: glyph.width == 2 ? .wide : .narrow), row: row,
+                    column: cursor, clip: limit)
             }
             cursor += glyph.width
         }
@@ -24,9 +28,13 @@ extension Canvas {
 
     /// Fills row `row` from `column` to the clip's right edge with blanks of `style`, then
     /// writes `text` there: one line of a pane, fully painted.
-    public mutating func writeLine(_ text: some StringProtocol, row: Int, column: Int = 0, style: Style = .plain, clip: Rect? = nil) {
+    public mutating func writeLine(
+        _ text: some StringProtocol, row: Int, column: Int = 0, style: Style = .plain, clip: Rect? = nil
+    ) {
         let limit = (clip ?? bounds).intersection(bounds)
-        fill(Rect(row: row, column: column, columns: limit.maxColumn - column, rows: 1).intersection(limit), with: .blank(style))
+        fill(
+            Rect(row: row, column: column, columns: limit.maxColumn - column, rows: 1).intersection(limit),
+            with: .blank(style))
         write(text, row: row, column: column, style: style, clip: limit)
     }
 
@@ -53,7 +61,9 @@ extension Canvas {
             let inner = Rect(row: top, column: left + 1, columns: rect.size.columns - 2, rows: 1)
             var titleStyle = style
             titleStyle.bold = true
-            write(TextLayout.truncate(" \(title) ", toWidth: inner.size.columns), row: top, column: left + 1, style: titleStyle, clip: inner)
+            write(
+                TextLayout.truncate(" \(title) ", toWidth: inner.size.columns), row: top, column: left + 1,
+                style: titleStyle, clip: inner)
         }
     }
 }

@@ -15,7 +15,9 @@ public struct Style: Hashable, Sendable, CustomStringConvertible {
     public var foreground: Color?
 
     /// A style with the given attributes.
-    public init(bold: Bool = false, dim: Bool = false, underline: Bool = false, reverse: Bool = false, foreground: Color? = nil) {
+    public init(
+        bold: Bool = false, dim: Bool = false, underline: Bool = false, reverse: Bool = false, foreground: Color? = nil
+    ) {
         self.bold = bold
         self.dim = dim
         self.underline = underline

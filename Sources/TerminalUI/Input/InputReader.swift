@@ -22,7 +22,10 @@ final class InputReader: @unchecked Sendable {
     // nonisolated(unsafe): set once before the SIGWINCH handler is installed, then only read.
     nonisolated(unsafe) private static var resizeWakeDescriptor: Int32 = -1
 
-    private init(input: Int32, wake: (Int32, Int32), currentSize: @escaping @Sendable () -> Size, deliver: @escaping @Sendable (TerminalEvent) -> Void) {
+    private init(
+        input: Int32, wake: (Int32, Int32), currentSize: @escaping @Sendable () -> Size,
+        deliver: @escaping @Sendable (TerminalEvent) -> Void
+    ) {
         self.input = input
         self.wake = wake
         self.currentSize = currentSize
@@ -39,7 +42,8 @@ final class InputReader: @unchecked Sendable {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         }
-        let reader = InputReader(input: input, wake: (descriptors[0], descriptors[1]), currentSize: currentSize, deliver: deliver)
+        let reader = InputReader(
+            input: input, wake: (descriptors[0], descriptors[1]), currentSize: currentSize, deliver: deliver)
         resizeWakeDescriptor = descriptors[1]
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
@@ -53,11 +57,13 @@ final class InputReader: @unchecked Sendable {
         sigaction(SIGWINCH, &action, nil)
 
         let context = Unmanaged.passRetained(reader).toOpaque()
-        let created = pthread_create(&reader.thread, nil, { raw in
-            let reader = Unmanaged<InputReader>.fromOpaque(raw!).takeRetainedValue()
-            reader.run()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &reader.thread, nil,
+            { raw in
+                let reader = Unmanaged<InputReader>.fromOpaque(raw!).takeRetainedValue()
+                reader.run()
+                return nil
+            }, context)
         guard created == 0 else {
             Unmanaged<InputReader>.fromOpaque(context).release()
             throw .systemCall("pthread_create", String(cString: strerror(created)))
@@ -76,7 +82,10 @@ final class InputReader: @unchecked Sendable {
     }
 
     private func run() {
-        var descriptors = [pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+        ]
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let ready = poll(&descriptors, 2, decoder.hasPendingInput ? Self.escapeDelay : -1)

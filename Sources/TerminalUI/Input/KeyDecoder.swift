@@ -103,7 +103,9 @@ public struct KeyDecoder: Sendable {
         case UInt8(ascii: "I"): return (.focus(true), length)
         case UInt8(ascii: "O"): return (.focus(false), length)
         case UInt8(ascii: "~"):
-            let keys: [Int: Key] = [1: .home, 2: .insert, 3: .delete, 4: .end, 5: .pageUp, 6: .pageDown, 7: .home, 8: .end]
+            let keys: [Int: Key] = [
+                1: .home, 2: .insert, 3: .delete, 4: .end, 5: .pageUp, 6: .pageDown, 7: .home, 8: .end,
+            ]
             return (keys[first].map(TerminalEvent.key), length)
         default:
             return (nil, length)

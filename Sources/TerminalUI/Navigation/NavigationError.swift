@@ -18,10 +18,12 @@ public enum NavigationError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .unknownRoute(let request, let visible):
-            return "no screen declares how to \(request.verb) \"\(request.route)\" (visible: \(visible.joined(separator: ", ")))"
+            return
+                "no screen declares how to \(request.verb) \"\(request.route)\" (visible: \(visible.joined(separator: ", ")))"
         case .alreadyShown(let route): return "\"\(route)\" is already shown"
         case .notShown(let route): return "\"\(route)\" is not shown, so it cannot be hidden"
-        case .instructionMismatch(let request): return "the instruction declared to \(request.verb) \"\(request.route)\" does not fit it"
+        case .instructionMismatch(let request):
+            return "the instruction declared to \(request.verb) \"\(request.route)\" does not fit it"
         case .notNavigating(let route): return "cannot navigate to \"\(route)\" from a screen no navigator shows"
         case .noScreen(let route): return "\"\(route)\" cannot be shown with the context it was given"
         }

@@ -61,7 +61,7 @@ public final class Navigator {
 
     /// Makes every screen disappear, top first (closing their subscriptions).
     public func stop() {
-        visible(entries).reversed().forEach { $0.screen.disappear() }
+        for entry in visible(entries).reversed() { entry.screen.disappear() }
     }
 
     /// Carries out `.show(route)` as the topmost visible screen declaring it says.
@@ -117,7 +117,7 @@ public final class Navigator {
 
     /// Tells the visible screens the window gained or lost focus.
     public func focusChanged(_ focused: Bool) {
-        visibleScreens.forEach { $0.focusChanged(focused) }
+        for screen in visibleScreens { screen.focusChanged(focused) }
     }
 
     /// The frame: visible screens drawn bottom first, each at its place; and the top
@@ -144,10 +144,14 @@ public final class Navigator {
 
     /// The instruction for `request` from the first of `screens` (or their children)
     /// declaring it, and that screen.
-    private func instruction(for request: NavigationRequest, among screens: [ScreenNode]) throws(NavigationError) -> (instruction: NavigationInstruction, declaredBy: ScreenNode) {
+    private func instruction(for request: NavigationRequest, among screens: [ScreenNode]) throws(NavigationError) -> (
+        instruction: NavigationInstruction, declaredBy: ScreenNode
+    ) {
         for screen in screens {
             for candidate in Self.withDescendants(screen) {
-                if let routable = candidate as? any RoutableWithConfiguration, let instruction = routable.navigationConfiguration[request] {
+                if let routable = candidate as? any RoutableWithConfiguration,
+                    let instruction = routable.navigationConfiguration[request]
+                {
                     return (instruction, candidate)
                 }
             }

@@ -30,7 +30,8 @@ enum ChangedRuns {
     }
 
     /// A changed half of a wide character, in either frame, makes both halves changed.
-    private static func widenToWholeCharacters(_ dirty: inout [Bool], before: ArraySlice<Cell>, after: ArraySlice<Cell>) {
+    private static func widenToWholeCharacters(_ dirty: inout [Bool], before: ArraySlice<Cell>, after: ArraySlice<Cell>)
+    {
         let width = dirty.count
         var changed = true
         while changed {

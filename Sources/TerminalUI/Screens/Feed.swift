@@ -21,7 +21,7 @@ public struct Feed<Value: Sendable>: Sendable {
     public static func just(_ name: String, _ values: [Value]) -> Feed {
         Feed(name) {
             AsyncThrowingStream { continuation in
-                values.forEach { continuation.yield($0) }
+                for value in values { continuation.yield(value) }
                 continuation.finish()
             }
         }

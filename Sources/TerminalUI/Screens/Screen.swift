@@ -30,7 +30,8 @@ open class Screen<View: ModellableView, Store: ScreenStore>: ScreenNode {
     /// Sends `action` to the store. A failure goes to `completion` if given, else to
     /// `didFail` (Tempura's dispatch returns nothing: screens hold no logic about results
     /// beyond closing a form on success).
-    public func dispatch(_ action: Store.Action, then completion: (@MainActor (Result<Void, any Error>) -> Void)? = nil) {
+    public func dispatch(_ action: Store.Action, then completion: (@MainActor (Result<Void, any Error>) -> Void)? = nil)
+    {
         let store = store
         Task { @MainActor [weak self] in
             let result: Result<Void, any Error>

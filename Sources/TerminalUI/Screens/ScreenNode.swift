@@ -47,7 +47,7 @@ open class ScreenNode {
 
     /// A screen that goes away while connected ends its subscriptions with it.
     isolated deinit {
-        subscriptionTasks.forEach { $0.cancel() }
+        for task in subscriptionTasks { task.cancel() }
     }
 
     // MARK: Lifecycle hooks, all empty here.
@@ -105,7 +105,7 @@ extension ScreenNode {
     public func disconnect() {
         guard isConnected else { return }
         isConnected = false
-        subscriptionTasks.forEach { $0.cancel() }
+        for task in subscriptionTasks { task.cancel() }
         subscriptionTasks = []
     }
 
@@ -152,14 +152,14 @@ extension ScreenNode {
         willAppear()
         isVisible = true
         if shouldConnectWhenVisible { connect() }
-        children.forEach { $0.appear() }
+        for child in children { child.appear() }
         didAppear()
     }
 
     func disappear() {
         guard isVisible else { return }
         willDisappear()
-        children.reversed().forEach { $0.disappear() }
+        for child in children.reversed() { child.disappear() }
         isVisible = false
         if shouldConnectWhenVisible { disconnect() }
         didDisappear()
@@ -185,7 +185,7 @@ extension ScreenNode {
 
     func focusChanged(_ focused: Bool) {
         didChangeFocus(focused)
-        children.forEach { $0.focusChanged(focused) }
+        for child in children { child.focusChanged(focused) }
     }
 
     /// Draws the view at `origin` and each child in its region, all within `clip`.
@@ -202,7 +202,9 @@ extension ScreenNode {
     /// Where the cursor goes, in the coordinates `origin` is in: the focused child's, else
     /// this view's.
     func cursorPosition(at origin: Position) -> Position? {
-        if let focusedChild, let position = focusedChild.cursorPosition(at: region(of: focusedChild).frame.origin.offset(by: origin)) {
+        if let focusedChild,
+            let position = focusedChild.cursorPosition(at: region(of: focusedChild).frame.origin.offset(by: origin))
+        {
             return position
         }
         return viewCursor.map { $0.offset(by: origin) }

@@ -11,7 +11,8 @@ public struct Subscription {
     /// Listens to `feed`, passing each value to `apply`; `onFailure` hears how it failed (not
     /// called when the screen disconnected on purpose).
     public init<Value: Sendable>(
-        _ feed: Feed<Value>, onFailure: (@MainActor (any Error) -> Void)? = nil, _ apply: @escaping @MainActor (Value) -> Void
+        _ feed: Feed<Value>, onFailure: (@MainActor (any Error) -> Void)? = nil,
+        _ apply: @escaping @MainActor (Value) -> Void
     ) {
         name = feed.name
         start = { didChange in

@@ -60,10 +60,13 @@ public final class SystemTerminal: TerminalDevice {
     public func events() throws(TerminalError) -> AsyncStream<TerminalEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
         let output = output
-        reader = try InputReader.start(input: input, currentSize: { SystemTerminal.size(of: output) }) { event in
-            continuation.yield(event)
-            if event == .inputClosed { continuation.finish() }
-        }
+        reader = try InputReader.start(
+            input: input,
+            currentSize: { SystemTerminal.size(of: output) },
+            deliver: { event in
+                continuation.yield(event)
+                if event == .inputClosed { continuation.finish() }
+            })
         return stream
     }
 

@@ -37,7 +37,8 @@ enum TerminalRestorer {
     // that at worst restores twice, which is harmless.
     nonisolated(unsafe) private static var saved: Saved?
     nonisolated(unsafe) private static var done: sig_atomic_t = 0
-    nonisolated(unsafe) private static let previousActions = UnsafeMutablePointer<sigaction>.allocate(capacity: Int(NSIG))
+    nonisolated(unsafe) private static let previousActions = UnsafeMutablePointer<sigaction>.allocate(
+        capacity: Int(NSIG))
     private static let bufferSize = 4096
 
     /// Signals that end the program: restore, then exit with 128 + the signal.
@@ -72,7 +73,9 @@ enum TerminalRestorer {
         for signal in crashSignals {
             install(signal) { signal, information, _ in
                 TerminalRestorer.restore()
-                if let information, information.pointee.si_code <= 0, information.pointee._sifields._kill.si_pid != getpid() {
+                if let information, information.pointee.si_code <= 0,
+                    information.pointee._sifields._kill.si_pid != getpid()
+                {
                     // Sent by another process, not a fault of this one.
                     Glibc.signal(signal, SIG_DFL)
                 } else {
@@ -123,7 +126,10 @@ enum TerminalRestorer {
         return (copy, ends[0])
     }
 
-    private static func install(_ signal: Int32, _ handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void) {
+    private static func install(
+        _ signal: Int32,
+        _ handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
+    ) {
         var action = sigaction()
         action.__sigaction_handler.sa_sigaction = handler
         sigemptyset(&action.sa_mask)

@@ -31,7 +31,8 @@ public final class ConfirmDeleteView: BaseView<ListViewModel.Row> {
         canvas.fill(canvas.bounds)
         canvas.drawBox(canvas.bounds, title: "Delete item \(model.number)?")
         let textRow = min(2, inner.maxRow - 1)
-        canvas.write(TextLayout.truncate(model.text, toWidth: inner.size.columns - 2), row: textRow, column: 2, clip: inner)
+        canvas.write(
+            TextLayout.truncate(model.text, toWidth: inner.size.columns - 2), row: textRow, column: 2, clip: inner)
         if textRow + 2 < inner.maxRow {
             canvas.write("y delete   n keep", row: textRow + 2, column: 2, style: Style(dim: true), clip: inner)
         }

@@ -22,7 +22,8 @@ public final class ItemFormScreen: Screen<ItemFormView, TodoStore> {
         super.init(view: ItemFormView(), store: store)
         switch mode {
         case .add: rootView.model = ItemFormModel(title: "Add item", input: TextInput())
-        case .edit(let number, let text): rootView.model = ItemFormModel(title: "Edit item \(number)", input: TextInput(text))
+        case .edit(let number, let text):
+            rootView.model = ItemFormModel(title: "Edit item \(number)", input: TextInput(text))
         }
     }
 

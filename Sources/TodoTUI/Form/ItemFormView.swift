@@ -41,7 +41,9 @@ public final class ItemFormView: BaseView<ItemFormModel> {
         canvas.write(shown, row: fieldRow, column: fieldColumn, style: Style(underline: true), clip: inner)
         cursor = fieldWidth > 0 ? Position(row: fieldRow, column: fieldColumn + cursorColumn) : nil
         if fieldRow + 1 < inner.maxRow, let error = model.error {
-            canvas.write(TextLayout.truncate(error, toWidth: inner.size.columns - 2), row: fieldRow + 1, column: 2, style: Style(foreground: .red), clip: inner)
+            canvas.write(
+                TextLayout.truncate(error, toWidth: inner.size.columns - 2), row: fieldRow + 1, column: 2,
+                style: Style(foreground: .red), clip: inner)
         }
         if fieldRow + 2 < inner.maxRow {
             let keys = model.isSending ? "saving..." : "Enter save   Esc cancel"

@@ -15,7 +15,9 @@ public struct HistoryModel: Equatable, Sendable {
     public var failure: String?
 
     /// A model at `version` of `newest`, nothing loaded yet.
-    public init(version: UInt64, newest: UInt64, filter: ListFilter, moment: HistoryMoment? = nil, failure: String? = nil) {
+    public init(
+        version: UInt64, newest: UInt64, filter: ListFilter, moment: HistoryMoment? = nil, failure: String? = nil
+    ) {
         self.version = version
         self.newest = newest
         self.filter = filter
@@ -27,7 +29,9 @@ public struct HistoryModel: Equatable, Sendable {
     /// `complete #2`, `undo (add "b")`, `import 3 items`; "the start" at version 0.
     var change: String {
         guard let moment, moment.version == version else { return failure == nil ? "loading..." : "" }
-        guard let entry = moment.entry else { return moment.version == 0 ? "the start: nothing done yet" : "no entry in the journal" }
+        guard let entry = moment.entry else {
+            return moment.version == 0 ? "the start: nothing done yet" : "no entry in the journal"
+        }
         return Self.summary(of: entry)
     }
 
@@ -36,7 +40,9 @@ public struct HistoryModel: Equatable, Sendable {
         var words = [entry.name]
         if case .integer(let number)? = entry.payload["number"] { words.append("#\(number)") }
         if case .string(let text)? = entry.payload["text"] { words.append("\"\(text)\"") }
-        if case .array(let items)? = entry.payload["items"] { words.append("\(items.count) item\(items.count == 1 ? "" : "s")") }
+        if case .array(let items)? = entry.payload["items"] {
+            words.append("\(items.count) item\(items.count == 1 ? "" : "s")")
+        }
         if case .string(let undoing)? = entry.payload["undoing"] { words.append("(\(undoing))") }
         return words.joined(separator: " ")
     }

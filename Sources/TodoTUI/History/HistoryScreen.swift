@@ -21,9 +21,12 @@ public final class HistoryScreen: Screen<HistoryView, TodoStore> {
     public override func subscriptions() -> [Subscription] {
         guard let model = rootView.model else { return [] }
         return [
-            Subscription(history.moment(model.filter, model.version), onFailure: { [unowned self] error in
-                rootView.model?.failure = "version \(model.version): \(MainScreen.describe(error))"
-            }) { [unowned self] moment in receive(moment) }
+            Subscription(
+                history.moment(model.filter, model.version),
+                onFailure: { [unowned self] error in
+                    rootView.model?.failure = "version \(model.version): \(MainScreen.describe(error))"
+                },
+                { [unowned self] moment in receive(moment) })
         ]
     }
 

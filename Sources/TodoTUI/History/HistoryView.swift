@@ -45,25 +45,35 @@ public final class HistoryView: ModellableView {
         guard let model, canvas.size.columns >= 4, canvas.size.rows >= 3 else { return }
         let inner = Rect(row: 1, column: 1, columns: canvas.size.columns - 2, rows: canvas.size.rows - 2)
         canvas.fill(canvas.bounds)
-        canvas.drawBox(canvas.bounds, title: "History: version \(model.version) of \(model.newest) (\(model.filter.rawValue))")
+        canvas.drawBox(
+            canvas.bounds, title: "History: version \(model.version) of \(model.newest) (\(model.filter.rawValue))")
         var row = 1
-        canvas.write(TextLayout.truncate("\(model.version)  \(model.change)", toWidth: inner.size.columns - 1), row: row, column: 2, style: Style(bold: true), clip: inner)
+        canvas.write(
+            TextLayout.truncate("\(model.version)  \(model.change)", toWidth: inner.size.columns - 1), row: row,
+            column: 2, style: Style(bold: true), clip: inner)
         row += 1
         if let entry = model.moment?.entry, model.moment?.version == model.version, row < inner.maxRow {
             let who = [entry.host, entry.uid.map { "uid \($0)" }].compactMap { $0 }.joined(separator: " ")
-            canvas.write(TextLayout.truncate(Timestamp.utc(milliseconds: entry.acceptedAt) + (who.isEmpty ? "" : "  " + who), toWidth: inner.size.columns - 1),
-                         row: row, column: 2, style: Style(dim: true), clip: inner)
+            canvas.write(
+                TextLayout.truncate(
+                    Timestamp.utc(milliseconds: entry.acceptedAt) + (who.isEmpty ? "" : "  " + who),
+                    toWidth: inner.size.columns - 1),
+                row: row, column: 2, style: Style(dim: true), clip: inner)
             row += 1
         }
         let footerRow = inner.maxRow - 1
         if let failure = model.failure {
-            canvas.write(TextLayout.truncate(failure, toWidth: inner.size.columns - 1), row: min(row + 1, footerRow - 1), column: 2, clip: inner)
+            canvas.write(
+                TextLayout.truncate(failure, toWidth: inner.size.columns - 1), row: min(row + 1, footerRow - 1),
+                column: 2, clip: inner)
         } else if let moment = model.moment, moment.version == model.version {
             drawList(moment.list, from: row + 1, to: footerRow - 1, in: inner)
         }
         if footerRow > row {
-            canvas.write(TextLayout.truncate("[ older  ] newer  Home End  h Esc back  (read-only)", toWidth: inner.size.columns - 1),
-                         row: footerRow, column: 2, style: Style(dim: true), clip: inner)
+            canvas.write(
+                TextLayout.truncate(
+                    "[ older  ] newer  Home End  h Esc back  (read-only)", toWidth: inner.size.columns - 1),
+                row: footerRow, column: 2, style: Style(dim: true), clip: inner)
         }
     }
 
@@ -78,12 +88,18 @@ public final class HistoryView: ModellableView {
         let fitting = bottom - top
         for (offset, item) in rows.prefix(fitting).enumerated() {
             let last = offset == fitting - 1 && rows.count > fitting
-            let line = last ? "... \(rows.count - fitting + 1) more" :
-                TextLayout.padLeft(String(item.number), toWidth: numberWidth) + (item.completed ? " [x] " : " [ ] ") + item.text
-            canvas.write(TextLayout.truncate(line, toWidth: inner.size.columns - 2), row: top + offset, column: 2, clip: inner)
+            let line =
+                last
+                ? "... \(rows.count - fitting + 1) more"
+                : TextLayout.padLeft(String(item.number), toWidth: numberWidth) + (item.completed ? " [x] " : " [ ] ")
+                    + item.text
+            canvas.write(
+                TextLayout.truncate(line, toWidth: inner.size.columns - 2), row: top + offset, column: 2, clip: inner)
         }
         if let list, bottom - top > rows.count + 1 {
-            canvas.write("\(list.openCount) open, \(list.doneCount) done", row: top + rows.count + 1, column: 2, style: Style(dim: true), clip: inner)
+            canvas.write(
+                "\(list.openCount) open, \(list.doneCount) done", row: top + rows.count + 1, column: 2,
+                style: Style(dim: true), clip: inner)
         }
     }
 

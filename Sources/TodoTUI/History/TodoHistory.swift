@@ -22,8 +22,12 @@ public struct TodoHistory: Sendable {
                 AsyncThrowingStream { continuation in
                     let load = Task {
                         do {
-                            let list = try await client.get(ListViewModel.self, params: .init(filter: filter), at: version)
-                            let entry = version == 0 ? nil : try await client.history(after: version - 1, limit: 1).first { $0.version == version }
+                            let list = try await client.get(
+                                ListViewModel.self, params: .init(filter: filter), at: version)
+                            let entry =
+                                version == 0
+                                ? nil
+                                : try await client.history(after: version - 1, limit: 1).first { $0.version == version }
                             continuation.yield(HistoryMoment(version: version, list: list.model, entry: entry))
                             continuation.finish()
                         } catch {

@@ -25,7 +25,8 @@ public final class DetailPaneView: BaseView<DetailPaneModel> {
             lines = [(" Item \(number)", Style(bold: true)), (" removed", Style(dim: true))]
         case .item(let item):
             lines = [(" Item \(item.number)", Style(bold: true))]
-            let state = item.completedAt.map { "done " + Timestamp.utc(milliseconds: $0) } ?? (item.completed ? "done" : "open")
+            let state =
+                item.completedAt.map { "done " + Timestamp.utc(milliseconds: $0) } ?? (item.completed ? "done" : "open")
             lines.append((" status   " + state, .plain))
             lines.append((" created  " + Timestamp.utc(milliseconds: item.createdAt), .plain))
             lines.append(("", .plain))
@@ -34,7 +35,8 @@ public final class DetailPaneView: BaseView<DetailPaneModel> {
         let rows = canvas.size.rows
         if lines.count > rows, rows > 0 {
             lines = Array(lines.prefix(rows))
-            lines[rows - 1].0 = TextLayout.truncate(lines[rows - 1].0 + " " + TextLayout.ellipsis, toWidth: canvas.size.columns)
+            lines[rows - 1].0 = TextLayout.truncate(
+                lines[rows - 1].0 + " " + TextLayout.ellipsis, toWidth: canvas.size.columns)
         }
         for row in 0..<rows {
             let (text, style) = row < lines.count ? lines[row] : ("", .plain)

@@ -37,8 +37,9 @@ public final class ListPaneView: BaseView<ListPaneModel> {
         guard let model, !canvas.size.isEmpty else { return }
         let previousOffset = scrollOffset
         scrollToSelection(model)
-        if let oldModel, oldModel.rows == model.rows, oldModel.filter == model.filter, oldModel.isLoading == model.isLoading,
-           previousOffset == scrollOffset
+        if let oldModel, oldModel.rows == model.rows, oldModel.filter == model.filter,
+            oldModel.isLoading == model.isLoading,
+            previousOffset == scrollOffset
         {
             for index in [oldModel.selectedIndex, model.selectedIndex].compactMap({ $0 }) {
                 drawRow(index, of: model)
@@ -50,7 +51,10 @@ public final class ListPaneView: BaseView<ListPaneModel> {
             drawRow(scrollOffset + line, of: model)
         }
         if model.rows.isEmpty && visibleRows > 0 {
-            let empty = model.isLoading ? "loading..." : model.filter == .all ? "no items - press a to add one" : "no \(model.filter.rawValue) items"
+            let empty =
+                model.isLoading
+                ? "loading..."
+                : model.filter == .all ? "no items - press a to add one" : "no \(model.filter.rawValue) items"
             canvas.writeLine(" " + empty, row: 1, style: Style(dim: true))
         }
     }
@@ -93,7 +97,8 @@ public final class ListPaneView: BaseView<ListPaneModel> {
         let width = canvas.size.columns
         canvas.writeLine(" Items (\(model.filter.rawValue))", row: 0, style: Style(bold: true))
         if model.rows.count > visibleRows && visibleRows > 0 {
-            let range = "\(scrollOffset + 1)-\(min(model.rows.count, scrollOffset + visibleRows)) of \(model.rows.count) "
+            let range =
+                "\(scrollOffset + 1)-\(min(model.rows.count, scrollOffset + visibleRows)) of \(model.rows.count) "
             if width - DisplayWidth.of(" Items (\(model.filter.rawValue))") > range.count + 1 {
                 canvas.write(range, row: 0, column: width - range.count, style: Style(dim: true))
             }

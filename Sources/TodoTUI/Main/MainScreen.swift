@@ -38,7 +38,9 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
             .show(TodoRoute.addItem): .presentModally { [store] _ in ItemFormScreen(mode: .add, store: store) },
             .hide(TodoRoute.addItem): .dismissModally,
             .show(TodoRoute.editItem): .presentModally { [store] context in
-                (context as? ListViewModel.Row).map { ItemFormScreen(mode: .edit(number: $0.number, text: $0.text), store: store) }
+                (context as? ListViewModel.Row).map {
+                    ItemFormScreen(mode: .edit(number: $0.number, text: $0.text), store: store)
+                }
             },
             .hide(TodoRoute.editItem): .dismissModally,
             .show(TodoRoute.deleteItem): .presentModally { [store] context in
@@ -76,7 +78,11 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
             guard let target = undoTarget else { return show(message: String(describing: TodoRejection.nothingToUndo)) }
             show(message: nil)
             dispatch(UndoLast(reverting: target)) { [unowned self] result in
-                if case .failure(let error) = result { didFail(error) } else { show(message: "undid: \(target.summary)") }
+                if case .failure(let error) = result {
+                    didFail(error)
+                } else {
+                    show(message: "undid: \(target.summary)")
+                }
             }
         }
         rootView.didRequestHelp = { [unowned self] in navigate(to: TodoRoute.help) }

@@ -48,7 +48,8 @@ public final class MainView: ModellableView {
         if size.columns >= Self.detailMinimumColumns {
             let listColumns = size.columns * 55 / 100
             listRegion.frame = Rect(row: 0, column: 0, columns: listColumns, rows: paneRows)
-            detailRegion.frame = Rect(row: 0, column: listColumns + 1, columns: size.columns - listColumns - 1, rows: paneRows)
+            detailRegion.frame = Rect(
+                row: 0, column: listColumns + 1, columns: size.columns - listColumns - 1, rows: paneRows)
             for row in 0..<paneRows {
                 canvas.put(Cell("│"), row: row, column: listColumns)
             }

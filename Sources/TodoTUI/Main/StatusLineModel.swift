@@ -15,7 +15,10 @@ public struct StatusLineModel: Equatable, Sendable {
     public var message: String?
 
     /// A status line with every field given.
-    public init(connection: ConnectionStatus, version: UInt64? = nil, openCount: Int = 0, doneCount: Int = 0, message: String? = nil) {
+    public init(
+        connection: ConnectionStatus, version: UInt64? = nil, openCount: Int = 0, doneCount: Int = 0,
+        message: String? = nil
+    ) {
         self.connection = connection
         self.version = version
         self.openCount = openCount

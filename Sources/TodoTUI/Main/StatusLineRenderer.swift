@@ -26,7 +26,8 @@ enum StatusLineRenderer {
             connectionStyle.foreground = .red
         }
         let hint = "h history  ? help  q quit "
-        var column = canvas.write(TextLayout.truncate(" " + connection, toWidth: width), row: row, column: 0, style: connectionStyle)
+        var column = canvas.write(
+            TextLayout.truncate(" " + connection, toWidth: width), row: row, column: 0, style: connectionStyle)
         let detail = status.message ?? "\(status.openCount) open, \(status.doneCount) done"
         let room = width - column - 2
         if room > 0 {

@@ -17,20 +17,34 @@ enum ColdJoinFigure {
         let lab = try context.sharedLogLab()
         var report = FigureReport(figure: 11, title: "Cold join of a shared log of \(options.joinActions) actions")
         let snapshotVersion = UInt64(options.joinActions - options.joinTail)
-        context.progress("figure 11: writing a shared log of \(options.joinActions) actions (snapshot at \(snapshotVersion))")
+        context.progress(
+            "figure 11: writing a shared log of \(options.joinActions) actions (snapshot at \(snapshotVersion))")
         try lab.createDatabase(database)
         let building = MonotonicClock.now()
-        let written = try build(lab, actions: options.joinActions, snapshotVersion: snapshotVersion, directory: try context.directory("figure11-builder"))
+        let written = try build(
+            lab, actions: options.joinActions, snapshotVersion: snapshotVersion,
+            directory: try context.directory("figure11-builder"))
         let buildSeconds = MonotonicClock.seconds(from: building, to: MonotonicClock.now())
-        let logBytes = Double(try lab.server.sql("SELECT pg_total_relation_size('todod_log')", database: database).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let logBytes =
+            Double(
+                try lab.server.sql("SELECT pg_total_relation_size('todod_log')", database: database).trimmingCharacters(
+                    in: .whitespacesAndNewlines)) ?? 0
 
         context.progress("figure 11: \(options.joinRuns) joins with the snapshot, \(options.joinRuns) without")
-        let withSnapshot = try joins(context, lab, runs: options.joinRuns, name: "snapshot", expecting: written.lastVersion)
+        let withSnapshot = try joins(
+            context, lab, runs: options.joinRuns, name: "snapshot", expecting: written.lastVersion)
         try lab.server.sql("DELETE FROM todod_snapshots", database: database)
-        let withoutSnapshot = try joins(context, lab, runs: options.joinRuns, name: "nosnapshot", expecting: written.lastVersion)
+        let withoutSnapshot = try joins(
+            context, lab, runs: options.joinRuns, name: "nosnapshot", expecting: written.lastVersion)
 
-        report.rows.append(.absolute("exec to ready, snapshot \(options.joinTail) before the head (median of \(options.joinRuns))", unit: "ms", ours: withSnapshot.ready.p50, atMost: nil))
-        report.rows.append(.absolute("exec to ready, no snapshot (median of \(options.joinRuns))", unit: "ms", ours: withoutSnapshot.ready.p50, atMost: nil))
+        report.rows.append(
+            .absolute(
+                "exec to ready, snapshot \(options.joinTail) before the head (median of \(options.joinRuns))",
+                unit: "ms", ours: withSnapshot.ready.p50, atMost: nil))
+        report.rows.append(
+            .absolute(
+                "exec to ready, no snapshot (median of \(options.joinRuns))", unit: "ms",
+                ours: withoutSnapshot.ready.p50, atMost: nil))
         for (name, sample) in [("snapshot", withSnapshot), ("noSnapshot", withoutSnapshot)] {
             report.details["\(name)ReadyMinMs"] = sample.ready.min
             report.details["\(name)ReadyMaxMs"] = sample.ready.max
@@ -47,13 +61,19 @@ enum ColdJoinFigure {
     }
 
     /// The log: `actions` of figure 6's workload with a snapshot at `snapshotVersion`.
-    private static func build(_ lab: SharedLogLab, actions: Int, snapshotVersion: UInt64, directory: String) throws(BenchError) -> JournalBuilder.Written {
+    private static func build(_ lab: SharedLogLab, actions: Int, snapshotVersion: UInt64, directory: String)
+        throws(BenchError) -> JournalBuilder.Written
+    {
         let conninfo = lab.server.conninfo(database: database, address: nil)
         do {
-            let journal = try PostgresJournal(conninfo: conninfo, schema: SharedLogSchema(daemonName: "todod"), host: "todo-bench", applicationName: "todo-bench", headFile: directory + "/head")
+            let journal = try PostgresJournal(
+                conninfo: conninfo, schema: SharedLogSchema(daemonName: "todod"), host: "todo-bench",
+                applicationName: "todo-bench", headFile: directory + "/head")
             journal.statementTimeoutMilliseconds = 120_000
             try journal.prepareForWriting()
-            return try JournalBuilder.append(to: journal, workload: .churn(liveItems: 1000), count: actions, snapshotVersion: snapshotVersion, host: "todo-bench", chunk: 10_000)
+            return try JournalBuilder.append(
+                to: journal, workload: .churn(liveItems: 1000), count: actions, snapshotVersion: snapshotVersion,
+                host: "todo-bench", chunk: 10_000)
         } catch {
             throw .process(name: "figure 11", reason: "cannot write the shared log: \(error)")
         }
@@ -68,7 +88,9 @@ enum ColdJoinFigure {
     }
 
     /// `runs` new daemons in turn, each stopped and its snapshot at the head deleted before the next.
-    private static func joins(_ context: BenchContext, _ lab: SharedLogLab, runs: Int, name: String, expecting head: UInt64) throws(BenchError) -> Sample {
+    private static func joins(
+        _ context: BenchContext, _ lab: SharedLogLab, runs: Int, name: String, expecting head: UInt64
+    ) throws(BenchError) -> Sample {
         var ready: [Double] = []
         var recovery: [Double] = []
         for run in 0..<runs {
@@ -76,10 +98,16 @@ enum ColdJoinFigure {
             let daemon = try lab.startDaemon(context, host: 0, database: database, directory: directory)
             ready.append(daemon.secondsToReady * 1000)
             let version = try FrameSocket(path: daemon.socketPath).greet()
-            guard version == head else { throw .unexpectedReply(from: daemon.socketPath, reply: "welcome at version \(version), not \(head)") }
-            if let logged = ColdStartFigure.loggedRecoveryMilliseconds(daemon.process.standardError) { recovery.append(logged) }
+            guard version == head else {
+                throw .unexpectedReply(from: daemon.socketPath, reply: "welcome at version \(version), not \(head)")
+            }
+            if let logged = ColdStartFigure.loggedRecoveryMilliseconds(daemon.process.standardError) {
+                recovery.append(logged)
+            }
             try daemon.stop()
-            try lab.server.sql("DELETE FROM todod_snapshots WHERE version > \(head - UInt64(context.options.joinTail))", database: database)
+            try lab.server.sql(
+                "DELETE FROM todod_snapshots WHERE version > \(head - UInt64(context.options.joinTail))",
+                database: database)
         }
         return Sample(ready: Distribution(ready), recovery: Distribution(recovery))
     }

@@ -10,10 +10,13 @@ enum ColdStartFigure {
         let options = context.options
         var report = FigureReport(figure: 6, title: "Cold start with \(options.coldActions) actions in the journal")
         let snapshotVersion = UInt64(options.coldActions - options.coldTail)
-        context.progress("figure 6: writing a journal of \(options.coldActions) actions (snapshot at \(snapshotVersion))")
+        context.progress(
+            "figure 6: writing a journal of \(options.coldActions) actions (snapshot at \(snapshotVersion))")
         let pristine = try context.directory("figure6-journal")
         let building = MonotonicClock.now()
-        let written = try JournalBuilder.write(dataDirectory: pristine, workload: .churn(liveItems: 1000), count: options.coldActions, snapshotVersion: snapshotVersion)
+        let written = try JournalBuilder.write(
+            dataDirectory: pristine, workload: .churn(liveItems: 1000), count: options.coldActions,
+            snapshotVersion: snapshotVersion)
         let buildSeconds = MonotonicClock.seconds(from: building, to: MonotonicClock.now())
 
         context.progress("figure 6: \(options.coldRuns) starts")
@@ -31,7 +34,8 @@ enum ColdStartFigure {
             try? FileManager.default.removeItem(atPath: directory)
         }
         let ready = Distribution(readyMs)
-        report.rows.append(.absolute("exec to ready (median of \(options.coldRuns))", unit: "ms", ours: ready.p50, atMost: 1000))
+        report.rows.append(
+            .absolute("exec to ready (median of \(options.coldRuns))", unit: "ms", ours: ready.p50, atMost: 1000))
         report.details["readyMaxMs"] = ready.max
         report.details["readyMinMs"] = ready.min
         report.details["loggedRecoveryMedianMs"] = Distribution(recoveryMs).p50
@@ -55,7 +59,9 @@ enum ColdStartFigure {
 
     /// T from the daemon's line `recovered version V from FILE (...) in T ms`.
     static func loggedRecoveryMilliseconds(_ log: String) -> Double? {
-        guard let line = log.split(separator: "\n").first(where: { $0.contains("recovered version") }) else { return nil }
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("recovered version") }) else {
+            return nil
+        }
         let words = line.split(separator: " ")
         guard words.count >= 2, words.last == "ms" else { return nil }
         return Double(words[words.count - 2])

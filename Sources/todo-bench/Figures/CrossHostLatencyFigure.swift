@@ -19,13 +19,19 @@ enum CrossHostLatencyFigure {
         var report = FigureReport(figure: 9, title: "Cross-host latency on a shared log, \(rate) dispatches/s")
         var probe: FsyncProbe?
         if options.fsyncTestSeconds > 0 {
-            context.progress("figure 9: pg_test_fsync -s \(options.fsyncTestSeconds) beside the database (about \(options.fsyncTestSeconds * 15) s)")
+            context.progress(
+                "figure 9: pg_test_fsync -s \(options.fsyncTestSeconds) beside the database (about \(options.fsyncTestSeconds * 15) s)"
+            )
             probe = try FsyncProbe(directory: lab.server.directory, seconds: options.fsyncTestSeconds)
         }
         try lab.createDatabase("figure9")
-        context.progress("figure 9: \(count) dispatches at \(rate)/s to a daemon on host 1, a subscriber of summary on host 2 (and one on host 1)")
-        let writer = try lab.startDaemon(context, host: 0, database: "figure9", directory: try context.directory("figure9-host1"))
-        let reader = try lab.startDaemon(context, host: 1, database: "figure9", directory: try context.directory("figure9-host2"))
+        context.progress(
+            "figure 9: \(count) dispatches at \(rate)/s to a daemon on host 1, a subscriber of summary on host 2 (and one on host 1)"
+        )
+        let writer = try lab.startDaemon(
+            context, host: 0, database: "figure9", directory: try context.directory("figure9-host1"))
+        let reader = try lab.startDaemon(
+            context, host: 1, database: "figure9", directory: try context.directory("figure9-host2"))
         try writer.addItems(1)
         let remote = try UpdateRecorder(daemon: reader, viewModel: SummaryViewModel.wireName)
         let local = try UpdateRecorder(daemon: writer, viewModel: SummaryViewModel.wireName)
@@ -45,20 +51,36 @@ enum CrossHostLatencyFigure {
         let wal = try WALFlushes(lab.server, database: "figure9")
 
         let warmUp = count / 10
-        let remoteSample = FanOutSample(sentAt: paced.sentAt, keys: paced.versions, arrivals: [remoteArrivals], warmUp: warmUp)
-        let localSample = FanOutSample(sentAt: paced.sentAt, keys: paced.versions, arrivals: [localArrivals], warmUp: warmUp)
+        let remoteSample = FanOutSample(
+            sentAt: paced.sentAt, keys: paced.versions, arrivals: [remoteArrivals], warmUp: warmUp)
+        let localSample = FanOutSample(
+            sentAt: paced.sentAt, keys: paced.versions, arrivals: [localArrivals], warmUp: warmUp)
         let ack = Distribution((warmUp..<count).map { Double(paced.ackedAt[$0] &- paced.sentAt[$0]) / 1e6 })
-        let crossing = Distribution(delays(after: paced.ackedAt, keys: paced.versions, arrivals: remoteArrivals, from: warmUp))
-        report.rows.append(.absolute("p50, subscriber on another host", unit: "ms", ours: remoteSample.latency.p50, atMost: nil))
-        report.rows.append(.absolute("p99, subscriber on another host", unit: "ms", ours: remoteSample.latency.p99, atMost: 20))
-        report.rows.append(.absolute("p50, subscriber on the same host", unit: "ms", ours: localSample.latency.p50, atMost: nil))
-        report.rows.append(.absolute("p99, subscriber on the same host", unit: "ms", ours: localSample.latency.p99, atMost: nil))
+        let crossing = Distribution(
+            delays(after: paced.ackedAt, keys: paced.versions, arrivals: remoteArrivals, from: warmUp))
+        report.rows.append(
+            .absolute("p50, subscriber on another host", unit: "ms", ours: remoteSample.latency.p50, atMost: nil))
+        report.rows.append(
+            .absolute("p99, subscriber on another host", unit: "ms", ours: remoteSample.latency.p99, atMost: 20))
+        report.rows.append(
+            .absolute("p50, subscriber on the same host", unit: "ms", ours: localSample.latency.p50, atMost: nil))
+        report.rows.append(
+            .absolute("p99, subscriber on the same host", unit: "ms", ours: localSample.latency.p99, atMost: nil))
         report.rows.append(.absolute("p50, dispatch to ack", unit: "ms", ours: ack.p50, atMost: nil))
         report.rows.append(.absolute("p99, dispatch to ack", unit: "ms", ours: ack.p99, atMost: nil))
-        report.rows.append(.absolute("p50, ack on host 1 to update on host 2", unit: "ms", ours: crossing.p50, atMost: nil))
-        report.rows.append(.absolute("p99, ack on host 1 to update on host 2", unit: "ms", ours: crossing.p99, atMost: nil))
-        if let probe { report.rows.append(.absolute("8 kB write + fdatasync (pg_test_fsync)", unit: "ms", ours: probe.fdatasyncMicroseconds / 1000, atMost: nil)) }
-        if let mean = wal.meanSyncMilliseconds { report.rows.append(.absolute("WAL flush during the run, mean", unit: "ms", ours: mean, atMost: nil)) }
+        report.rows.append(
+            .absolute("p50, ack on host 1 to update on host 2", unit: "ms", ours: crossing.p50, atMost: nil))
+        report.rows.append(
+            .absolute("p99, ack on host 1 to update on host 2", unit: "ms", ours: crossing.p99, atMost: nil))
+        if let probe {
+            report.rows.append(
+                .absolute(
+                    "8 kB write + fdatasync (pg_test_fsync)", unit: "ms", ours: probe.fdatasyncMicroseconds / 1000,
+                    atMost: nil))
+        }
+        if let mean = wal.meanSyncMilliseconds {
+            report.rows.append(.absolute("WAL flush during the run, mean", unit: "ms", ours: mean, atMost: nil))
+        }
         record(remoteSample.latency, as: "remote", in: &report)
         record(localSample.latency, as: "local", in: &report)
         record(ack, as: "ack", in: &report)
@@ -77,7 +99,10 @@ enum CrossHostLatencyFigure {
         report.notes = [
             "Two todod on one log in PostgreSQL (\(lab.transport)), a list of one item. A raw connection to the daemon on host 1, on its own thread, writes one dispatch every \(1000 / rate) ms (complete, reopen, ... of the item; \(count) in all, open loop: it does not wait for acks); a raw subscriber of summary on host 2 and one on host 1, each read by its own thread, note when each update arrives. Latency runs from just before the dispatch's write to the first update whose version is at least the dispatch's; ack to update on host 2 runs from the ack's read on host 1 to that update on host 2. The first 10% are not measured.",
             "Every update and ack follows the commit in PostgreSQL (fsync on, synchronous_commit on, wal_sync_method fdatasync). The daemon on host 2 learns of the commit from LISTEN/NOTIFY on its listener connection, then reads the new entries on its thread pool, checks their chained hashes, applies them and publishes.",
-            "WAL flush: pg_stat_wal's wal_sync_time over wal_sync during the run (track_wal_io_timing on), read after both daemons' sessions ended; reads write no WAL, so these are the appends' (and the snapshots', one per 1000 versions)." + (probe == nil ? " pg_test_fsync was not run (--fsync-test-seconds 0)." : " pg_test_fsync -s \(options.fsyncTestSeconds) ran on the database's file system just before, nothing else of the bench running."),
+            "WAL flush: pg_stat_wal's wal_sync_time over wal_sync during the run (track_wal_io_timing on), read after both daemons' sessions ended; reads write no WAL, so these are the appends' (and the snapshots', one per 1000 versions)."
+                + (probe == nil
+                    ? " pg_test_fsync was not run (--fsync-test-seconds 0)."
+                    : " pg_test_fsync -s \(options.fsyncTestSeconds) ran on the database's file system just before, nothing else of the bench running."),
         ]
         return report
     }
@@ -94,15 +119,19 @@ enum CrossHostLatencyFigure {
 
     /// Writes `count` toggles of item 1 to `daemon`, one per period, and reads their acks on
     /// another thread.
-    private static func dispatchPaced(to daemon: TodoDaemon, count: Int, periodNanoseconds: UInt64) async throws -> Paced {
+    private static func dispatchPaced(to daemon: TodoDaemon, count: Int, periodNanoseconds: UInt64) async throws
+        -> Paced
+    {
         let publisher = try daemon.rawConnection()
         defer { publisher.stream.shutDown() }
         let frames: [[UInt8]] = (0..<count).map { index in
             let id = Int64(index + 1)
             let payload = FrameSocket.encode {
                 index % 2 == 0
-                    ? try RequestEncoder.dispatch(id: id, actionName: CompleteItem.wireName, payload: CompleteItem(number: 1))
-                    : try RequestEncoder.dispatch(id: id, actionName: ReopenItem.wireName, payload: ReopenItem(number: 1))
+                    ? try RequestEncoder.dispatch(
+                        id: id, actionName: CompleteItem.wireName, payload: CompleteItem(number: 1))
+                    : try RequestEncoder.dispatch(
+                        id: id, actionName: ReopenItem.wireName, payload: ReopenItem(number: 1))
             }
             return FrameEncoder.frame(payload)
         }
@@ -114,8 +143,11 @@ enum CrossHostLatencyFigure {
                 for _ in 0..<count {
                     let reply = try publisher.nextEnvelope()
                     let at = MonotonicClock.now()
-                    guard reply.type == "ack", let id = reply.id, let version = reply.version, (1...Int64(count)).contains(id) else {
-                        throw BenchError.unexpectedReply(from: "todod", reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
+                    guard reply.type == "ack", let id = reply.id, let version = reply.version,
+                        (1...Int64(count)).contains(id)
+                    else {
+                        throw BenchError.unexpectedReply(
+                            from: "todod", reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
                     }
                     acks.withLock {
                         $0.versions[Int(id - 1)] = version
@@ -128,7 +160,8 @@ enum CrossHostLatencyFigure {
         }
         let pacer = try FanOutFigure.startPacer(
             count: count, periodNanoseconds: periodNanoseconds, sentAt: sentAt, failure: failure,
-            send: { index in try publisher.send(framed: frames[index]) }, sendStop: {}, shutDown: { publisher.stream.shutDown() })
+            send: { index in try publisher.send(framed: frames[index]) }, sendStop: {},
+            shutDown: { publisher.stream.shutDown() })
         await pacer.joinFromTask()
         await reader.joinFromTask()
         if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 9", reason: failure) }
@@ -139,7 +172,8 @@ enum CrossHostLatencyFigure {
     /// For each dispatch from `first` on, the time from `times[i]` to the first arrival whose
     /// version is at least `keys[i]` (both in version order), in milliseconds; dispatches never
     /// seen are left out (`FanOutSample` counts them).
-    private static func delays(after times: [UInt64], keys: [UInt64], arrivals: [Arrival], from first: Int) -> [Double] {
+    private static func delays(after times: [UInt64], keys: [UInt64], arrivals: [Arrival], from first: Int) -> [Double]
+    {
         var next = 0
         var delays: [Double] = []
         for index in first..<keys.count {

@@ -8,7 +8,9 @@ extension FanOutFigure {
     static let stopText = "stop"
 
     /// One todod fan-out run with `subscribers` SyncClient subscribers and `count` toggles.
-    static func measureTodod(_ context: BenchContext, subscribers: Int, count: Int, periodNanoseconds: UInt64) async throws -> FanOutSample {
+    static func measureTodod(_ context: BenchContext, subscribers: Int, count: Int, periodNanoseconds: UInt64)
+        async throws -> FanOutSample
+    {
         let daemon = try TodoDaemon(context, directory: try context.directory("figure3-todod-\(subscribers)"))
         let setup = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "todo-bench/3")
         _ = try await setup.dispatch(AddItem(text: itemText()))
@@ -22,25 +24,26 @@ extension FanOutFigure {
             let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "todo-bench/3")
             clients.append(client)
             let updates = client.subscribe(ListViewModel.self, params: .init())
-            consumers.append(Task {
-                defer { finished.withLock { $0 += 1 } }
-                var arrivals: [Arrival] = []
-                arrivals.reserveCapacity(count + 1)
-                var first = true
-                for try await update in updates {
-                    let at = MonotonicClock.now()
-                    if first {
-                        first = false
-                        ready.withLock { $0 += 1 }
-                        continue
+            consumers.append(
+                Task {
+                    defer { finished.withLock { $0 += 1 } }
+                    var arrivals: [Arrival] = []
+                    arrivals.reserveCapacity(count + 1)
+                    var first = true
+                    for try await update in updates {
+                        let at = MonotonicClock.now()
+                        if first {
+                            first = false
+                            ready.withLock { $0 += 1 }
+                            continue
+                        }
+                        arrivals.append(Arrival(key: update.version, at: at))
+                        if update.model?.items.first?.text == stopText { break }
                     }
-                    arrivals.append(Arrival(key: update.version, at: at))
-                    if update.model?.items.first?.text == stopText { break }
-                }
-                return arrivals
-            })
+                    return arrivals
+                })
         }
-        defer { clients.forEach { $0.close() } }
+        defer { for client in clients { client.close() } }
         try await MonotonicClock.pollFromTask("\(subscribers) subscribers to receive their first model", timeout: 120) {
             ready.withLock { $0 } == subscribers
         }
@@ -51,14 +54,18 @@ extension FanOutFigure {
         let frames = (0..<count).map { index in
             let payload = FrameSocket.encode {
                 index % 2 == 0
-                    ? try RequestEncoder.dispatch(id: Int64(index + 1), actionName: CompleteItem.wireName, payload: CompleteItem(number: 1))
-                    : try RequestEncoder.dispatch(id: Int64(index + 1), actionName: ReopenItem.wireName, payload: ReopenItem(number: 1))
+                    ? try RequestEncoder.dispatch(
+                        id: Int64(index + 1), actionName: CompleteItem.wireName, payload: CompleteItem(number: 1))
+                    : try RequestEncoder.dispatch(
+                        id: Int64(index + 1), actionName: ReopenItem.wireName, payload: ReopenItem(number: 1))
             }
             return FrameEncoder.frame(payload)
         }
-        let stop = FrameEncoder.frame(FrameSocket.encode {
-            try RequestEncoder.dispatch(id: Int64(count + 1), actionName: EditItem.wireName, payload: EditItem(number: 1, text: stopText))
-        })
+        let stop = FrameEncoder.frame(
+            FrameSocket.encode {
+                try RequestEncoder.dispatch(
+                    id: Int64(count + 1), actionName: EditItem.wireName, payload: EditItem(number: 1, text: stopText))
+            })
         let versions = Locked([UInt64](repeating: 0, count: count + 1))
         let sentAt = Locked([UInt64]())
         let failure = Locked<String?>(nil)
@@ -66,8 +73,11 @@ extension FanOutFigure {
             do {
                 for _ in 0...count {
                     let reply = try publisher.nextEnvelope()
-                    guard reply.type == "ack", let id = reply.id, let version = reply.version, (1...Int64(count + 1)).contains(id) else {
-                        throw BenchError.unexpectedReply(from: "todod", reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
+                    guard reply.type == "ack", let id = reply.id, let version = reply.version,
+                        (1...Int64(count + 1)).contains(id)
+                    else {
+                        throw BenchError.unexpectedReply(
+                            from: "todod", reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
                     }
                     versions.withLock { $0[Int(id - 1)] = version }
                 }
@@ -77,17 +87,20 @@ extension FanOutFigure {
         }
         let pacer = try startPacer(
             count: count, periodNanoseconds: periodNanoseconds, sentAt: sentAt, failure: failure,
-            send: { index in try publisher.send(framed: frames[index]) }, sendStop: { try publisher.send(framed: stop) },
+            send: { index in try publisher.send(framed: frames[index]) },
+            sendStop: { try publisher.send(framed: stop) },
             shutDown: { publisher.stream.shutDown() })
         await pacer.joinFromTask()
         await reader.joinFromTask()
-        if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 3 (todod)", reason: failure) }
+        if let failure = failure.withLock({ $0 }) {
+            throw BenchError.process(name: "figure 3 (todod)", reason: failure)
+        }
         try await MonotonicClock.pollFromTask("\(subscribers) subscribers to see the last model", timeout: 120) {
             finished.withLock { $0 } == subscribers
         }
         var arrivals: [[Arrival]] = []
         for consumer in consumers { arrivals.append(try await consumer.value) }
-        clients.forEach { $0.close() }
+        for client in clients { client.close() }
         try daemon.stop()
 
         let keys = versions.withLock { Array($0.prefix(count)) }

@@ -12,23 +12,38 @@ enum FanOutFigure {
         let options = context.options
         let count = max(10, Int(options.fanOutSeconds * 1000) / options.fanOutPeriodMs)
         let period = UInt64(options.fanOutPeriodMs) * 1_000_000
-        var report = FigureReport(figure: 3, title: "Fan-out latency at one dispatch every \(options.fanOutPeriodMs) ms")
+        var report = FigureReport(
+            figure: 3, title: "Fan-out latency at one dispatch every \(options.fanOutPeriodMs) ms")
         var ours: [(subscribers: Int, sample: FanOutSample)] = []
         for subscribers in options.fanOutSubscribers {
-            context.progress("figure 3: \(count) toggles, one every \(options.fanOutPeriodMs) ms, to \(subscribers) SyncClient subscribers of list")
-            ours.append((subscribers, try await measureTodod(context, subscribers: subscribers, count: count, periodNanoseconds: period)))
+            context.progress(
+                "figure 3: \(count) toggles, one every \(options.fanOutPeriodMs) ms, to \(subscribers) SyncClient subscribers of list"
+            )
+            ours.append(
+                (
+                    subscribers,
+                    try await measureTodod(context, subscribers: subscribers, count: count, periodNanoseconds: period)
+                ))
         }
         var redis: FanOutSample?
         if context.measuresRedis {
-            context.progress("figure 3: \(count) PUBLISHes, one every \(options.fanOutPeriodMs) ms, to \(options.redisSubscribers) Redis subscribers")
-            redis = try await measureRedis(context, subscribers: options.redisSubscribers, count: count, periodNanoseconds: period)
+            context.progress(
+                "figure 3: \(count) PUBLISHes, one every \(options.fanOutPeriodMs) ms, to \(options.redisSubscribers) Redis subscribers"
+            )
+            redis = try await measureRedis(
+                context, subscribers: options.redisSubscribers, count: count, periodNanoseconds: period)
         }
         for (subscribers, sample) in ours {
             let comparable = subscribers == options.redisSubscribers ? redis : nil
-            report.rows.append(.versusRedis("p50, \(subscribers) subscribers", unit: "ms", ours: sample.latency.p50, redis: comparable?.latency.p50, higherIsBetter: false, targetRatio: nil))
-            report.rows.append(.versusRedis(
-                "p99, \(subscribers) subscribers", unit: "ms", ours: sample.latency.p99, redis: comparable?.latency.p99, higherIsBetter: false,
-                targetRatio: subscribers == options.redisSubscribers ? 1.0 : nil))
+            report.rows.append(
+                .versusRedis(
+                    "p50, \(subscribers) subscribers", unit: "ms", ours: sample.latency.p50,
+                    redis: comparable?.latency.p50, higherIsBetter: false, targetRatio: nil))
+            report.rows.append(
+                .versusRedis(
+                    "p99, \(subscribers) subscribers", unit: "ms", ours: sample.latency.p99,
+                    redis: comparable?.latency.p99, higherIsBetter: false,
+                    targetRatio: subscribers == options.redisSubscribers ? 1.0 : nil))
             record(sample, as: "todod\(subscribers)", in: &report)
         }
         if let redis { record(redis, as: "redis\(options.redisSubscribers)", in: &report) }
@@ -55,7 +70,8 @@ enum FanOutFigure {
     /// `shutDown` ends the connection, so that the readers waiting on it stop too.
     static func startPacer(
         count: Int, periodNanoseconds: UInt64, sentAt: Locked<[UInt64]>, failure: Locked<String?>,
-        send: @escaping @Sendable (Int) throws -> Void, sendStop: @escaping @Sendable () throws -> Void, shutDown: @escaping @Sendable () -> Void
+        send: @escaping @Sendable (Int) throws -> Void, sendStop: @escaping @Sendable () throws -> Void,
+        shutDown: @escaping @Sendable () -> Void
     ) throws(BenchError) -> BenchThread {
         try BenchThread {
             do {

@@ -45,10 +45,15 @@ enum GrowthFigure {
         let largest = samples.count > 1 ? samples.last : nil
         for sample in samples {
             let isLargest = sample.items == largest?.items
-            report.rows.append(.relative(
-                "toggle latency p50, \(sample.items) items", unit: "ms", ours: sample.latencyMs.p50, baseline: smallest.latencyMs.p50,
-                baselineName: "\(smallest.items) items", targetRatio: isLargest ? 1.2 : nil))
-            report.rows.append(.absolute("update per subscriber, \(sample.items) items", unit: "bytes", ours: sample.updateBytes, atMost: isLargest ? 512 : nil))
+            report.rows.append(
+                .relative(
+                    "toggle latency p50, \(sample.items) items", unit: "ms", ours: sample.latencyMs.p50,
+                    baseline: smallest.latencyMs.p50,
+                    baselineName: "\(smallest.items) items", targetRatio: isLargest ? 1.2 : nil))
+            report.rows.append(
+                .absolute(
+                    "update per subscriber, \(sample.items) items", unit: "bytes", ours: sample.updateBytes,
+                    atMost: isLargest ? 512 : nil))
             report.details["items\(sample.items)LatencyP90Ms"] = sample.latencyMs.p90
             report.details["items\(sample.items)LatencyMaxMs"] = sample.latencyMs.max
             report.details["items\(sample.items)FirstModelBytes"] = Double(sample.firstModelBytes)
@@ -84,11 +89,13 @@ enum GrowthFigure {
         init(_ context: BenchContext, items: Int, directoryName: String) async throws {
             self.items = items
             let directory = try context.directory(directoryName)
-            _ = try JournalBuilder.write(dataDirectory: directory + "/data", workload: .adds, count: items, snapshotVersion: UInt64(items))
+            _ = try JournalBuilder.write(
+                dataDirectory: directory + "/data", workload: .adds, count: items, snapshotVersion: UInt64(items))
             daemon = try TodoDaemon(context, directory: directory)
             let subscriber = try daemon.rawConnection(features: ["patch"])
             self.subscriber = subscriber
-            firstModelBytes = try subscriber.subscribe(viewModel: ListViewModel.wireName, params: ListViewModel.Params())
+            firstModelBytes = try subscriber.subscribe(
+                viewModel: ListViewModel.wireName, params: ListViewModel.Params())
             let received = Locked((lastVersion: UInt64(items), frames: 0, bytes: 0))
             self.received = received
             let failure = failure
@@ -113,7 +120,8 @@ enum GrowthFigure {
             let number = max(1, items / 2)
             for _ in 0..<count {
                 let started = MonotonicClock.now()
-                let version = toggled % 2 == 0
+                let version =
+                    toggled % 2 == 0
                     ? try await client.dispatch(CompleteItem(number: number))
                     : try await client.dispatch(ReopenItem(number: number))
                 latencies.append(Double(MonotonicClock.now() - started) / 1e6)
@@ -138,7 +146,9 @@ enum GrowthFigure {
             guard updates == toggles else {
                 throw BenchError.unexpectedReply(from: "todod", reply: "\(updates) updates for \(toggles) toggles")
             }
-            return Sample(items: items, latencyMs: Distribution(latencies), updateBytes: Double(totals.1 - measuredFrom.bytes) / Double(updates), firstModelBytes: firstModelBytes)
+            return Sample(
+                items: items, latencyMs: Distribution(latencies),
+                updateBytes: Double(totals.1 - measuredFrom.bytes) / Double(updates), firstModelBytes: firstModelBytes)
         }
 
         /// Stops the subscriber and the daemon if the figure failed before `finish`.

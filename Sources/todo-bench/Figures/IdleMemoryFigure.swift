@@ -10,7 +10,9 @@ enum IdleMemoryFigure {
         var report = FigureReport(figure: 4, title: "Memory per idle connection")
         context.progress("figure 4: \(count) idle connections to todod")
         let daemon = try TodoDaemon(context, directory: try context.directory("figure4-todod"))
-        let ours = try measure(count: count, server: daemon.process) { () throws(BenchError) -> AnyObject in try daemon.rawConnection() }
+        let ours = try measure(count: count, server: daemon.process) { () throws(BenchError) -> AnyObject in
+            try daemon.rawConnection()
+        }
         try daemon.stop()
 
         var redisGrowth: Double?
@@ -19,7 +21,9 @@ enum IdleMemoryFigure {
             let redis = try RedisServer(context, directory: try context.directory("figure4-redis"))
             let theirs = try measure(count: count, server: redis.process) { () throws(BenchError) -> AnyObject in
                 let socket = try RESPSocket(path: redis.socketPath)
-                guard try socket.call(["PING"]) == .simple("PONG") else { throw BenchError.unexpectedReply(from: "redis-server", reply: "no PONG") }
+                guard try socket.call(["PING"]) == .simple("PONG") else {
+                    throw BenchError.unexpectedReply(from: "redis-server", reply: "no PONG")
+                }
                 return socket
             }
             try redis.stop()
@@ -28,7 +32,9 @@ enum IdleMemoryFigure {
             report.details["redisRSSAfterBytes"] = Double(theirs.after)
             report.details["redisDataGrowthPerConnectionBytes"] = theirs.dataPerConnection
         }
-        var row = ResultRow.versusRedis("RSS growth per idle connection", unit: "bytes", ours: ours.perConnection, redis: redisGrowth, higherIsBetter: false, targetRatio: nil)
+        var row = ResultRow.versusRedis(
+            "RSS growth per idle connection", unit: "bytes", ours: ours.perConnection, redis: redisGrowth,
+            higherIsBetter: false, targetRatio: nil)
         row.target = "<= 4096 bytes"
         row.met = ours.perConnection <= 4096
         report.rows.append(row)
@@ -36,13 +42,15 @@ enum IdleMemoryFigure {
         report.details["tododRSSAfterBytes"] = Double(ours.after)
         report.details["tododDataGrowthPerConnectionBytes"] = ours.dataPerConnection
         report.notes = [
-            "VmRSS from /proc/PID/status after one warm connection and \(settleSeconds) s, then after \(count) more connections (each greeted: hello/welcome for todod, PING/PONG for Redis) and \(settleSeconds) s; growth divided by \(count). DataGrowthPerConnectionBytes is the same for VmData (memory allocated, resident or not).",
+            "VmRSS from /proc/PID/status after one warm connection and \(settleSeconds) s, then after \(count) more connections (each greeted: hello/welcome for todod, PING/PONG for Redis) and \(settleSeconds) s; growth divided by \(count). DataGrowthPerConnectionBytes is the same for VmData (memory allocated, resident or not)."
         ]
         return report
     }
 
     /// The server's resident set before and after opening `count` connections with `open`.
-    private static func measure(count: Int, server: Subprocess, open: () throws(BenchError) -> AnyObject) throws(BenchError) -> (before: Int, after: Int, perConnection: Double, dataPerConnection: Double) {
+    private static func measure(count: Int, server: Subprocess, open: () throws(BenchError) -> AnyObject)
+        throws(BenchError) -> (before: Int, after: Int, perConnection: Double, dataPerConnection: Double)
+    {
         let warm = try open()
         MonotonicClock.sleep(seconds: settleSeconds)
         let before = try server.residentBytes()

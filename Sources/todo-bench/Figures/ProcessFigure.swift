@@ -5,14 +5,19 @@ enum ProcessFigure {
     static func run(_ context: BenchContext) async throws -> FigureReport {
         let runs = context.options.processRuns
         var report = FigureReport(figure: 7, title: "One command as a whole process")
-        context.progress("figure 7: \(runs) runs of todo add x" + (context.measuresRedis ? " and of redis-cli SET" : ""))
+        context.progress(
+            "figure 7: \(runs) runs of todo add x" + (context.measuresRedis ? " and of redis-cli SET" : ""))
         let daemon = try TodoDaemon(context, directory: try context.directory("figure7-todod"))
-        let todo = Command(executable: context.binary("todo"), arguments: ["--socket", daemon.socketPath, "add", "x"], environment: ["TODO_NO_AUTOSTART": "1"])
+        let todo = Command(
+            executable: context.binary("todo"), arguments: ["--socket", daemon.socketPath, "add", "x"],
+            environment: ["TODO_NO_AUTOSTART": "1"])
         var redis: RedisServer?
         var redisCLI: Command?
         if context.measuresRedis {
             let server = try RedisServer(context, directory: try context.directory("figure7-redis"))
-            redisCLI = Command(executable: try server.cliPath(), arguments: ["-s", server.socketPath, "SET", "k", "v"], environment: [:])
+            redisCLI = Command(
+                executable: try server.cliPath(), arguments: ["-s", server.socketPath, "SET", "k", "v"],
+                environment: [:])
             redis = server
         }
         for _ in 0..<3 {
@@ -30,12 +35,18 @@ enum ProcessFigure {
         try redis?.stop()
         let oursMs = Distribution(ours)
         let theirsMs = redis == nil ? nil : Distribution(theirs)
-        report.rows.append(.versusRedis("todo add x, median", unit: "ms", ours: oursMs.p50, redis: theirsMs?.p50, higherIsBetter: false, targetRatio: 1.5))
-        report.rows.append(.versusRedis("todo add x, mean", unit: "ms", ours: oursMs.mean, redis: theirsMs?.mean, higherIsBetter: false, targetRatio: nil))
+        report.rows.append(
+            .versusRedis(
+                "todo add x, median", unit: "ms", ours: oursMs.p50, redis: theirsMs?.p50, higherIsBetter: false,
+                targetRatio: 1.5))
+        report.rows.append(
+            .versusRedis(
+                "todo add x, mean", unit: "ms", ours: oursMs.mean, redis: theirsMs?.mean, higherIsBetter: false,
+                targetRatio: nil))
         report.details["todoP90Ms"] = oursMs.p90
         if let theirsMs { report.details["redisCliP90Ms"] = theirsMs.p90 }
         report.notes = [
-            "Wall time from posix_spawn to waitpid of `todo --socket SOCK add x` (TODO_NO_AUTOSTART=1) and `redis-cli -s SOCK SET k v`, \(runs) runs each, alternated, after 3 unmeasured; output to /dev/null; every run must exit 0.",
+            "Wall time from posix_spawn to waitpid of `todo --socket SOCK add x` (TODO_NO_AUTOSTART=1) and `redis-cli -s SOCK SET k v`, \(runs) runs each, alternated, after 3 unmeasured; output to /dev/null; every run must exit 0."
         ]
         return report
     }
@@ -52,7 +63,9 @@ enum ProcessFigure {
             let child = try Subprocess(executable, arguments, environment: environment, outputDirectory: nil)
             let code = child.wait()
             let elapsed = Double(MonotonicClock.now() - started) / 1e6
-            guard code == 0 else { throw .process(name: child.name, reason: "exited with \(code) (\(arguments.joined(separator: " ")))") }
+            guard code == 0 else {
+                throw .process(name: child.name, reason: "exited with \(code) (\(arguments.joined(separator: " ")))")
+            }
             return elapsed
         }
     }

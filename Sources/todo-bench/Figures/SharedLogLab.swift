@@ -37,7 +37,8 @@ final class SharedLogLab {
         self.network = network
         self.transport = transport
         server = try PostgresServer(
-            directory: directory + "/server", listenAddresses: network?.hosts.map(\.databaseAddress) ?? [], trustedNetwork: network?.network)
+            directory: directory + "/server", listenAddresses: network?.hosts.map(\.databaseAddress) ?? [],
+            trustedNetwork: network?.network)
     }
 
     /// Makes a new database `name` (one figure's log).
@@ -51,7 +52,9 @@ final class SharedLogLab {
     }
 
     /// Starts a daemon on host `host` (0-based) on the log in `database`, in `directory`.
-    func startDaemon(_ context: BenchContext, host: Int, database: String, directory: String) throws(BenchError) -> TodoDaemon {
+    func startDaemon(_ context: BenchContext, host: Int, database: String, directory: String) throws(BenchError)
+        -> TodoDaemon
+    {
         try TodoDaemon(
             context, directory: directory, extraArguments: ["--postgres", conninfo(database: database, host: host)],
             launcher: network?.launcher(host: host) ?? [])

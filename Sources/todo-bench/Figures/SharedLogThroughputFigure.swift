@@ -21,8 +21,11 @@ enum SharedLogThroughputFigure {
         let lab = try context.sharedLogLab()
         let (clients, depth, total) = (options.sharedLogClients, options.sharedLogDepth, options.sharedLogCount)
         let rounds = min(options.rounds, total)
-        var report = FigureReport(figure: 10, title: "Durable throughput on a shared log, \(clients) clients x \(depth) pipelined per daemon")
-        context.progress("figure 10: a daemon on SQLite, and \(options.sharedLogDaemons.map(String.init).joined(separator: ", ")) daemons on PostgreSQL")
+        var report = FigureReport(
+            figure: 10, title: "Durable throughput on a shared log, \(clients) clients x \(depth) pipelined per daemon")
+        context.progress(
+            "figure 10: a daemon on SQLite, and \(options.sharedLogDaemons.map(String.init).joined(separator: ", ")) daemons on PostgreSQL"
+        )
         let sqlite = try TodoDaemon(context, directory: try context.directory("figure10-sqlite"))
         var setups = [Setup(name: "SQLite, 1 daemon", daemons: [sqlite], isShared: false)]
         for count in options.sharedLogDaemons {
@@ -30,16 +33,23 @@ enum SharedLogThroughputFigure {
             try lab.createDatabase(database)
             var daemons: [TodoDaemon] = []
             for host in 0..<count {
-                daemons.append(try lab.startDaemon(context, host: host, database: database, directory: try context.directory("figure10-\(count)-host\(host + 1)")))
+                daemons.append(
+                    try lab.startDaemon(
+                        context, host: host, database: database,
+                        directory: try context.directory("figure10-\(count)-host\(host + 1)")))
             }
-            setups.append(Setup(name: "PostgreSQL, \(count) daemon\(count == 1 ? "" : "s")", daemons: daemons, isShared: true))
+            setups.append(
+                Setup(name: "PostgreSQL, \(count) daemon\(count == 1 ? "" : "s")", daemons: daemons, isShared: true))
         }
         for setup in setups {
             let version = try setup.daemons[0].addItems(clients)
             for daemon in setup.daemons.dropFirst() { try daemon.waitForVersion(version) }
-            _ = try await writeTogether(max(setup.daemons.count, total / 20), to: setup.daemons, clients: clients, depth: depth)
+            _ = try await writeTogether(
+                max(setup.daemons.count, total / 20), to: setup.daemons, clients: clients, depth: depth)
         }
-        context.progress("figure 10: \(total) dispatches per setup from \(clients) clients x \(depth) in flight per daemon, in \(rounds) rounds")
+        context.progress(
+            "figure 10: \(total) dispatches per setup from \(clients) clients x \(depth) in flight per daemon, in \(rounds) rounds"
+        )
         for round in 0..<rounds {
             let share = Throughput.share(of: total, rounds: rounds, round: round)
             for index in setups.indices {
@@ -56,12 +66,20 @@ enum SharedLogThroughputFigure {
             let counts = CommitCounts(adding: setup.daemons.compactMap { CommitCounts(log: $0.process.standardError) })
             let rate = setup.rate.rate
             let perCommit = counts.actionsPerCommit
-            report.rows.append(.relative("\(setup.name), actions", unit: "actions/s", ours: rate, baseline: baseline, baselineName: "SQLite", targetRatio: nil))
-            report.rows.append(.absolute("\(setup.name), commits", unit: "commits/s", ours: perCommit > 0 ? rate / perCommit : 0, atMost: nil))
-            report.rows.append(.absolute("\(setup.name), actions per commit", unit: "actions", ours: perCommit, atMost: nil))
+            report.rows.append(
+                .relative(
+                    "\(setup.name), actions", unit: "actions/s", ours: rate, baseline: baseline, baselineName: "SQLite",
+                    targetRatio: nil))
+            report.rows.append(
+                .absolute(
+                    "\(setup.name), commits", unit: "commits/s", ours: perCommit > 0 ? rate / perCommit : 0, atMost: nil
+                ))
+            report.rows.append(
+                .absolute("\(setup.name), actions per commit", unit: "actions", ours: perCommit, atMost: nil))
             if setup.isShared {
                 let conflicts = counts.commits > 0 ? Double(counts.overtaken) / Double(counts.commits) : 0
-                report.rows.append(.absolute("\(setup.name), overtaken per commit", unit: "conflicts", ours: conflicts, atMost: nil))
+                report.rows.append(
+                    .absolute("\(setup.name), overtaken per commit", unit: "conflicts", ours: conflicts, atMost: nil))
             }
             let key = setup.isShared ? "postgres\(setup.daemons.count)" : "sqlite"
             report.details["\(key)Actions"] = Double(counts.actions)
@@ -80,20 +98,24 @@ enum SharedLogThroughputFigure {
     /// `total` dispatches split over `daemons`, each taking its share through a
     /// `PipelinedWriter` on a thread of its own, all at once; returns the seconds until the
     /// last is done.
-    private static func writeTogether(_ total: Int, to daemons: [TodoDaemon], clients: Int, depth: Int) async throws -> Double {
+    private static func writeTogether(_ total: Int, to daemons: [TodoDaemon], clients: Int, depth: Int) async throws
+        -> Double
+    {
         let failure = Locked<String?>(nil)
         let started = MonotonicClock.now()
         var threads: [BenchThread] = []
         for (index, daemon) in daemons.enumerated() {
             let writer = PipelinedWriter(
-                socketPath: daemon.socketPath, clients: clients, depth: depth, total: max(1, Throughput.share(of: total, rounds: daemons.count, round: index)))
-            threads.append(try BenchThread {
-                do {
-                    _ = try writer.run()
-                } catch {
-                    failure.withLock { $0 = $0 ?? "writer of \(writer.socketPath): \(error)" }
-                }
-            })
+                socketPath: daemon.socketPath, clients: clients, depth: depth,
+                total: max(1, Throughput.share(of: total, rounds: daemons.count, round: index)))
+            threads.append(
+                try BenchThread {
+                    do {
+                        _ = try writer.run()
+                    } catch {
+                        failure.withLock { $0 = $0 ?? "writer of \(writer.socketPath): \(error)" }
+                    }
+                })
         }
         for thread in threads { await thread.joinFromTask() }
         let seconds = MonotonicClock.seconds(from: started, to: MonotonicClock.now())

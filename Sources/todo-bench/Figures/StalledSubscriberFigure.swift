@@ -35,28 +35,38 @@ enum StalledSubscriberFigure {
         var stalledResident: [Int] = []
         var commitSizes: [Double] = []
         for round in 0..<rounds {
-            context.progress("figure 8: round \(round + 1) of \(rounds): \(items) adds without, then with, a stalled subscriber")
-            let without = try measure(context, items: items, stalledSubscriber: false, directoryName: "figure8-\(round)-alone")
+            context.progress(
+                "figure 8: round \(round + 1) of \(rounds): \(items) adds without, then with, a stalled subscriber")
+            let without = try measure(
+                context, items: items, stalledSubscriber: false, directoryName: "figure8-\(round)-alone")
             alone.add(items, rate: without.rate)
             aloneResident.append(without.residentBytes)
-            let with = try measure(context, items: items, stalledSubscriber: true, directoryName: "figure8-\(round)-stalled")
+            let with = try measure(
+                context, items: items, stalledSubscriber: true, directoryName: "figure8-\(round)-stalled")
             stalled.add(items, rate: with.rate)
             stalledResident.append(with.residentBytes)
             commitSizes += [without.actionsPerCommit, with.actionsPerCommit].compactMap { $0 }
         }
         let differences = zip(stalledResident, aloneResident).map { Double($0 - $1) }.sorted()
         let medianDifference = differences[differences.count / 2]
-        report.rows.append(.relative(
-            "dispatch throughput, 1 stalled list subscriber", unit: "actions/s", ours: stalled.rate, baseline: alone.rate,
-            baselineName: "no subscriber", targetRatio: 0.8, higherIsBetter: true))
-        report.rows.append(.absolute("daemon RSS growth, 1 stalled list subscriber", unit: "MiB", ours: max(0, medianDifference) / Double(1 << 20), atMost: 16))
+        report.rows.append(
+            .relative(
+                "dispatch throughput, 1 stalled list subscriber", unit: "actions/s", ours: stalled.rate,
+                baseline: alone.rate,
+                baselineName: "no subscriber", targetRatio: 0.8, higherIsBetter: true))
+        report.rows.append(
+            .absolute(
+                "daemon RSS growth, 1 stalled list subscriber", unit: "MiB",
+                ours: max(0, medianDifference) / Double(1 << 20), atMost: 16))
         report.details["rssDifferenceMedianBytes"] = medianDifference
         report.details["rssDifferenceMinBytes"] = differences.first
         report.details["rssDifferenceMaxBytes"] = differences.last
         report.details["noSubscriberActionsPerSecond"] = alone.rate
         report.details["noSubscriberRSSBytesMedian"] = Double(aloneResident.sorted()[aloneResident.count / 2])
         report.details["stalledSubscriberRSSBytesMedian"] = Double(stalledResident.sorted()[stalledResident.count / 2])
-        if !commitSizes.isEmpty { report.details["actionsPerCommit"] = commitSizes.reduce(0, +) / Double(commitSizes.count) }
+        if !commitSizes.isEmpty {
+            report.details["actionsPerCommit"] = commitSizes.reduce(0, +) / Double(commitSizes.count)
+        }
         report.notes = [
             "Each round: a fresh todod with an empty journal takes \(items) adds of a \(text.count)-character text from \(clients) raw connections with \(depth) in flight each (as figure 2 sends its edits); then another fresh todod takes the same with one more raw connection, greeted without features (whole models), subscribed to list (all items), that reads its first model and then nothing until the adds are acknowledged.",
             "Throughput is acknowledged adds per second over \(rounds) rounds (total adds over total time). RSS growth is VmRSS of the daemon with the stalled subscriber minus that of the daemon without, each read \(IdleMemoryFigure.settleSeconds) s after the last add is acknowledged (a snapshot is due at every 1000th version); the median over the rounds (rssDifferenceMedianBytes, with the smallest and largest of the rounds; a negative difference, two processes' noise, is shown as 0).",
@@ -66,7 +76,9 @@ enum StalledSubscriberFigure {
     }
 
     /// One fresh daemon taking `items` adds, with or without the stalled subscriber.
-    private static func measure(_ context: BenchContext, items: Int, stalledSubscriber: Bool, directoryName: String) throws(BenchError) -> Sample {
+    private static func measure(_ context: BenchContext, items: Int, stalledSubscriber: Bool, directoryName: String)
+        throws(BenchError) -> Sample
+    {
         let daemon = try TodoDaemon(context, directory: try context.directory(directoryName))
         var subscriber: FrameSocket?
         if stalledSubscriber {
@@ -74,22 +86,29 @@ enum StalledSubscriberFigure {
             _ = try socket.subscribe(viewModel: ListViewModel.wireName, params: ListViewModel.Params())
             subscriber = socket
         }
-        let rate = try PipelinedWriter(socketPath: daemon.socketPath, clients: clients, depth: depth, total: items) { id, _ in
-            FrameEncoder.frame(FrameSocket.encode { try RequestEncoder.dispatch(id: id, actionName: AddItem.wireName, payload: AddItem(text: text)) })
+        let rate = try PipelinedWriter(socketPath: daemon.socketPath, clients: clients, depth: depth, total: items) {
+            id, _ in
+            FrameEncoder.frame(
+                FrameSocket.encode {
+                    try RequestEncoder.dispatch(id: id, actionName: AddItem.wireName, payload: AddItem(text: text))
+                })
         }.run()
         // Let the commit and snapshot in flight (one is due at every 1000th version) finish.
         MonotonicClock.sleep(seconds: IdleMemoryFigure.settleSeconds)
         let resident = try daemon.process.residentBytes()
         if let subscriber { try catchUp(subscriber, to: UInt64(items)) }
         try daemon.stop()
-        return Sample(rate: rate, residentBytes: resident, actionsPerCommit: CommitCounts(log: daemon.process.standardError)?.actionsPerCommit)
+        return Sample(
+            rate: rate, residentBytes: resident,
+            actionsPerCommit: CommitCounts(log: daemon.process.standardError)?.actionsPerCommit)
     }
 
     /// Reads the stalled subscriber's updates until one of `version` arrives.
     private static func catchUp(_ subscriber: FrameSocket, to version: UInt64) throws(BenchError) {
         while true {
             guard let frame = try subscriber.nextFrame() else {
-                throw .unexpectedReply(from: "todod", reply: "the stalled subscriber was disconnected before version \(version)")
+                throw .unexpectedReply(
+                    from: "todod", reply: "the stalled subscriber was disconnected before version \(version)")
             }
             if let received = try UpdateFrame.version(of: frame), received >= version { return }
         }

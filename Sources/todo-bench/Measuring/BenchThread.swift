@@ -19,18 +19,22 @@ final class BenchThread {
     init(_ body: @escaping @Sendable () -> Void) throws(BenchError) {
         // Passed through pthread_create's context pointer, retained there, released by the thread.
         let done = done
-        let context = Unmanaged.passRetained(Body {
-            body()
-            done.withLock { $0 = true }
-        }).toOpaque()
+        let context = Unmanaged.passRetained(
+            Body {
+                body()
+                done.withLock { $0 = true }
+            }
+        ).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, 256 * 1024)
-        let created = pthread_create(&thread, &attributes, { raw in
-            Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, &attributes,
+            { raw in
+                Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
+                return nil
+            }, context)
         guard created == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
             throw .process(name: "todo-bench", reason: "cannot start a thread: \(String(cString: strerror(created)))")

@@ -29,7 +29,10 @@ enum MonotonicClock {
     /// Polls `probe` every `interval` seconds until it returns a value, or throws `.timedOut`
     /// naming `what` after `timeout` seconds.
     @discardableResult
-    static func poll<T>(_ what: @autoclosure () -> String, timeout: Double, interval: Double = 0.001, _ probe: () throws(BenchError) -> T?) throws(BenchError) -> T {
+    static func poll<T>(
+        _ what: @autoclosure () -> String, timeout: Double, interval: Double = 0.001,
+        _ probe: () throws(BenchError) -> T?
+    ) throws(BenchError) -> T {
         let deadline = now() + UInt64(timeout * 1e9)
         while true {
             if let value = try probe() { return value }

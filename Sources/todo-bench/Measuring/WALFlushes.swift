@@ -16,11 +16,17 @@ struct WALFlushes {
     /// Reads `pg_stat_wal` once no session is left on `database`: a session's statistics
     /// reach the shared counters when it ends, at the latest.
     init(_ server: PostgresServer, database: String) throws(BenchError) {
-        try MonotonicClock.poll("the sessions on \(database) to end", timeout: 30, interval: 0.02) { () throws(BenchError) -> Bool? in
-            try server.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)'").trimmingCharacters(in: .whitespacesAndNewlines) == "0" ? true : nil
+        try MonotonicClock.poll("the sessions on \(database) to end", timeout: 30, interval: 0.02) {
+            () throws(BenchError) -> Bool? in
+            try server.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)'").trimmingCharacters(
+                in: .whitespacesAndNewlines) == "0" ? true : nil
         }
-        let fields = try server.sql("SELECT wal_sync, wal_sync_time, wal_write FROM pg_stat_wal").trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|")
-        guard fields.count == 3, let syncs = Double(fields[0]), let time = Double(fields[1]), let writes = Double(fields[2]) else {
+        let fields = try server.sql("SELECT wal_sync, wal_sync_time, wal_write FROM pg_stat_wal").trimmingCharacters(
+            in: .whitespacesAndNewlines
+        ).split(separator: "|")
+        guard fields.count == 3, let syncs = Double(fields[0]), let time = Double(fields[1]),
+            let writes = Double(fields[2])
+        else {
             throw .unexpectedReply(from: "pg_stat_wal", reply: fields.joined(separator: "|"))
         }
         (self.syncs, syncMilliseconds, self.writes) = (syncs, time, writes)

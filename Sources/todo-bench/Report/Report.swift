@@ -62,7 +62,9 @@ struct ResultRow: Codable {
 
     /// A value compared with Redis's: the ratio is `ours / redis`; the target asks for at
     /// least (`higherIsBetter`) or at most `targetRatio`.
-    static func versusRedis(_ measure: String, unit: String, ours: Double, redis: Double?, higherIsBetter: Bool, targetRatio: Double?) -> ResultRow {
+    static func versusRedis(
+        _ measure: String, unit: String, ours: Double, redis: Double?, higherIsBetter: Bool, targetRatio: Double?
+    ) -> ResultRow {
         let ratio = redis.flatMap { $0 > 0 ? ours / $0 : nil }
         let target = targetRatio.map { (higherIsBetter ? ">= " : "<= ") + "\(trimmed($0))x Redis" }
         let met = zip(ratio, targetRatio).map { higherIsBetter ? $0 >= $1 : $0 <= $1 }
@@ -80,7 +82,8 @@ struct ResultRow: Codable {
     /// load under test): the ratio is `ours / baseline`, held to at most `targetRatio`, or at
     /// least when `higherIsBetter`.
     static func relative(
-        _ measure: String, unit: String, ours: Double, baseline: Double, baselineName: String, targetRatio: Double?, higherIsBetter: Bool = false
+        _ measure: String, unit: String, ours: Double, baseline: Double, baselineName: String, targetRatio: Double?,
+        higherIsBetter: Bool = false
     ) -> ResultRow {
         let ratio = baseline > 0 ? ours / baseline : nil
         return ResultRow(
@@ -105,7 +108,8 @@ extension Report {
     func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 }

@@ -49,7 +49,9 @@ final class HostNetwork {
         hosts = (1...count).map { Host(namespace: "todo-bench-\(tag)-\($0)", databaseAddress: "10.\(octet).\($0).1") }
         let namespaces = hosts.map(\.namespace)
         let links = (1...count).map { "tb\(tag)h\($0)" }
-        interruptCleanup = InterruptCleanup.register { Self.remove(namespaces: namespaces, links: links, ip: ip, directory: directory) }
+        interruptCleanup = InterruptCleanup.register {
+            Self.remove(namespaces: namespaces, links: links, ip: ip, directory: directory)
+        }
         do {
             for (index, host) in hosts.enumerated() {
                 let (outside, inside) = (links[index], "tb\(tag)n\(index + 1)")
@@ -81,7 +83,9 @@ final class HostNetwork {
     func tearDown() {
         guard !tornDown else { return }
         tornDown = true
-        Self.remove(namespaces: hosts.map(\.namespace), links: (1...hosts.count).map { "tb\(getpid())h\($0)" }, ip: ip, directory: directory)
+        Self.remove(
+            namespaces: hosts.map(\.namespace), links: (1...hosts.count).map { "tb\(getpid())h\($0)" }, ip: ip,
+            directory: directory)
         if let interruptCleanup { InterruptCleanup.unregister(interruptCleanup) }
     }
 
@@ -103,10 +107,11 @@ final class HostNetwork {
     /// A second octet X in 200–254 such that no interface has an address in 10.X.0.0/16.
     private static func unusedSecondOctet(ip: String, directory: String) throws(BenchError) -> Int {
         let addresses = try Subprocess.run(ip, ["-o", "-4", "addr", "show"], in: directory, timeout: 30)
-        let used = Set(addresses.split(separator: " ").compactMap { word -> Int? in
-            let parts = word.split(separator: ".")
-            return parts.count == 4 && parts[0] == "10" ? Int(parts[1]) : nil
-        })
+        let used = Set(
+            addresses.split(separator: " ").compactMap { word -> Int? in
+                let parts = word.split(separator: ".")
+                return parts.count == 4 && parts[0] == "10" ? Int(parts[1]) : nil
+            })
         guard let free = (200...254).first(where: { !used.contains($0) }) else {
             throw .process(name: "ip", reason: "every network 10.200-254.0.0/16 is in use here")
         }

@@ -17,7 +17,8 @@ enum InterruptCleanup {
         fileprivate let number: Int
     }
 
-    private static let registered = Locked((next: 0, interrupted: false, cleaner: pthread_t(), actions: [Int: @Sendable () -> Void]()))
+    private static let registered = Locked(
+        (next: 0, interrupted: false, cleaner: pthread_t(), actions: [Int: @Sendable () -> Void]()))
     private static let sources = Locked([any DispatchSourceSignal]())
 
     /// Registers `action`, run if a signal ends the bench before `unregister` (at once when

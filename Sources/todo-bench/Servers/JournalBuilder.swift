@@ -41,7 +41,9 @@ struct JournalBuilder {
 
     /// Writes `count` actions of `workload` to a new journal in `dataDirectory` (created 0700),
     /// with a snapshot of the state at `snapshotVersion` (0: none).
-    static func write(dataDirectory: String, workload: Workload, count: Int, snapshotVersion: UInt64) throws(BenchError) -> Written {
+    static func write(dataDirectory: String, workload: Workload, count: Int, snapshotVersion: UInt64) throws(BenchError)
+        -> Written
+    {
         try BenchContext.makeDirectory(dataDirectory)
         let path = dataDirectory + "/" + SQLiteJournal.fileName
         let written: Written
@@ -49,11 +51,15 @@ struct JournalBuilder {
             // Closed at the end of this scope, which folds the WAL into the file.
             let journal = try SQLiteJournal(path: path)
             try journal.prepareForWriting()
-            written = try append(to: journal, workload: workload, count: count, snapshotVersion: snapshotVersion, host: nil, chunk: chunk)
+            written = try append(
+                to: journal, workload: workload, count: count, snapshotVersion: snapshotVersion, host: nil, chunk: chunk
+            )
         } catch {
             throw .file(path: path, reason: "cannot write the journal: \(error)")
         }
-        return Written(lastVersion: written.lastVersion, snapshotVersion: snapshotVersion, itemCount: written.itemCount, fileBytes: fileSize(path))
+        return Written(
+            lastVersion: written.lastVersion, snapshotVersion: snapshotVersion, itemCount: written.itemCount,
+            fileBytes: fileSize(path))
     }
 
     /// Appends `count` actions of `workload` to `journal`, which must be empty and ready for
@@ -69,7 +75,8 @@ struct JournalBuilder {
             entries.append(try builder.next())
             let version = builder.store.version
             if version == snapshotVersion {
-                try journal.append(entries, snapshot: Snapshot(version: version, state: try WireJSON.encode(builder.store.state)))
+                try journal.append(
+                    entries, snapshot: Snapshot(version: version, state: try WireJSON.encode(builder.store.state)))
                 entries.removeAll(keepingCapacity: true)
             } else if entries.count == chunk {
                 try journal.append(entries, snapshot: nil)
@@ -77,7 +84,9 @@ struct JournalBuilder {
             }
         }
         if !entries.isEmpty { try journal.append(entries, snapshot: nil) }
-        return Written(lastVersion: builder.store.version, snapshotVersion: snapshotVersion, itemCount: builder.store.state.items.count, fileBytes: 0)
+        return Written(
+            lastVersion: builder.store.version, snapshotVersion: snapshotVersion,
+            itemCount: builder.store.state.items.count, fileBytes: 0)
     }
 
     private static func fileSize(_ path: String) -> Int {
@@ -110,7 +119,9 @@ struct JournalBuilder {
         /// One add, then what the workload does to older items.
         private func round() -> [any Action<TodoState>] {
             let number = store.state.nextNumber
-            var actions: [any Action<TodoState>] = [AddItem(text: "item \(number): water the plants and call the plumber")]
+            var actions: [any Action<TodoState>] = [
+                AddItem(text: "item \(number): water the plants and call the plumber")
+            ]
             if case .churn(let live) = workload {
                 if number > live / 2 { actions.append(CompleteItem(number: number - live / 2)) }
                 if number > live { actions.append(RemoveItem(number: number - live)) }
@@ -125,7 +136,9 @@ struct JournalBuilder {
             action.accept(context, state: store.state)
             let payload = Array(try encoder.encode(action))
             try store.apply(action)
-            return JournalEntry(version: store.version, name: A.wireName, payload: payload, acceptedAt: clock, peerUID: getuid(), peerPID: getpid(), host: host)
+            return JournalEntry(
+                version: store.version, name: A.wireName, payload: payload, acceptedAt: clock, peerUID: getuid(),
+                peerPID: getpid(), host: host)
         }
     }
 }

@@ -31,9 +31,13 @@ final class PostgresServer {
     /// Why no private server can run here, or `nil` when one can.
     static var unavailableReason: String? {
         let programs = ["initdb", "pg_ctl", "postgres", "psql", "pg_test_fsync"].map { binaries + "/" + $0 }
-        if let missing = programs.first(where: { access($0, X_OK) != 0 }) { return "\(missing) is missing (apt-get install postgresql-15)" }
+        if let missing = programs.first(where: { access($0, X_OK) != 0 }) {
+            return "\(missing) is missing (apt-get install postgresql-15)"
+        }
         if getuid() == 0 {
-            if postgresUser() == nil { return "there is no user postgres to run the server as (apt-get install postgresql-15)" }
+            if postgresUser() == nil {
+                return "there is no user postgres to run the server as (apt-get install postgresql-15)"
+            }
             if access("/usr/sbin/runuser", X_OK) != 0 { return "/usr/sbin/runuser is missing" }
         }
         return nil
@@ -50,14 +54,20 @@ final class PostgresServer {
         try BenchContext.makeDirectory(directory)
         if getuid() == 0 {
             guard let user = Self.postgresUser(), chown(directory, user.uid, user.gid) == 0 else {
-                throw .file(path: directory, reason: "cannot give it to the user postgres: \(String(cString: strerror(errno)))")
+                throw .file(
+                    path: directory, reason: "cannot give it to the user postgres: \(String(cString: strerror(errno)))")
             }
         }
         let (dataDirectory, serverDirectory) = (dataDirectory, directory)
-        interruptCleanup = InterruptCleanup.register { Self.stop(dataDirectory: dataDirectory, in: serverDirectory, mode: "immediate") }
-        version = try Subprocess.run(Self.binaries + "/postgres", ["--version"], in: directory).trimmingCharacters(in: .whitespacesAndNewlines)
+        interruptCleanup = InterruptCleanup.register {
+            Self.stop(dataDirectory: dataDirectory, in: serverDirectory, mode: "immediate")
+        }
+        version = try Subprocess.run(Self.binaries + "/postgres", ["--version"], in: directory).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         do {
-            try asServerUser("initdb", ["-D", dataDirectory, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"])
+            try asServerUser(
+                "initdb",
+                ["-D", dataDirectory, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"])
             try appendSettings(trustedNetwork: trustedNetwork)
             try asServerUser("pg_ctl", ["-D", dataDirectory, "-w", "-t", "60", "-l", logPath, "start"])
         } catch {
@@ -83,7 +93,11 @@ final class PostgresServer {
     @discardableResult
     func sql(_ sql: String, database: String = "postgres") throws(BenchError) -> String {
         try Subprocess.run(
-            Self.binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-p", "\(port)", "-U", "postgres", "-d", database, "-c", sql],
+            Self.binaries + "/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-p", "\(port)", "-U", "postgres",
+                "-d", database, "-c", sql,
+            ],
             in: directory)
     }
 
@@ -114,7 +128,9 @@ final class PostgresServer {
     private static func asServerUser(_ name: String, _ arguments: [String], in directory: String) throws(BenchError) {
         let program = binaries + "/" + name
         if getuid() == 0 {
-            try Subprocess.run("/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/env", "-C", directory, program] + arguments, in: directory, timeout: 90)
+            try Subprocess.run(
+                "/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/env", "-C", directory, program] + arguments,
+                in: directory, timeout: 90)
         } else {
             try Subprocess.run("/usr/bin/env", ["-C", directory, program] + arguments, in: directory, timeout: 90)
         }
@@ -133,11 +149,15 @@ final class PostgresServer {
             "dynamic_shared_memory_type = mmap",
         ]
         try append(settings.joined(separator: "\n") + "\n", to: dataDirectory + "/postgresql.conf")
-        if let trustedNetwork { try append("host all all \(trustedNetwork) trust\n", to: dataDirectory + "/pg_hba.conf") }
+        if let trustedNetwork {
+            try append("host all all \(trustedNetwork) trust\n", to: dataDirectory + "/pg_hba.conf")
+        }
     }
 
     private func append(_ text: String, to path: String) throws(BenchError) {
-        guard let file = FileHandle(forWritingAtPath: path) else { throw .file(path: path, reason: "cannot open for writing") }
+        guard let file = FileHandle(forWritingAtPath: path) else {
+            throw .file(path: path, reason: "cannot open for writing")
+        }
         defer { try? file.close() }
         do {
             try file.seekToEnd()
@@ -165,15 +185,21 @@ final class PostgresServer {
     /// A TCP port no socket is bound to now (the kernel's pick for port 0).
     private static func freePort() throws(BenchError) -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw .socket(path: "TCP", operation: "socket", reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            throw .socket(path: "TCP", operation: "socket", reason: String(cString: strerror(errno)))
+        }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
         }
-        guard bound else { throw .socket(path: "TCP port 0", operation: "bind", reason: String(cString: strerror(errno))) }
+        guard bound else {
+            throw .socket(path: "TCP port 0", operation: "bind", reason: String(cString: strerror(errno)))
+        }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 

@@ -23,7 +23,9 @@ final class Subprocess {
     private var interruptCleanup: InterruptCleanup.Token?
 
     /// Starts `executable` with `arguments`; `environment` is added to this process's.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputDirectory: String?) throws(BenchError) {
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputDirectory: String?)
+        throws(BenchError)
+    {
         name = (executable as NSString).lastPathComponent
         if let outputDirectory {
             let stamp = UInt32.random(in: 0...UInt32.max)
@@ -34,7 +36,8 @@ final class Subprocess {
             stderrPath = "/dev/null"
         }
         do {
-            pid = try Spawn.start(executable, arguments, environment: environment, stdoutPath: stdoutPath, stderrPath: stderrPath)
+            pid = try Spawn.start(
+                executable, arguments, environment: environment, stdoutPath: stdoutPath, stderrPath: stderrPath)
         } catch {
             throw .process(name: executable, reason: "cannot start: \(error.reason)")
         }
@@ -122,7 +125,11 @@ final class Subprocess {
         }
         for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
             // "VmData:\t  1234 kB"; a wide number leaves no space after the tab.
-            if let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) }) { return kilobytes * 1024 }
+            if let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({
+                Int($0)
+            }) {
+                return kilobytes * 1024
+            }
         }
         throw .file(path: path, reason: "no \(field) line")
     }

@@ -8,14 +8,19 @@ extension TodoDaemon {
     func addItems(_ count: Int) throws(BenchError) -> UInt64 {
         let socket = try rawConnection()
         let frames = (1...count).map { index in
-            FrameEncoder.frame(FrameSocket.encode { try RequestEncoder.dispatch(id: Int64(index), actionName: AddItem.wireName, payload: AddItem(text: "item \(index)")) })
+            FrameEncoder.frame(
+                FrameSocket.encode {
+                    try RequestEncoder.dispatch(
+                        id: Int64(index), actionName: AddItem.wireName, payload: AddItem(text: "item \(index)"))
+                })
         }
         try socket.send(framed: Array(frames.joined()))
         var last: UInt64 = 0
         for _ in 0..<count {
             let reply = try socket.nextEnvelope()
             guard reply.type == "ack", let version = reply.version else {
-                throw .unexpectedReply(from: socketPath, reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
+                throw .unexpectedReply(
+                    from: socketPath, reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
             }
             last = max(last, version)
         }
@@ -26,7 +31,8 @@ extension TodoDaemon {
     /// log catching up with what another appended.
     func waitForVersion(_ version: UInt64, timeout: Double = 60) throws(BenchError) {
         let socketPath = socketPath
-        try MonotonicClock.poll("todod at \(socketPath) to reach version \(version)", timeout: timeout, interval: 0.005) { () throws(BenchError) -> Bool? in
+        try MonotonicClock.poll("todod at \(socketPath) to reach version \(version)", timeout: timeout, interval: 0.005)
+        { () throws(BenchError) -> Bool? in
             try FrameSocket(path: socketPath).greet() >= version ? true : nil
         }
     }

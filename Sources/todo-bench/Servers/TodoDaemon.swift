@@ -20,24 +20,33 @@ final class TodoDaemon {
     /// answers. An existing `directory/data` is used as it is: figures prepare journals there.
     /// `launcher` goes before the whole command line (`ip netns exec NS` puts the daemon on a
     /// simulated host), and must exec the daemon, so that its process is the daemon's.
-    init(_ context: BenchContext, directory: String, extraArguments: [String] = [], launcher: [String] = []) throws(BenchError) {
+    init(_ context: BenchContext, directory: String, extraArguments: [String] = [], launcher: [String] = [])
+        throws(BenchError)
+    {
         try BenchContext.makeDirectory(directory)
         socketPath = directory + "/todod.sock"
         dataDirectory = directory + "/data"
         unlink(socketPath)
         let todod = context.binary("todod")
-        var command = launcher + context.options.daemonPrefix + [todod, "--socket", socketPath, "--data-dir", dataDirectory] + extraArguments
+        var command =
+            launcher + context.options.daemonPrefix + [todod, "--socket", socketPath, "--data-dir", dataDirectory]
+            + extraArguments
         if !command[0].contains("/") {
-            guard let found = Subprocess.findInPath(command[0]) else { throw .missingProgram(name: command[0], looked: "$PATH") }
+            guard let found = Subprocess.findInPath(command[0]) else {
+                throw .missingProgram(name: command[0], looked: "$PATH")
+            }
             command[0] = found
         }
         let started = MonotonicClock.now()
         let process = try Subprocess(command[0], Array(command.dropFirst()), outputDirectory: directory)
         self.process = process
         let socketPath = socketPath
-        try MonotonicClock.poll("todod to answer on \(socketPath)", timeout: context.options.readyTimeout, interval: 0.0005) { () throws(BenchError) -> Bool? in
+        try MonotonicClock.poll(
+            "todod to answer on \(socketPath)", timeout: context.options.readyTimeout, interval: 0.0005
+        ) { () throws(BenchError) -> Bool? in
             guard process.isRunning else {
-                throw BenchError.process(name: "todod", reason: "exited at start: \(process.standardError.suffix(2000))")
+                throw BenchError.process(
+                    name: "todod", reason: "exited at start: \(process.standardError.suffix(2000))")
             }
             guard let socket = try? FrameSocket(path: socketPath) else { return nil }
             return (try? socket.greet()) != nil ? true : nil
@@ -50,7 +59,8 @@ final class TodoDaemon {
         process.send(SIGTERM)
         let code = try process.wait(timeout: 120)
         guard code == 0 else {
-            throw .process(name: "todod", reason: "exited with \(code) on SIGTERM: \(process.standardError.suffix(2000))")
+            throw .process(
+                name: "todod", reason: "exited with \(code) on SIGTERM: \(process.standardError.suffix(2000))")
         }
     }
 

@@ -17,7 +17,10 @@ enum DispatchLoad {
 
     /// The framed `dispatch` of the edit of item `number`, with request id `id`.
     static func frame(id: Int64, number: Int) -> [UInt8] {
-        FrameEncoder.frame(FrameSocket.encode { try RequestEncoder.dispatch(id: id, actionName: EditItem.wireName, payload: action(number: number)) })
+        FrameEncoder.frame(
+            FrameSocket.encode {
+                try RequestEncoder.dispatch(id: id, actionName: EditItem.wireName, payload: action(number: number))
+            })
     }
 
     /// Checks that `payload` is an `ack` without decoding all of it (a pipelined writer reads

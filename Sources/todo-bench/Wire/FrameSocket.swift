@@ -61,7 +61,9 @@ final class FrameSocket: @unchecked Sendable {
     func greet(client: String = "todo-bench/1", features: [String] = []) throws(BenchError) -> UInt64 {
         try send(payload: Self.encode { try RequestEncoder.hello(id: 1, client: client, features: features) })
         let reply = try nextEnvelope()
-        guard reply.type == "welcome", let version = reply.version else { throw .unexpectedReply(from: stream.path, reply: describe(reply)) }
+        guard reply.type == "welcome", let version = reply.version else {
+            throw .unexpectedReply(from: stream.path, reply: describe(reply))
+        }
         return version
     }
 
@@ -71,7 +73,9 @@ final class FrameSocket: @unchecked Sendable {
         try send(payload: Self.encode { try RequestEncoder.subscribe(id: id, viewModel: viewModel, params: params) })
         let reply = try nextEnvelope()
         guard reply.type == "subscribed" else { throw .unexpectedReply(from: stream.path, reply: describe(reply)) }
-        guard let first = try nextFrame() else { throw .unexpectedReply(from: stream.path, reply: "end of stream instead of the first update") }
+        guard let first = try nextFrame() else {
+            throw .unexpectedReply(from: stream.path, reply: "end of stream instead of the first update")
+        }
         return WireProtocol.headerLength + first.count
     }
 

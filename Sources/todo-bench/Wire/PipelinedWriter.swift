@@ -15,7 +15,9 @@ struct PipelinedWriter: Sendable {
     let total: Int
     /// The framed dispatch connection `client` sends with request id `id` (default: the
     /// edit of item `client + 1`).
-    var request: @Sendable (_ id: Int64, _ client: Int) -> [UInt8] = { id, client in DispatchLoad.frame(id: id, number: client + 1) }
+    var request: @Sendable (_ id: Int64, _ client: Int) -> [UInt8] = { id, client in
+        DispatchLoad.frame(id: id, number: client + 1)
+    }
 
     /// Runs the load and returns acknowledged dispatches per second. With the default
     /// `request`, connection `c` edits item `c + 1`, which must exist.
@@ -44,7 +46,9 @@ struct PipelinedWriter: Sendable {
         while acknowledged < total {
             let ready = poll(&descriptors, nfds_t(descriptors.count), 120_000)
             if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { throw .timedOut("acks from todod at \(socketPath) (\(acknowledged) of \(total) received)") }
+            guard ready > 0 else {
+                throw .timedOut("acks from todod at \(socketPath) (\(acknowledged) of \(total) received)")
+            }
             for client in descriptors.indices where descriptors[client].revents != 0 {
                 guard let received = try sockets[client].framesFromOneRead() else {
                     throw .unexpectedReply(from: socketPath, reply: "end of stream after \(acknowledged) acks")

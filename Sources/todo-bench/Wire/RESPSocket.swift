@@ -61,7 +61,9 @@ final class RESPSocket: @unchecked Sendable {
     func call(_ arguments: [String]) throws(BenchError) -> RESPValue {
         try send(arguments)
         let reply = try nextValue()
-        if case .error(let message) = reply { throw .unexpectedReply(from: stream.path, reply: "\(arguments.first ?? ""): \(message)") }
+        if case .error(let message) = reply {
+            throw .unexpectedReply(from: stream.path, reply: "\(arguments.first ?? ""): \(message)")
+        }
         return reply
     }
 
@@ -127,7 +129,9 @@ final class RESPSocket: @unchecked Sendable {
     }
 
     private func number(_ text: String) throws(BenchError) -> Int {
-        guard let value = Int(text) else { throw .unexpectedReply(from: stream.path, reply: "not a RESP length: \(text)") }
+        guard let value = Int(text) else {
+            throw .unexpectedReply(from: stream.path, reply: "not a RESP length: \(text)")
+        }
         return value
     }
 }

@@ -17,7 +17,9 @@ final class UnixStream: @unchecked Sendable {
     /// Connects to `path`; reads wait at most `receiveTimeout` seconds.
     init(path: String, receiveTimeout: Double = 120) throws(BenchError) {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .socket(path: path, operation: "socket", reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            throw .socket(path: path, operation: "socket", reason: String(cString: strerror(errno)))
+        }
         let connected = SocketPath.withAddress(of: path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
@@ -38,7 +40,9 @@ final class UnixStream: @unchecked Sendable {
     func write(_ bytes: [UInt8]) throws(BenchError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let written = bytes.withUnsafeBytes {
+                send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw .socket(path: path, operation: "write", reason: String(cString: strerror(errno)))

@@ -7,7 +7,8 @@ enum UpdateFrame {
     static func version(of frame: [UInt8]) throws(BenchError) -> UInt64? {
         let tail = String(decoding: frame.suffix(64), as: UTF8.self)
         if let marker = tail.range(of: #""type":"update","version":"#), tail.hasSuffix("}"),
-           let version = UInt64(tail[marker.upperBound...].dropLast()) {
+            let version = UInt64(tail[marker.upperBound...].dropLast())
+        {
             return version
         }
         let message = try FrameSocket.envelope(frame, from: "todod")

@@ -1,5 +1,5 @@
-import SyncProtocol
 import SyncLock
+import SyncProtocol
 
 /// A raw subscriber read by a thread of its own, noting when each update arrives and which
 /// version it shows (read from the frame's tail, see `UpdateFrame`), until `finish()`.
@@ -14,9 +14,14 @@ final class UpdateRecorder {
     init(daemon: TodoDaemon, viewModel: String) throws(BenchError) {
         let socket = try daemon.rawConnection()
         self.socket = socket
-        try socket.send(payload: FrameSocket.encode { try RequestEncoder.subscribe(id: 2, viewModel: viewModel, params: [String: String]()) })
+        try socket.send(
+            payload: FrameSocket.encode {
+                try RequestEncoder.subscribe(id: 2, viewModel: viewModel, params: [String: String]())
+            })
         let reply = try socket.nextEnvelope()
-        guard reply.type == "subscribed" else { throw .unexpectedReply(from: daemon.socketPath, reply: "\(reply.type) \(reply.message ?? "")") }
+        guard reply.type == "subscribed" else {
+            throw .unexpectedReply(from: daemon.socketPath, reply: "\(reply.type) \(reply.message ?? "")")
+        }
         let (arrivals, failure) = (arrivals, failure)
         reader = try BenchThread {
             do {
@@ -40,7 +45,9 @@ final class UpdateRecorder {
 
     /// Waits (polling) until an update of at least `version` arrived, or reading failed.
     func wait(forVersion version: UInt64, what: String, timeout: Double) async throws {
-        try await MonotonicClock.pollFromTask("\(what) to show version \(version)", timeout: timeout) { latestVersion >= version || problem != nil }
+        try await MonotonicClock.pollFromTask("\(what) to show version \(version)", timeout: timeout) {
+            latestVersion >= version || problem != nil
+        }
         if let problem { throw BenchError.unexpectedReply(from: what, reply: problem) }
     }
 

@@ -8,6 +8,8 @@ extension Command {
         name: "clear", arguments: "", summary: "Remove every done item.", details: "",
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("clear takes no arguments") }
-            _ = try await context.withClient { client throws(SyncClientError) in try await client.dispatch(ClearCompleted()) }
+            _ = try await context.withClient { client throws(SyncClientError) in
+                try await client.dispatch(ClearCompleted())
+            }
         })
 }

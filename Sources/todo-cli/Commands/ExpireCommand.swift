@@ -11,7 +11,9 @@ extension Command {
             guard arguments.count == 1, let seconds = Int64(arguments[0]), seconds >= 0 else {
                 throw .usage("expire needs one whole number of seconds, 0 or more")
             }
-            let result = try await context.withClient { client throws(SyncClientError) in try await client.run(ExpireDone(olderThanSeconds: seconds)) }
+            let result = try await context.withClient { client throws(SyncClientError) in
+                try await client.run(ExpireDone(olderThanSeconds: seconds))
+            }
             Output.out("removed \(result.removed) item\(result.removed == 1 ? "" : "s")\n")
         })
 }

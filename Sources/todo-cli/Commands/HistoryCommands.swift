@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CommandLineKit
 import Glibc
 import SyncClient
@@ -10,10 +5,17 @@ import SyncProtocol
 import SyncStore
 import TodoDomain
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 extension Command {
     /// `todo log [-n N] [--json]`
     static let log = Command(
-        name: "log", arguments: "[-n N] [--json]", summary: "Show the most recent changes (default 10, at most 1000), oldest first.",
+        name: "log", arguments: "[-n N] [--json]",
+        summary: "Show the most recent changes (default 10, at most 1000), oldest first.",
         details: """
             Each line: version, local time, who (uid and pid of the client; "todod" for the daemon's
             own changes), action and payload.
@@ -27,7 +29,9 @@ extension Command {
             while let argument = rest.popFirst() {
                 switch argument {
                 case "-n":
-                    guard let value = rest.popFirst(), let number = Int(value), (1...ClientRequest.maximumHistoryLimit).contains(number) else {
+                    guard let value = rest.popFirst(), let number = Int(value),
+                        (1...ClientRequest.maximumHistoryLimit).contains(number)
+                    else {
                         throw .usage("-n needs a number from 1 to \(ClientRequest.maximumHistoryLimit)")
                     }
                     limit = number
@@ -35,7 +39,9 @@ extension Command {
                 default: throw .usage("unexpected argument \(argument) for log")
                 }
             }
-            let entries = try await context.withClient { client throws(SyncClientError) in try await client.history(limit: limit) }
+            let entries = try await context.withClient { client throws(SyncClientError) in
+                try await client.history(limit: limit)
+            }
             if json {
                 Output.out(try HistoryRendering.json(entries))
             } else {
@@ -54,7 +60,9 @@ extension Command {
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("undo takes no arguments") }
             let summary = try await context.withClient { client throws(SyncClientError) -> String? in
-                guard let target = try await client.get(UndoViewModel.self, params: NoParams()).model?.next else { return nil }
+                guard let target = try await client.get(UndoViewModel.self, params: NoParams()).model?.next else {
+                    return nil
+                }
                 _ = try await client.dispatch(UndoLast(reverting: target))
                 return target.summary
             }
@@ -68,10 +76,12 @@ enum HistoryRendering {
     /// `  12  2026-11-29 23:58:02  uid 1000 pid 4242  add {"text":"buy milk"}`; with a shared
     /// log, the host that accepted it follows: `uid 1000 pid 4242 on alpha`.
     static func line(_ entry: HistoryEntry) -> String {
-        let who = (entry.uid.map { uid in "uid \(uid) pid \(entry.pid.map(String.init) ?? "?")" } ?? "todod")
+        let who =
+            (entry.uid.map { uid in "uid \(uid) pid \(entry.pid.map(String.init) ?? "?")" } ?? "todod")
             + (entry.host.map { " on \(ListRendering.printable($0))" } ?? "")
         let payload = (try? WireJSON.encode(entry.payload)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-        return "\(entry.version)  \(localTime(entry.acceptedAt))  \(who)  \(entry.name) \(ListRendering.printable(payload))\n"
+        return
+            "\(entry.version)  \(localTime(entry.acceptedAt))  \(who)  \(entry.name) \(ListRendering.printable(payload))\n"
     }
 
     /// The entries as one line of JSON, keys sorted.

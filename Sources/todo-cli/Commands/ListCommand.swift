@@ -5,7 +5,8 @@ import TodoDomain
 extension Command {
     /// `todo list [--open|--done] [--at VERSION] [--json]`
     static let list = Command(
-        name: "list", arguments: "[--open|--done] [--at VERSION] [--json]", summary: "Print the items, in creation order.",
+        name: "list", arguments: "[--open|--done] [--at VERSION] [--json]",
+        summary: "Print the items, in creation order.",
         details: """
             --open, --done  only open or only done items (counts always cover every item)
             --at VERSION    the list as it was at that state version (todo log shows the
@@ -17,10 +18,13 @@ extension Command {
             let (version, others) = try VersionOption.extract(arguments, command: "list")
             let (filter, flags) = try Arguments.filter(others, command: "list", allowing: ["--json"])
             let update = try await context.withClient { client throws(SyncClientError) in
-                if let version { return try await client.get(ListViewModel.self, params: .init(filter: filter), at: version) }
+                if let version {
+                    return try await client.get(ListViewModel.self, params: .init(filter: filter), at: version)
+                }
                 return try await client.get(ListViewModel.self, params: .init(filter: filter))
             }
             guard let model = update.model else { throw .rejected("the daemon sent no list") }
-            Output.out(flags.contains("--json") ? try ListRendering.json(model) : ListRendering.text(model, filter: filter))
+            Output.out(
+                flags.contains("--json") ? try ListRendering.json(model) : ListRendering.text(model, filter: filter))
         })
 }

@@ -5,12 +5,14 @@ extension Command {
     /// `todo status`
     static let status = Command(
         name: "status", arguments: "", summary: "Show the daemon's name, protocol, state version, socket and log.",
-        details: "The log is the daemon's SQLite file, or the PostgreSQL database it shares with the daemons of other hosts: then also whether that database is reachable, and since when not.",
+        details:
+            "The log is the daemon's SQLite file, or the PostgreSQL database it shares with the daemons of other hosts: then also whether that database is reachable, and since when not.",
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("status takes no arguments") }
             let client = try await context.connect()
             defer { client.close() }
-            Output.out("""
+            Output.out(
+                """
                 server: \(client.server.name)
                 protocol: \(client.server.protocolVersion)
                 version: \(client.server.version)
@@ -24,7 +26,10 @@ extension Command {
 extension Command {
     /// The `log:` lines of `todo status`.
     static func describe(_ log: LogStatus) -> String {
-        var lines = ["log: \(log.location)\(log.kind == "postgres" ? " (shared with other hosts)" : "")", "log head: \(log.head)"]
+        var lines = [
+            "log: \(log.location)\(log.kind == "postgres" ? " (shared with other hosts)" : "")",
+            "log head: \(log.head)",
+        ]
         if let reachable = log.reachable {
             if reachable {
                 lines.append("database: reachable")

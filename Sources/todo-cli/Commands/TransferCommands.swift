@@ -1,14 +1,15 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CommandLineKit
 import Glibc
 import SyncClient
 import SyncProtocol
 import SyncStore
 import TodoDomain
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Command {
     /// `todo export [--json]`
@@ -20,8 +21,12 @@ extension Command {
             """,
         run: { context, arguments throws(CLIError) in
             let (_, flags) = try Arguments.filter(arguments, command: "export", allowing: ["--json"])
-            guard !arguments.contains("--open"), !arguments.contains("--done") else { throw .usage("export writes every item; it takes no filter") }
-            let update = try await context.withClient { client throws(SyncClientError) in try await client.get(ExportViewModel.self, params: NoParams()) }
+            guard !arguments.contains("--open"), !arguments.contains("--done") else {
+                throw .usage("export writes every item; it takes no filter")
+            }
+            let update = try await context.withClient { client throws(SyncClientError) in
+                try await client.get(ExportViewModel.self, params: NoParams())
+            }
             guard let model = update.model else { throw .rejected("the daemon sent no items") }
             let encoder = WireJSON.makeEncoder()
             if !flags.contains("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
@@ -46,7 +51,8 @@ extension Command {
             let added = try await context.withClient { client throws(SyncClientError) -> Int in
                 let before = try await client.get(ExportViewModel.self, params: NoParams()).model?.items.map(\.id) ?? []
                 for start in stride(from: 0, to: items.count, by: importGroupSize) {
-                    _ = try await client.dispatch(ImportItems(items: Array(items[start..<min(start + importGroupSize, items.count)])))
+                    _ = try await client.dispatch(
+                        ImportItems(items: Array(items[start..<min(start + importGroupSize, items.count)])))
                 }
                 return Set(items.map(\.id)).subtracting(before).count
             }
@@ -57,7 +63,8 @@ extension Command {
     private static func describe(_ error: any Error) -> String {
         switch error as? DecodingError {
         case .keyNotFound(let key, let context):
-            return "no \"\(key.stringValue)\" at \(context.codingPath.map(\.stringValue).joined(separator: ".").ifEmpty("the top"))"
+            return
+                "no \"\(key.stringValue)\" at \(context.codingPath.map(\.stringValue).joined(separator: ".").ifEmpty("the top"))"
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             return path.isEmpty ? "not valid JSON" : "\"\(path)\" has the wrong type or value"

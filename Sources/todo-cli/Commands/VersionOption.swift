@@ -20,7 +20,8 @@ enum VersionOption {
                 continue
             }
             guard version == nil else { throw .usage("\(command) takes --at once") }
-            guard let value, !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }), let parsed = UInt64(value) else {
+            guard let value, !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }), let parsed = UInt64(value)
+            else {
                 throw .usage("--at needs a version, an integer of at least 0 (not \(value ?? ""))")
             }
             version = parsed

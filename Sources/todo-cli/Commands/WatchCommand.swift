@@ -6,7 +6,8 @@ import TodoDomain
 extension Command {
     /// `todo watch [--open|--done]`
     static let watch = Command(
-        name: "watch", arguments: "[--open|--done]", summary: "Print the list, and again on every change, until interrupted.",
+        name: "watch", arguments: "[--open|--done]",
+        summary: "Print the list, and again on every change, until interrupted.",
         details: """
             On a terminal the screen is redrawn; otherwise each rendering is printed after a line
             "--- version V ---". If the daemon goes away (a restart), watch says so on stderr,

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The benchmark, run with tiny sizes so that it never rots: it must finish, print a report
 /// with every figure (the shared-log figures 8-10 where PostgreSQL can run), and leave no
@@ -17,7 +17,8 @@ import TestSupport
         let reportPath = directory + "/report.json"
         // Its own TMPDIR, so that the leftover check below sees this run's processes only.
         let bench = try ChildProcess(
-            Binaries.path("todo-bench"), ["--smoke", "--json", reportPath], environment: ["TMPDIR": directory], outputDirectory: directory)
+            Binaries.path("todo-bench"), ["--smoke", "--json", reportPath], environment: ["TMPDIR": directory],
+            outputDirectory: directory)
         let status = try bench.waitForExit(timeout: 900)
         try #require(status == 0, "todo-bench exited with \(status); stderr:\n\(bench.standardError)")
 
@@ -27,8 +28,13 @@ import TestSupport
         let postgresRuns = Self.postgresCanRun
         #expect(figures.compactMap { $0["figure"] as? Int } == Array(postgresRuns ? 1...11 : 1...8))
         let postgres = report["postgres"] as? String ?? ""
-        #expect(postgresRuns ? postgres.hasPrefix("postgres (PostgreSQL) 15") : postgres.hasPrefix("not available: "), "\(postgres)")
-        if !postgresRuns { #expect(bench.standardError.contains("figure 9 skipped: PostgreSQL not available: "), "\(bench.standardError)") }
+        #expect(
+            postgresRuns ? postgres.hasPrefix("postgres (PostgreSQL) 15") : postgres.hasPrefix("not available: "),
+            "\(postgres)")
+        if !postgresRuns {
+            #expect(
+                bench.standardError.contains("figure 9 skipped: PostgreSQL not available: "), "\(bench.standardError)")
+        }
         let redisMeasured = ["redis-server", "redis-benchmark", "redis-cli"].allSatisfy(Self.isOnPath)
         for figure in figures {
             let number = figure["figure"] as? Int ?? 0
@@ -40,13 +46,17 @@ import TestSupport
             }
             #expect(!(figure["notes"] as? [String] ?? []).isEmpty, "figure \(number) does not say how it was measured")
             if [1, 2, 3, 4, 7].contains(number) {
-                #expect(rows.contains { $0["redis"] is Double } == redisMeasured, "figure \(number): Redis measured iff installed: \(rows)")
+                #expect(
+                    rows.contains { $0["redis"] is Double } == redisMeasured,
+                    "figure \(number): Redis measured iff installed: \(rows)")
             }
         }
         if !redisMeasured { #expect((report["redis"] as? String)?.hasPrefix("not installed") == true) }
 
         let table = bench.standardOutput
-        for number in postgresRuns ? 1...11 : 1...8 { #expect(table.contains("\n\(number)  "), "the table has no row of figure \(number):\n\(table)") }
+        for number in postgresRuns ? 1...11 : 1...8 {
+            #expect(table.contains("\n\(number)  "), "the table has no row of figure \(number):\n\(table)")
+        }
         #expect(Self.processesMentioning(directory + "/todo-bench.").isEmpty, "todo-bench left processes running")
         #expect(Self.namespaces(of: bench.pid).isEmpty, "todo-bench left network namespaces")
     }
@@ -59,13 +69,18 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         chmod(directory, 0o711)
         let bench = try ChildProcess(
-            Binaries.path("todo-bench"), ["--smoke", "--only", "9", "--crosshost-seconds", "60"], environment: ["TMPDIR": directory], outputDirectory: directory)
-        try eventually(timeout: 120, "the bench never started figure 9; stderr:\n\(bench.standardError)") { bench.standardError.contains("figure 9: ") ? true : nil }
+            Binaries.path("todo-bench"), ["--smoke", "--only", "9", "--crosshost-seconds", "60"],
+            environment: ["TMPDIR": directory], outputDirectory: directory)
+        try eventually(timeout: 120, "the bench never started figure 9; stderr:\n\(bench.standardError)") {
+            bench.standardError.contains("figure 9: ") ? true : nil
+        }
         bench.send(SIGTERM)
         #expect(try bench.waitForExit(timeout: 60) == 143)
         #expect(Self.processesMentioning(directory + "/todo-bench.").isEmpty, "todo-bench left processes running")
         #expect(Self.namespaces(of: bench.pid).isEmpty, "todo-bench left network namespaces")
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0.hasPrefix("todo-bench.") } ?? []
+        let left =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0.hasPrefix("todo-bench.") }
+            ?? []
         #expect(left.isEmpty, "todo-bench left its temporary directory: \(left)")
     }
 
@@ -92,18 +107,24 @@ import TestSupport
     /// Whether the bench's private PostgreSQL can run here: Debian's PostgreSQL 15, and as root
     /// the user postgres to run it as.
     static var postgresCanRun: Bool {
-        let programs = ["initdb", "pg_ctl", "postgres", "psql", "pg_test_fsync"].map { "/usr/lib/postgresql/15/bin/" + $0 }
+        let programs = ["initdb", "pg_ctl", "postgres", "psql", "pg_test_fsync"].map {
+            "/usr/lib/postgresql/15/bin/" + $0
+        }
         guard programs.allSatisfy({ access($0, X_OK) == 0 }) else { return false }
         return getuid() != 0 || (getpwnam("postgres") != nil && access("/usr/sbin/runuser", X_OK) == 0)
     }
 
     /// The network namespaces the bench with process id `pid` made (`todo-bench-PID-N`).
     private static func namespaces(of pid: pid_t) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []).filter { $0.hasPrefix("todo-bench-\(pid)-") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/run/netns")) ?? []).filter {
+            $0.hasPrefix("todo-bench-\(pid)-")
+        }
     }
 
     private static func isOnPath(_ name: String) -> Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            access("\($0)/\(name)", X_OK) == 0
+        }
     }
 
     /// Process ids whose command line contains `text`.

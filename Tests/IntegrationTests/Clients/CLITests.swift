@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct CLITests {
     @Test func aWatchSeesChangesMadeByTwoOtherProcessesInOrder() throws {
@@ -17,18 +17,19 @@ import TestSupport
         #expect(done.status == 0)
         let output = try watch.waitForOutput { $0.contains("1 [x] buy milk") }
 
-        #expect(output == """
-            --- version 0 ---
-            no items
-            0 open, 0 done
-            --- version 1 ---
-            1 [ ] buy milk
-            1 open, 0 done
-            --- version 2 ---
-            1 [x] buy milk
-            0 open, 1 done
+        #expect(
+            output == """
+                --- version 0 ---
+                no items
+                0 open, 0 done
+                --- version 1 ---
+                1 [ ] buy milk
+                1 open, 0 done
+                --- version 2 ---
+                1 [x] buy milk
+                0 open, 1 done
 
-            """)
+                """)
         watch.send(SIGTERM)
         #expect(try watch.waitForExit() == 0)
     }
@@ -57,11 +58,14 @@ import TestSupport
         _ = try daemon.todo("add", "first")
         _ = try daemon.todo("add", "second")
         _ = try daemon.todo("done", "2")
-        #expect(try daemon.todo("list", "--json").output == #"""
-            {"doneCount":1,"items":[{"completed":false,"number":1,"text":"first"},{"completed":true,"number":2,"text":"second"}],"openCount":1}
+        #expect(
+            try daemon.todo("list", "--json").output == #"""
+                {"doneCount":1,"items":[{"completed":false,"number":1,"text":"first"},{"completed":true,"number":2,"text":"second"}],"openCount":1}
 
-            """#)
-        #expect(try daemon.todo("list", "--open", "--json").output == #"{"doneCount":1,"items":[{"completed":false,"number":1,"text":"first"}],"openCount":1}"# + "\n")
+                """#)
+        #expect(
+            try daemon.todo("list", "--open", "--json").output
+                == #"{"doneCount":1,"items":[{"completed":false,"number":1,"text":"first"}],"openCount":1}"# + "\n")
     }
 
     @Test func everyCommandChangesWhatItSays() throws {
@@ -110,8 +114,11 @@ import TestSupport
         #expect(escape.error == "todo: the text contains control characters (line breaks, tabs, escape sequences)\n")
     }
 
-    @Test(arguments: [["frobnicate"], ["add"], ["done", "one"], ["done"], ["list", "--sideways"], ["--color"], [], ["clear", "now"], ["add", "-x"],
-                      ["list", "--open", "--done"], ["list", "--socket", "/elsewhere"], ["--socket="]])
+    @Test(arguments: [
+        ["frobnicate"], ["add"], ["done", "one"], ["done"], ["list", "--sideways"], ["--color"], [], ["clear", "now"],
+        ["add", "-x"],
+        ["list", "--open", "--done"], ["list", "--socket", "/elsewhere"], ["--socket="],
+    ])
     func usageErrorsExitWithTwo(arguments: [String]) throws {
         let daemon = try DaemonHarness()
         let result = try daemon.run(arguments)
@@ -124,7 +131,9 @@ import TestSupport
     @Test func anUnreachableDaemonExitsWithThreeAndSaysHowToStartIt() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let child = try ChildProcess(Binaries.path("todo"), ["--socket", directory + "/none.sock", "--no-autostart", "list"], outputDirectory: directory)
+        let child = try ChildProcess(
+            Binaries.path("todo"), ["--socket", directory + "/none.sock", "--no-autostart", "list"],
+            outputDirectory: directory)
         #expect(try child.waitForExit() == 3)
         #expect(child.standardError.contains("cannot reach todod at \(directory)/none.sock"))
         #expect(child.standardError.contains("todod"))

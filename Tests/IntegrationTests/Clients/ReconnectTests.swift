@@ -1,24 +1,27 @@
 import Foundation
 import Glibc
-import Synchronization
 import SyncClient
 import SyncStore
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 import TodoDomain
 
 /// SyncClient across daemon restarts and crashes: reconnection, resumed subscriptions, requests
 /// sent again, and dispatches applied exactly once.
 @Suite struct ReconnectTests {
     /// Reconnects quickly, so the tests do not wait on backoff.
-    private static let quickly = ReconnectPolicy(reconnects: true, initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), giveUpAfter: .seconds(60))
+    private static let quickly = ReconnectPolicy(
+        reconnects: true, initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), giveUpAfter: .seconds(60))
 
     private func connect(_ daemon: DaemonHarness, policy: ReconnectPolicy = quickly) async throws -> SyncClient {
         try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tests/1", reconnect: policy)
     }
 
     /// Waits for the first state matching `condition` on `states`.
-    private func waitFor(_ states: inout AsyncStream<ConnectionState>.Iterator, _ condition: (ConnectionState) -> Bool) async throws -> ConnectionState {
+    private func waitFor(_ states: inout AsyncStream<ConnectionState>.Iterator, _ condition: (ConnectionState) -> Bool)
+        async throws -> ConnectionState
+    {
         while let state = await states.next() {
             if condition(state) { return state }
         }
@@ -42,7 +45,8 @@ import TodoDomain
         #expect(reason.contains("bye"))
 
         try daemon.start()
-        #expect(try await waitFor(&states) { if case .connected = $0 { true } else { false } } == .connected(version: 1))
+        #expect(
+            try await waitFor(&states) { if case .connected = $0 { true } else { false } } == .connected(version: 1))
         let other = try await connect(daemon, policy: .never)
         defer { other.close() }
         _ = try await other.dispatch(AddItem(text: "after"))
@@ -110,14 +114,17 @@ import TodoDomain
         #expect(Set(versions).count == versions.count)
         let reader = try await connect(daemon, policy: .never)
         defer { reader.close() }
-        let texts = try #require(try await reader.get(ListViewModel.self, params: .init(filter: .all)).model).items.map(\.text)
+        let texts = try #require(try await reader.get(ListViewModel.self, params: .init(filter: .all)).model).items.map(
+            \.text)
         #expect(texts.count == versions.count)
         #expect(Set(texts).count == texts.count)
     }
 
     @Test func aPolicyThatGivesUpFailsWaitingRequests() async throws {
         let daemon = try DaemonHarness()
-        let policy = ReconnectPolicy(reconnects: true, initialDelay: .milliseconds(20), maximumDelay: .milliseconds(50), giveUpAfter: .milliseconds(300))
+        let policy = ReconnectPolicy(
+            reconnects: true, initialDelay: .milliseconds(20), maximumDelay: .milliseconds(50),
+            giveUpAfter: .milliseconds(300))
         let client = try await connect(daemon, policy: policy)
         try daemon.stop()
         do {
@@ -145,7 +152,9 @@ import TodoDomain
         } catch {
             #expect(error as? SyncClientError == .connectionClosed(reason: "closed by the client"))
         }
-        #expect(try await waitFor(&states) { if case .closed = $0 { true } else { false } } == .closed(reason: "closed by the client"))
+        #expect(
+            try await waitFor(&states) { if case .closed = $0 { true } else { false } }
+                == .closed(reason: "closed by the client"))
         #expect(await states.next() == nil)
         try daemon.start()
         let list = try daemon.todo("list", "--json")
@@ -156,7 +165,10 @@ import TodoDomain
         let daemon = try DaemonHarness()
         _ = try daemon.todo("add", "first")
         let watch = try daemon.startTodo(["watch"])
-        defer { watch.send(SIGKILL); _ = try? watch.waitForExit() }
+        defer {
+            watch.send(SIGKILL)
+            _ = try? watch.waitForExit()
+        }
         try watch.waitForOutput { $0.contains("1 [ ] first") }
         try daemon.stop()
         _ = try eventually("watch did not report the lost daemon: \(watch.standardError)") {

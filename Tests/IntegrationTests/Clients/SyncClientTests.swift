@@ -1,8 +1,8 @@
 import Foundation
 import SyncClient
 import SyncStore
-import Testing
 import TestSupport
+import Testing
 import TodoDomain
 
 @Suite struct SyncClientTests {
@@ -87,7 +87,8 @@ import TodoDomain
 
     @Test func withoutReconnectStreamsAndRequestsFailWhenTheDaemonStops() async throws {
         let daemon = try DaemonHarness()
-        let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
+        let client = try await SyncClient.connect(
+            socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
         var updates = client.subscribe(SummaryViewModel.self, params: NoParams()).makeAsyncIterator()
         _ = try await updates.next()
         try daemon.stop()
@@ -103,8 +104,9 @@ import TodoDomain
         } catch {
             guard case .connectionClosed = error else { throw error }
         }
-        guard case .closed(let reason) = client.connectionState else { throw TestFailure("still \(client.connectionState)") }
+        guard case .closed(let reason) = client.connectionState else {
+            throw TestFailure("still \(client.connectionState)")
+        }
         #expect(reason.contains("bye"))
     }
 }
-

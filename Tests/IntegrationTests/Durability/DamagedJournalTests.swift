@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// A journal the daemon cannot trust stops the start with a message naming the file and the
 /// problem, and the file is left exactly as it was.
@@ -10,7 +10,9 @@ import TestSupport
     private func stoppedDaemonWithData() throws -> DaemonHarness {
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()
-        for n in 0..<300 { _ = try client.dispatchAndWait("add", ["text": "item \(n) " + String(repeating: "x", count: 200)]) }
+        for n in 0..<300 {
+            _ = try client.dispatchAndWait("add", ["text": "item \(n) " + String(repeating: "x", count: 200)])
+        }
         #expect(try daemon.stop() == 0)
         return daemon
     }
@@ -20,7 +22,9 @@ import TestSupport
     private func refusedStart(_ daemon: DaemonHarness) throws -> String {
         let path = JournalFile.path(daemon)
         let before = try JournalFile.contents(path)
-        let attempt = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory], outputDirectory: daemon.directory)
+        let attempt = try ChildProcess(
+            Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory],
+            outputDirectory: daemon.directory)
         #expect(try attempt.waitForExit() == 1)
         #expect(try JournalFile.contents(path) == before, "the journal was changed")
         #expect(attempt.standardError.contains(path))
@@ -63,20 +67,24 @@ import TestSupport
 
     @Test func aNewerSchemaIsRefused() throws {
         let daemon = try stoppedDaemonWithData()
-        try JournalFile.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'", on: JournalFile.path(daemon))
+        try JournalFile.execute(
+            "UPDATE meta SET value = '99' WHERE key = 'schema_version'", on: JournalFile.path(daemon))
         #expect(try refusedStart(daemon).contains("schema version 99"))
     }
 
     @Test func anActionThatNoLongerDecodesIsRefused() throws {
         let daemon = try stoppedDaemonWithData()
-        try JournalFile.execute(#"DELETE FROM snapshots; UPDATE actions SET payload = '{"bogus":1}' WHERE version = 7"#, on: JournalFile.path(daemon))
+        try JournalFile.execute(
+            #"DELETE FROM snapshots; UPDATE actions SET payload = '{"bogus":1}' WHERE version = 7"#,
+            on: JournalFile.path(daemon))
         let message = try refusedStart(daemon)
         #expect(message.contains(#"the "add" action at version 7 no longer decodes"#))
     }
 
     @Test func aMissingVersionIsRefused() throws {
         let daemon = try stoppedDaemonWithData()
-        try JournalFile.execute("DELETE FROM snapshots; DELETE FROM actions WHERE version = 150", on: JournalFile.path(daemon))
+        try JournalFile.execute(
+            "DELETE FROM snapshots; DELETE FROM actions WHERE version = 150", on: JournalFile.path(daemon))
         #expect(try refusedStart(daemon).contains("version 150 is missing"))
     }
 
@@ -85,7 +93,9 @@ import TestSupport
         for text in ["a", "b", "c", "d", "e"] { #expect(try daemon.todo("add", text).status == 0) }
         try daemon.crash()
         let path = JournalFile.path(daemon)
-        try JournalFile.execute("INSERT INTO actions(version, name, payload, accepted_at) VALUES (6, 'fly', '{}', 0)", on: path, keepingWAL: true)
+        try JournalFile.execute(
+            "INSERT INTO actions(version, name, payload, accepted_at) VALUES (6, 'fly', '{}', 0)", on: path,
+            keepingWAL: true)
         let wal = try JournalFile.contents(path + "-wal")
         #expect(!wal.isEmpty, "the crash left a WAL")
         #expect(try refusedStart(daemon).contains(#"the action "fly" at version 6 is unknown"#))
@@ -94,7 +104,9 @@ import TestSupport
 
     @Test func aSnapshotLedgerThatDoesNotDecodeIsRefused() throws {
         let daemon = try stoppedDaemonWithData()
-        try JournalFile.execute(#"UPDATE snapshots SET ledger = '{"clients":[{"floor":0,"id":"a","recent":[2,9,1,10]}]}'"#, on: JournalFile.path(daemon))
+        try JournalFile.execute(
+            #"UPDATE snapshots SET ledger = '{"clients":[{"floor":0,"id":"a","recent":[2,9,1,10]}]}'"#,
+            on: JournalFile.path(daemon))
         let message = try refusedStart(daemon)
         #expect(message.contains("the dispatch ledger of the snapshot at version 300 does not decode"))
         #expect(message.contains(#"client id "a" has sequences or versions that do not increase"#))
@@ -102,13 +114,17 @@ import TestSupport
 
     @Test func aClientIDWithoutASequenceIsRefused() throws {
         let daemon = try stoppedDaemonWithData()
-        try JournalFile.execute("DELETE FROM snapshots; UPDATE actions SET client_id = 'x' WHERE version = 7", on: JournalFile.path(daemon))
-        #expect(try refusedStart(daemon).contains("the action at version 7 has a client id or a client sequence, not both"))
+        try JournalFile.execute(
+            "DELETE FROM snapshots; UPDATE actions SET client_id = 'x' WHERE version = 7", on: JournalFile.path(daemon))
+        #expect(
+            try refusedStart(daemon).contains("the action at version 7 has a client id or a client sequence, not both"))
     }
 
     @Test func aNegativeClientSequenceIsRefused() throws {
         let daemon = try stoppedDaemonWithData()
-        try JournalFile.execute("DELETE FROM snapshots; UPDATE actions SET client_id = 'x', client_sequence = -4 WHERE version = 7", on: JournalFile.path(daemon))
+        try JournalFile.execute(
+            "DELETE FROM snapshots; UPDATE actions SET client_id = 'x', client_sequence = -4 WHERE version = 7",
+            on: JournalFile.path(daemon))
         #expect(try refusedStart(daemon).contains("a negative client sequence (-4)"))
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import SyncProtocol
 import SyncStore
-import Testing
 import TestSupport
+import Testing
 import TodoDomain
 
 @Suite struct DurabilityTests {
@@ -40,16 +40,22 @@ import TodoDomain
             let durable = try #require(try client.hello().version)
             #expect(!outcome.acked.isEmpty, "round \(round): the writers got acks before the kill")
             #expect(outcome.acked.values.allSatisfy { $0 <= durable }, "round \(round): an acked version is missing")
-            #expect(outcome.highestUpdateSeen <= durable, "round \(round): a subscriber saw version \(outcome.highestUpdateSeen) but only \(durable) survived")
+            #expect(
+                outcome.highestUpdateSeen <= durable,
+                "round \(round): a subscriber saw version \(outcome.highestUpdateSeen) but only \(durable) survived")
 
             let history = try fullHistory(client, upTo: durable)
             #expect(history.map(\.version) == Array(1...UInt64(durable)))
             for (text, version) in outcome.acked {
-                #expect(history[version - 1].payload["text"] == .string(text), "round \(round): version \(version) is not what was acked")
+                #expect(
+                    history[version - 1].payload["text"] == .string(text),
+                    "round \(round): version \(version) is not what was acked")
             }
             let replayed = try replay(history)
             let export = try client.subscribeAndWait("export").update
-            let items = try JSONDecoder().decode(ExportViewModel.self, from: JSONSerialization.data(withJSONObject: export.model ?? [:])).items
+            let items = try JSONDecoder().decode(
+                ExportViewModel.self, from: JSONSerialization.data(withJSONObject: export.model ?? [:])
+            ).items
             #expect(items == Array(replayed.state.items), "round \(round): the state is not the replay of the journal")
             #expect(items.count >= expectedItems + outcome.acked.count)
             expectedItems = items.count
@@ -59,9 +65,13 @@ import TodoDomain
 
     @Test func aSecondDaemonOnTheSameDataDirectoryIsRefused() throws {
         let daemon = try DaemonHarness()
-        let second = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.directory + "/other.sock", "--data-dir", daemon.dataDirectory], outputDirectory: daemon.directory)
+        let second = try ChildProcess(
+            Binaries.path("todod"), ["--socket", daemon.directory + "/other.sock", "--data-dir", daemon.dataDirectory],
+            outputDirectory: daemon.directory)
         #expect(try second.waitForExit() == 1)
-        #expect(second.standardError.contains("data directory \(daemon.dataDirectory) is in use by another todod (pid \(daemon.process.pid))"))
+        #expect(
+            second.standardError.contains(
+                "data directory \(daemon.dataDirectory) is in use by another todod (pid \(daemon.process.pid))"))
         #expect(try daemon.todo("add", "still fine").status == 0)
     }
 
@@ -73,9 +83,13 @@ import TodoDomain
         let data = directory + "/board"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
         #expect(FileManager.default.createFile(atPath: data + "/boardd.lock", contents: Data()))
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", directory + "/s.sock", "--data-dir", data], outputDirectory: directory)
+        let daemon = try ChildProcess(
+            Binaries.path("todod"), ["--socket", directory + "/s.sock", "--data-dir", data], outputDirectory: directory)
         #expect(try daemon.waitForExit() == 1)
-        #expect(daemon.standardError.contains("data directory \(data) belongs to boardd (it holds boardd.lock); give this daemon a directory of its own"))
+        #expect(
+            daemon.standardError.contains(
+                "data directory \(data) belongs to boardd (it holds boardd.lock); give this daemon a directory of its own"
+            ))
         #expect(try FileManager.default.contentsOfDirectory(atPath: data) == ["boardd.lock"])
     }
 
@@ -85,7 +99,8 @@ import TodoDomain
         while entries.count < version {
             let id = client.makeID()
             let reply = try client.request(["type": "history", "id": id, "after": entries.count, "limit": 1000])
-            let page = try JSONDecoder().decode([HistoryEntry].self, from: JSONSerialization.data(withJSONObject: reply["entries"] ?? []))
+            let page = try JSONDecoder().decode(
+                [HistoryEntry].self, from: JSONSerialization.data(withJSONObject: reply["entries"] ?? []))
             guard !page.isEmpty else { break }
             entries += page
         }
@@ -102,7 +117,9 @@ import TodoDomain
         return store
     }
 
-    private static func apply<A: Action<TodoState>>(_ type: A.Type, _ payload: Data, to store: inout Store<TodoState>) throws {
+    private static func apply<A: Action<TodoState>>(_ type: A.Type, _ payload: Data, to store: inout Store<TodoState>)
+        throws
+    {
         try store.apply(JSONDecoder().decode(A.self, from: payload))
     }
 }
@@ -143,7 +160,9 @@ enum CrashRound {
                             outstanding[try writer.dispatch("add", ["text": text])] = text
                         }
                         let message = try writer.receive()
-                        if message.type == "ack", let id = message.id, let text = outstanding.removeValue(forKey: id), let version = message.version {
+                        if message.type == "ack", let id = message.id, let text = outstanding.removeValue(forKey: id),
+                            let version = message.version
+                        {
                             shared.update { $0.acked[text] = version }
                         }
                     }
@@ -161,7 +180,9 @@ enum CrashRound {
         try eventually("no ack arrived") { shared.value.acked.isEmpty ? nil : true }
         usleep(UInt32(delay * 1_000_000))
         try daemon.crash()
-        guard group.wait(timeout: .now() + 30) == .success else { throw TestFailure("clients did not notice the crash") }
+        guard group.wait(timeout: .now() + 30) == .success else {
+            throw TestFailure("clients did not notice the crash")
+        }
         return shared.value
     }
 }
@@ -173,9 +194,13 @@ enum CrashRound {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/private/todo", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: directory + "/todo", withDestinationPath: "private/todo")
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", directory + "/todod.sock", "--data-dir", directory + "/todo"], outputDirectory: directory)
+        let daemon = try ChildProcess(
+            Binaries.path("todod"), ["--socket", directory + "/todod.sock", "--data-dir", directory + "/todo"],
+            outputDirectory: directory)
         defer { daemon.send(SIGKILL) }
-        try eventually("todod did not start: \(daemon.standardError)") { DaemonHarness.isAnswering(directory + "/todod.sock") ? true : nil }
+        try eventually("todod did not start: \(daemon.standardError)") {
+            DaemonHarness.isAnswering(directory + "/todod.sock") ? true : nil
+        }
         #expect(daemon.standardError.contains("from \(directory)/private/todo/journal.sqlite3"))
     }
 }

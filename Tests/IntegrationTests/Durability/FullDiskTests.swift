@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// A real full disk: the data directory is a small tmpfs, filled to the last page. Commits fail
 /// with ENOSPC (SQLite's "database or disk is full"), dispatches are answered
@@ -42,10 +42,14 @@ import TestSupport
         let error = try #require(refusal, "every commit succeeded on a full file system")
         #expect(error.code == "storage_unavailable")
         #expect((error["message"] as? String)?.contains("not applied") == true, "\(error)")
-        #expect(daemon.process.standardError.contains("database or disk is full"), "the commit did not fail for lack of space")
+        #expect(
+            daemon.process.standardError.contains("database or disk is full"),
+            "the commit did not fail for lack of space")
         let durable = acked.count
         // Still full: every change is refused, whatever the action, and none is applied.
-        for (name, payload) in [("add", ["text": "refused"]), ("complete", ["number": 1]), ("remove", ["number": 2])] as [(String, [String: Any])] {
+        for (name, payload) in [("add", ["text": "refused"]), ("complete", ["number": 1]), ("remove", ["number": 2])]
+            as [(String, [String: Any])]
+        {
             let reply = try writer.dispatchAndWait(name, payload)
             #expect(reply.code == "storage_unavailable", "\(name): \(reply)")
         }

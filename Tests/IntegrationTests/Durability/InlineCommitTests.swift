@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Small commits made on the event loop itself (no thread hops), larger ones and those under
 /// load on the thread pool: both are durable before their ack, and the daemon's last log line
@@ -9,8 +9,11 @@ import TestSupport
     /// The numbers of the daemon's `stopped at version V; A actions in C commits (…, L on the
     /// loop thread)` line.
     private func commitCounts(_ log: String) throws -> (actions: Int, commits: Int, inline: Int) {
-        let line = try #require(log.split(separator: "\n").first { $0.contains("stopped at version") }, "no final line in:\n\(log)")
-        let numbers = line.split(separator: ";").last!.split(whereSeparator: { !$0.isNumber && $0 != "." }).compactMap { Double($0) }
+        let line = try #require(
+            log.split(separator: "\n").first { $0.contains("stopped at version") }, "no final line in:\n\(log)")
+        let numbers = line.split(separator: ";").last!.split(whereSeparator: { !$0.isNumber && $0 != "." }).compactMap {
+            Double($0)
+        }
         try #require(numbers.count == 4, "unexpected final line: \(line)")
         return (Int(numbers[0]), Int(numbers[1]), Int(numbers[3]))
     }
@@ -29,12 +32,15 @@ import TestSupport
         try daemon.crash()
         try daemon.start()
         #expect(try daemon.greetedClient().subscribeAndWait("list").update.itemTexts == texts)
-        #expect(try daemon.greetedClient().dispatchAndWait("add", ["text": "after the crash"]).version == texts.count + 1)
+        #expect(
+            try daemon.greetedClient().dispatchAndWait("add", ["text": "after the crash"]).version == texts.count + 1)
         #expect(try daemon.stop() == 0)
 
         let counts = try commitCounts(daemon.process.standardError)
         #expect(counts.actions == 1 && counts.commits == 1)
-        #expect(counts.inline == (inlineCommitLimit == 0 ? 0 : 1), "a lone action commits on the loop unless the limit is 0")
+        #expect(
+            counts.inline == (inlineCommitLimit == 0 ? 0 : 1), "a lone action commits on the loop unless the limit is 0"
+        )
     }
 
     @Test func eachActionAwaitedInTurnCommitsOnTheLoopThread() throws {
@@ -59,7 +65,8 @@ import TestSupport
         let client = try daemon.greetedClient()
         let count = 200
         let first = client.makeID()
-        try client.sendTogether((0..<count).map { WireClient.dispatchMessage(id: first + $0, "add", ["text": "burst \($0)"]) })
+        try client.sendTogether(
+            (0..<count).map { WireClient.dispatchMessage(id: first + $0, "add", ["text": "burst \($0)"]) })
         var acked = Set<Int>()
         while acked.count < count {
             let reply = try client.receive()

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Journal schema 1 (before exactly-once dispatch) is read as it is, migrated to schema 2 only
 /// once recovery succeeded, and keeps every action; a schema from the future is refused and left
@@ -32,10 +32,16 @@ import TestSupport
         try daemon.start()
         let log = daemon.process.standardError
         #expect(log.contains("migrated \(path) from schema version 1 to 2"))
-        #expect(log.contains("recovered version 6 from \(path) (snapshot at 3, 3 actions replayed, 0 client ids in the dispatch ledger)"))
+        #expect(
+            log.contains(
+                "recovered version 6 from \(path) (snapshot at 3, 3 actions replayed, 0 client ids in the dispatch ledger)"
+            ))
         #expect(try daemon.todo("list", "--json").output == list)
         #expect(try JournalFile.query("SELECT value FROM meta WHERE key = 'schema_version'", on: path) == ["2"])
-        #expect(try JournalFile.query("SELECT name FROM pragma_table_info('actions')", on: path).suffix(2) == ["client_id", "client_sequence"])
+        #expect(
+            try JournalFile.query("SELECT name FROM pragma_table_info('actions')", on: path).suffix(2) == [
+                "client_id", "client_sequence",
+            ])
         #expect(try JournalFile.query("SELECT name FROM pragma_table_info('snapshots')", on: path).last == "ledger")
         #expect(try JournalFile.query("SELECT payload FROM actions ORDER BY version", on: path) == payloads)
 
@@ -57,7 +63,9 @@ import TestSupport
         let path = JournalFile.path(daemon)
         try JournalFile.execute("INSERT INTO actions VALUES (7, 'fly', '{}', 0, NULL, NULL)", on: path)
         let before = try JournalFile.contents(path)
-        let attempt = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory], outputDirectory: daemon.directory)
+        let attempt = try ChildProcess(
+            Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory],
+            outputDirectory: daemon.directory)
         #expect(try attempt.waitForExit() == 1)
         #expect(attempt.standardError.contains(#"the action "fly" at version 7 is unknown"#))
         #expect(try JournalFile.contents(path) == before, "the journal was changed")
@@ -71,11 +79,16 @@ import TestSupport
         let path = JournalFile.path(daemon)
         try JournalFile.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'", on: path)
         let before = try JournalFile.contents(path)
-        let attempt = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory], outputDirectory: daemon.directory)
+        let attempt = try ChildProcess(
+            Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory],
+            outputDirectory: daemon.directory)
         #expect(try attempt.waitForExit() == 1)
-        #expect(attempt.standardError.contains("journal \(path) has schema version 3; this daemon reads schema versions 1 to 2"))
+        #expect(
+            attempt.standardError.contains(
+                "journal \(path) has schema version 3; this daemon reads schema versions 1 to 2"))
         #expect(try JournalFile.contents(path) == before, "the journal was changed")
-        let wal = FileManager.default.fileExists(atPath: path + "-wal") ? try JournalFile.contents(path + "-wal") : Data()
+        let wal =
+            FileManager.default.fileExists(atPath: path + "-wal") ? try JournalFile.contents(path + "-wal") : Data()
         #expect(wal.isEmpty, "nothing was written to the WAL")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// When commits fail (here: a file-size limit set on the running daemon, as a full disk would),
 /// the daemon answers storage_unavailable, shows nothing of the failed actions, keeps serving
@@ -9,7 +9,8 @@ import TestSupport
 @Suite struct StorageFailureTests {
     private func setFileSizeLimit(of pid: pid_t, to limit: String) throws {
         // Only the soft limit ("N:"), which a process may raise again without privileges.
-        let prlimit = try ChildProcess("/usr/bin/prlimit", ["--pid", "\(pid)", "--fsize=\(limit):"], outputDirectory: "/tmp")
+        let prlimit = try ChildProcess(
+            "/usr/bin/prlimit", ["--pid", "\(pid)", "--fsize=\(limit):"], outputDirectory: "/tmp")
         guard try prlimit.waitForExit() == 0 else { throw TestFailure("prlimit failed: \(prlimit.standardError)") }
     }
 

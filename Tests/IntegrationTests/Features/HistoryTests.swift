@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct HistoryTests {
     @Test func undoFromAnotherShellRevertsForEveryWatcher() throws {
@@ -35,14 +35,19 @@ import TestSupport
         #expect(log.status == 0)
         let lines = log.output.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix("3  ") && lines[0].contains("  uid \(getuid()) pid ") && lines[0].contains(#"add {"change":"#) && lines[0].contains(#","createdAt":"#))
-        #expect(lines[1].hasPrefix("4  ") && lines[1].contains(#"complete {"change":"#) && lines[1].contains(#","completedAt":"#) && lines[1].hasSuffix(#""number":2}"#))
+        #expect(
+            lines[0].hasPrefix("3  ") && lines[0].contains("  uid \(getuid()) pid ")
+                && lines[0].contains(#"add {"change":"#) && lines[0].contains(#","createdAt":"#))
+        #expect(
+            lines[1].hasPrefix("4  ") && lines[1].contains(#"complete {"change":"#)
+                && lines[1].contains(#","completedAt":"#) && lines[1].hasSuffix(#""number":2}"#))
 
         let json = try daemon.todo("log", "--json")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
         #expect(entries.map { $0["version"] as? Int } == [1, 2, 3, 4])
         #expect(entries.map { $0["name"] as? String } == ["add", "add", "add", "complete"])
-        #expect(entries.allSatisfy { $0["uid"] as? Int == Int(getuid()) && $0["pid"] is Int && $0["acceptedAt"] is Int })
+        #expect(
+            entries.allSatisfy { $0["uid"] as? Int == Int(getuid()) && $0["pid"] is Int && $0["acceptedAt"] is Int })
         #expect((entries[0]["payload"] as? [String: Any])?["text"] as? String == "a")
     }
 
@@ -92,7 +97,8 @@ import TestSupport
         for n in 1200..<1205 { _ = try client.dispatchAndWait("add", ["text": "item \(n)"]) }
         try daemon.crash()
         try daemon.start()
-        let line = try #require(daemon.process.standardError.split(separator: "\n").first { $0.contains("recovered version 1205") })
+        let line = try #require(
+            daemon.process.standardError.split(separator: "\n").first { $0.contains("recovered version 1205") })
         let snapshot = try #require(Int(line.split(separator: "snapshot at ")[1].prefix { $0.isNumber }))
         #expect(snapshot >= 1000 && snapshot <= 1200)
         #expect(line.contains("\(1205 - snapshot) actions replayed"))

@@ -1,7 +1,7 @@
 import Foundation
 import SyncClient
-import Testing
 import TestSupport
+import Testing
 import TodoDomain
 
 /// Side effects a client dispatches by name, run by the real `todod`.
@@ -22,7 +22,8 @@ import TodoDomain
         let watcher = try daemon.greetedClient(name: "watcher/1")
         #expect(try watcher.subscribeAndWait("list").update.itemTexts == ["a", "b", "c"])
 
-        let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
+        let client = try await SyncClient.connect(
+            socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
         #expect(try await client.run(ExpireDone(olderThanSeconds: 0)) == ExpireDone.Result(removed: 2))
         // Both removes are durable and visible before the result: the history has them now.
         let entries = try await client.history(after: 5)
@@ -30,7 +31,9 @@ import TodoDomain
         #expect(entries.map(\.version) == [6, 7])
         var texts: [String]?
         while texts != ["b"] { texts = try watcher.receive(until: "update").message.itemTexts }
-        #expect(try await client.run(ExpireDone(olderThanSeconds: 0)) == ExpireDone.Result(removed: 0), "nothing left to remove")
+        #expect(
+            try await client.run(ExpireDone(olderThanSeconds: 0)) == ExpireDone.Result(removed: 0),
+            "nothing left to remove")
         client.close()
 
         // On the wire: a `result` with the version reached, after the updates.
@@ -52,7 +55,9 @@ import TodoDomain
         #expect(try daemon.todo("list").output.contains("1 open, 0 done"))
         for arguments in [["expire"], ["expire", "-1"], ["expire", "soon"], ["expire", "1", "2"]] {
             let refused = try daemon.run(arguments)
-            #expect(refused.status == 2 && refused.error.hasPrefix("todo: expire needs one whole number of seconds, 0 or more\n"))
+            #expect(
+                refused.status == 2
+                    && refused.error.hasPrefix("todo: expire needs one whole number of seconds, 0 or more\n"))
         }
         #expect(try daemon.todo("status").output.contains("version: 4"), "nothing else was dispatched")
         #expect(try daemon.stop() == 0)
@@ -60,7 +65,8 @@ import TodoDomain
 
     @Test func aSideEffectsErrorReachesSyncClientAsTheServersError() async throws {
         let daemon = try DaemonHarness()
-        let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
+        let client = try await SyncClient.connect(
+            socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
         await #expect(throws: SyncClientError.server(code: "rejected", message: "no item 4")) {
             try await client.run(AwaitDone(number: 4))
         }
@@ -72,7 +78,9 @@ import TodoDomain
         let daemon = try DaemonHarness()
         #expect(try daemon.todo("add", "keep").status == 0)
         let client = try daemon.greetedClient()
-        let unknown = try client.expectError(["type": "dispatch", "id": 1, "action": ["name": "sweep", "payload": [:] as [String: Any]]])
+        let unknown = try client.expectError([
+            "type": "dispatch", "id": 1, "action": ["name": "sweep", "payload": [:] as [String: Any]],
+        ])
         #expect(unknown.code == "unknown_action" && unknown.id == 1)
         #expect(unknown["message"] as? String == #"No action or side effect is named "sweep"."#)
         let thrown = try client.expectError(Self.expireDone(2, -1))
@@ -80,7 +88,9 @@ import TodoDomain
         #expect(thrown["message"] as? String == "the age must be from 0 to 3153600000 seconds, not -1")
         let missing = try client.expectError(Self.awaitDone(3, 9))
         #expect(missing.code == "rejected" && missing["message"] as? String == "no item 9")
-        let payload = try client.expectError(["type": "dispatch", "id": 4, "action": ["name": "expireDone", "payload": ["olderThanSeconds": "x"]]])
+        let payload = try client.expectError([
+            "type": "dispatch", "id": 4, "action": ["name": "expireDone", "payload": ["olderThanSeconds": "x"]],
+        ])
         #expect(payload.code == "invalid_payload" && payload.id == 4)
         var numbered = Self.expireDone(5, 0)
         numbered["sequence"] = 1
@@ -98,7 +108,9 @@ import TodoDomain
         for id in 1...8 { try client.send(Self.awaitDone(id, 1)) }
         let refused = try client.expectError(Self.awaitDone(9, 1))
         #expect(refused.code == "too_many_side_effects" && refused.id == 9)
-        #expect(refused["message"] as? String == "This connection already runs 8 side effects, the most it may at once; wait for one to finish.")
+        #expect(
+            refused["message"] as? String
+                == "This connection already runs 8 side effects, the most it may at once; wait for one to finish.")
         // Another connection has a bound of its own.
         let other = try daemon.greetedClient(name: "other/1")
         try other.send(Self.awaitDone(1, 1))
@@ -125,7 +137,10 @@ import TodoDomain
         daemon.process.send(SIGTERM)
         let cancelled = try client.receive()
         #expect(cancelled.type == "error" && cancelled.code == "cancelled" && cancelled.id == 1)
-        #expect(cancelled["message"] as? String == "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before were accepted and commit as usual.")
+        #expect(
+            cancelled["message"] as? String
+                == "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before were accepted and commit as usual."
+        )
         #expect(try client.receive().type == "bye")
         #expect(try daemon.waitForStop() == 0)
     }

@@ -1,28 +1,37 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `get` with `at`: any past version's view model, rebuilt from the journal, exactly as its
 /// subscribers were sent it; refused clearly beyond what can or may be rebuilt.
 @Suite struct TimeTravelTests {
     /// Actions that each change the list: adds, a completion, an edit, a removal, an undo, a
     /// clear, an import.
-    static var actions: [(String, [String: Any])] { [
-        ("add", ["text": "buy milk"]), ("add", ["text": "walk dog"]), ("add", ["text": "write letter"]),
-        ("complete", ["number": 1]), ("edit", ["number": 2, "text": "walk the dog"]), ("add", ["text": "call mum"]),
-        ("remove", ["number": 3]), ("undo", [:]), ("complete", ["number": 2]), ("clearCompleted", [:]),
-        ("import", ["items": [["id": "imported-1", "number": 40, "text": "imported", "completed": true, "createdAt": 5]]]),
-        ("reopen", ["number": 40]), ("add", ["text": "last"]), ("edit", ["number": 4, "text": "call mum today"]),
-    ] }
+    static var actions: [(String, [String: Any])] {
+        [
+            ("add", ["text": "buy milk"]), ("add", ["text": "walk dog"]), ("add", ["text": "write letter"]),
+            ("complete", ["number": 1]), ("edit", ["number": 2, "text": "walk the dog"]), ("add", ["text": "call mum"]),
+            ("remove", ["number": 3]), ("undo", [:]), ("complete", ["number": 2]), ("clearCompleted", [:]),
+            (
+                "import",
+                ["items": [["id": "imported-1", "number": 40, "text": "imported", "completed": true, "createdAt": 5]]]
+            ),
+            ("reopen", ["number": 40]), ("add", ["text": "last"]), ("edit", ["number": 4, "text": "call mum today"]),
+        ]
+    }
 
     /// Dispatches `actions` one by one on `writer`, recording what `recorder`'s subscriber is
     /// sent up to each version.
-    static func play(_ actions: [(String, [String: Any])], on writer: WireClient, recording recorder: inout PastModelRecorder) throws -> Int {
+    static func play(
+        _ actions: [(String, [String: Any])], on writer: WireClient, recording recorder: inout PastModelRecorder
+    ) throws -> Int {
         var version = 0
         for (name, payload) in actions {
             let reply = try writer.dispatchAndWait(name, payload)
-            guard reply.type == "ack", let acked = reply.version else { throw TestFailure("\(name) was not acknowledged: \(reply)") }
+            guard reply.type == "ack", let acked = reply.version else {
+                throw TestFailure("\(name) was not acknowledged: \(reply)")
+            }
             version = acked
             try recorder.record(through: version)
         }
@@ -45,10 +54,15 @@ import TestSupport
         for (version, model) in list.seen.sorted(by: { $0.key < $1.key }) {
             let answer = try PastModelRecorder.get(reader, "list", at: version)
             #expect(answer.version == version)
-            #expect(answer.model == model, "list at \(version): \(String(decoding: answer.model, as: UTF8.self)) != \(String(decoding: model, as: UTF8.self))")
+            #expect(
+                answer.model == model,
+                "list at \(version): \(String(decoding: answer.model, as: UTF8.self)) != \(String(decoding: model, as: UTF8.self))"
+            )
         }
         for (version, model) in open.seen {
-            #expect(try PastModelRecorder.get(reader, "list", ["filter": "open"], at: version).model == model, "open list at \(version)")
+            #expect(
+                try PastModelRecorder.get(reader, "list", ["filter": "open"], at: version).model == model,
+                "open list at \(version)")
         }
         let current = try PastModelRecorder.get(reader, "list", at: nil)
         #expect(current.version == last && current.model == list.seen[last])
@@ -58,7 +72,9 @@ import TestSupport
         try daemon.start()
         let again = try daemon.greetedClient()
         for version in [0, 3, 4, 9, last - 1] {
-            #expect(try PastModelRecorder.get(again, "list", at: version).model == list.seen[version], "list at \(version) after a restart")
+            #expect(
+                try PastModelRecorder.get(again, "list", at: version).model == list.seen[version],
+                "list at \(version) after a restart")
         }
     }
 
@@ -68,10 +84,15 @@ import TestSupport
         let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "1", "--max-replay", "6"])
         var recorder = try PastModelRecorder(try daemon.greetedClient(), viewModel: "list")
         let last = try Self.play(Self.actions, on: try daemon.greetedClient(), recording: &recorder)
-        #expect(try JournalFile.query("SELECT version FROM snapshots ORDER BY version", on: JournalFile.path(daemon)) == ["1", "3", "6", "9", "12", "14"])
+        #expect(
+            try JournalFile.query("SELECT version FROM snapshots ORDER BY version", on: JournalFile.path(daemon)) == [
+                "1", "3", "6", "9", "12", "14",
+            ])
         let reader = try daemon.greetedClient()
         for version in 0...last {
-            #expect(try PastModelRecorder.get(reader, "list", at: version).model == recorder.seen[version], "list at \(version)")
+            #expect(
+                try PastModelRecorder.get(reader, "list", at: version).model == recorder.seen[version],
+                "list at \(version)")
         }
     }
 
@@ -86,17 +107,23 @@ import TestSupport
         var last = 0
         for (index, (name, payload)) in Self.actions.enumerated() {
             let reply = try writers[index % 2].dispatchAndWait(name, payload)
-            guard reply.type == "ack", let version = reply.version else { throw TestFailure("\(name) was not acknowledged: \(reply)") }
+            guard reply.type == "ack", let version = reply.version else {
+                throw TestFailure("\(name) was not acknowledged: \(reply)")
+            }
             last = version
             try recorder.record(through: version)
         }
         #expect(last == Self.actions.count)
         _ = try cluster.agreedList(atLeast: last)
-        #expect(try cluster.postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM todod_snapshots") == "1,3,6,9,12,13,14")
+        #expect(
+            try cluster.postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM todod_snapshots")
+                == "1,3,6,9,12,13,14")
         for daemon in cluster.daemons {
             let reader = try daemon.greetedClient()
             for (version, model) in recorder.seen {
-                #expect(try PastModelRecorder.get(reader, "list", at: version).model == model, "list at \(version) on \(daemon.socketPath)")
+                #expect(
+                    try PastModelRecorder.get(reader, "list", at: version).model == model,
+                    "list at \(version) on \(daemon.socketPath)")
             }
         }
     }
@@ -106,13 +133,19 @@ import TestSupport
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()
         for start in stride(from: 0, to: 3000, by: 500) {
-            let batch = (start..<start + 500).map { WireClient.dispatchMessage(id: 10_000 + $0, "add", ["text": "item \($0)"]) }
-            for (_, reply) in try client.pipeline(batch) where reply.type != "ack" { throw TestFailure("not acknowledged: \(reply)") }
+            let batch = (start..<start + 500).map {
+                WireClient.dispatchMessage(id: 10_000 + $0, "add", ["text": "item \($0)"])
+            }
+            for (_, reply) in try client.pipeline(batch) where reply.type != "ack" {
+                throw TestFailure("not acknowledged: \(reply)")
+            }
         }
         // The get and the ping arrive together: the ping is answered in the same loop pass; the
         // rebuild's answer comes in a later one, after the journal was read and the actions
         // replayed on the thread pool (a get answered on the loop would come first).
-        try client.sendTogether([["type": "get", "id": 1, "viewModel": "summary", "at": 2999], ["type": "ping", "id": 2]])
+        try client.sendTogether([
+            ["type": "get", "id": 1, "viewModel": "summary", "at": 2999], ["type": "ping", "id": 2],
+        ])
         let first = try client.receive()
         #expect(first.type == "pong" && first.id == 2)
         let model = try client.receive()
@@ -136,7 +169,10 @@ import TestSupport
 
         let beyond = try client.expectError(["type": "get", "id": 1, "viewModel": "list", "at": 4])
         #expect(beyond.code == "replay_limit" && beyond.id == 1)
-        #expect(beyond["message"] as? String == "Rebuilding version 4 replays 4 actions from the initial state; this daemon replays at most 3 per request. Ask for a version from 0 to 3, or the current one, or raise the daemon's replay limit.")
+        #expect(
+            beyond["message"] as? String
+                == "Rebuilding version 4 replays 4 actions from the initial state; this daemon replays at most 3 per request. Ask for a version from 0 to 3, or the current one, or raise the daemon's replay limit."
+        )
 
         let future = try client.expectError(["type": "get", "id": 2, "viewModel": "list", "at": 8])
         #expect(future.code == "future_version")
@@ -152,8 +188,11 @@ import TestSupport
         #expect(try client.receive().code == "invalid_message")
         try client.sendPayload(Data(#"{"type":"get","id":6,"viewModel":"list","at":3,}"#.utf8))
         #expect(try client.receive().code == "invalid_json")
-        #expect(try client.expectError(["type": "get", "id": 7, "viewModel": "nope", "at": 2]).code == "unknown_view_model")
-        #expect(try client.expectError(["type": "get", "id": 8, "viewModel": "list", "params": ["filter": "some"], "at": 2]).code == "invalid_params")
+        #expect(
+            try client.expectError(["type": "get", "id": 7, "viewModel": "nope", "at": 2]).code == "unknown_view_model")
+        #expect(
+            try client.expectError(["type": "get", "id": 8, "viewModel": "list", "params": ["filter": "some"], "at": 2])
+                .code == "invalid_params")
         #expect(try client.expectError(["type": "get", "id": 9, "at": 2]).code == "invalid_message")
 
         // Nothing was lost or changed, and the connection is served.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct AutostartTests {
     @Test func racingShellsStartExactlyOneDaemonAndEveryAddLands() throws {
@@ -10,23 +10,30 @@ import TestSupport
         let socket = directory + "/run/todod.sock"
         let environment = ["XDG_STATE_HOME": directory + "/state", "TODO_NO_AUTOSTART": ""]
         let shells = try (1...6).map { n in
-            try ChildProcess(Binaries.path("todo"), ["--socket", socket, "add", "item \(n)"], environment: environment, outputDirectory: directory)
+            try ChildProcess(
+                Binaries.path("todo"), ["--socket", socket, "add", "item \(n)"], environment: environment,
+                outputDirectory: directory)
         }
         let statuses = try shells.map { try $0.waitForExit() }
-        let started = shells.flatMap { $0.standardError.split(separator: "\n") }.filter { $0.contains("started todod (pid ") }
+        let started = shells.flatMap { $0.standardError.split(separator: "\n") }.filter {
+            $0.contains("started todod (pid ")
+        }
         let pid = try #require(started.first.flatMap { Int32($0.split(separator: "pid ")[1].prefix { $0.isNumber }) })
         defer { stop(pid, socket: socket) }
         #expect(statuses == Array(repeating: 0, count: 6))
         #expect(started.count == 1, "\(started)")
         #expect(try daemonPIDs(socket: socket) == [pid])
 
-        let list = try ChildProcess(Binaries.path("todo"), ["--socket", socket, "--no-autostart", "list"], outputDirectory: directory)
+        let list = try ChildProcess(
+            Binaries.path("todo"), ["--socket", socket, "--no-autostart", "list"], outputDirectory: directory)
         #expect(try list.waitForExit() == 0)
         #expect(list.standardOutput.hasSuffix("6 open, 0 done\n"))
-        #expect(access(directory + "/state/todo/journal.sqlite3", F_OK) == 0, "the daemon used its default data directory")
+        #expect(
+            access(directory + "/state/todo/journal.sqlite3", F_OK) == 0, "the daemon used its default data directory")
 
         #expect(stop(pid, socket: socket), "todod did not stop on SIGTERM")
-        try DaemonHarness.requireNoLeftoverHandles(in: String(contentsOfFile: directory + "/run/todod.log", encoding: .utf8))
+        try DaemonHarness.requireNoLeftoverHandles(
+            in: String(contentsOfFile: directory + "/run/todod.log", encoding: .utf8))
     }
 
     /// The daemon outlives the `todo` that started it, so it must hold none of the descriptors
@@ -37,10 +44,11 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        defer { ends.forEach { close($0) } }
+        defer { for descriptor in ends { close(descriptor) } }
         let socket = directory + "/run/todod.sock"
         let child = try ChildProcess(
-            Binaries.path("todo"), ["--socket", socket, "add", "x"], environment: ["XDG_STATE_HOME": directory + "/state", "TODO_NO_AUTOSTART": ""],
+            Binaries.path("todo"), ["--socket", socket, "add", "x"],
+            environment: ["XDG_STATE_HOME": directory + "/state", "TODO_NO_AUTOSTART": ""],
             outputDirectory: directory)
         #expect(try child.waitForExit() == 0)
         let started = child.standardError.split(separator: "\n").first { $0.contains("started todod (pid ") }
@@ -57,7 +65,9 @@ import TestSupport
     @Test func noAutostartSaysHowToStartTheDaemon() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let child = try ChildProcess(Binaries.path("todo"), ["--socket", directory + "/todod.sock", "list"], environment: ["TODO_NO_AUTOSTART": "1"], outputDirectory: directory)
+        let child = try ChildProcess(
+            Binaries.path("todo"), ["--socket", directory + "/todod.sock", "list"],
+            environment: ["TODO_NO_AUTOSTART": "1"], outputDirectory: directory)
         #expect(try child.waitForExit() == 3)
         #expect(child.standardError.contains("start it with `todod --socket \(directory)/todod.sock`"))
         #expect(access(directory + "/todod.sock", F_OK) != 0)
@@ -68,8 +78,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         mkdir(directory + "/shared", 0o777)
         chmod(directory + "/shared", 0o777)
-        let child = try ChildProcess(Binaries.path("todo"), ["--socket", directory + "/shared/todod.sock", "add", "x"],
-                                     environment: ["XDG_STATE_HOME": directory + "/state", "TODO_NO_AUTOSTART": ""], outputDirectory: directory)
+        let child = try ChildProcess(
+            Binaries.path("todo"), ["--socket", directory + "/shared/todod.sock", "add", "x"],
+            environment: ["XDG_STATE_HOME": directory + "/state", "TODO_NO_AUTOSTART": ""], outputDirectory: directory)
         #expect(try child.waitForExit() == 3)
         #expect(child.standardError.contains("\(directory)/shared belongs to another user or others can write to it"))
         #expect(access(directory + "/shared/autostart.lock", F_OK) != 0)
@@ -79,7 +90,9 @@ import TestSupport
     /// The pids of the todod processes serving `socket`.
     private func daemonPIDs(socket: String) throws -> [Int32] {
         try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
-            guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) else { return false }
+            guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) else {
+                return false
+            }
             let words = command.split(separator: "\0")
             return words.first?.hasSuffix("/todod") == true && words.contains(Substring(socket))
         }

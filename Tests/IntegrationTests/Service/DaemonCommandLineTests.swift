@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `todod`'s command line, which is the framework's `DaemonCommand` with one app option.
 @Suite struct DaemonCommandLineTests {
@@ -19,7 +19,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: help.directory) }
         #expect(help.status == 0 && help.error.isEmpty)
         #expect(help.out.hasPrefix("usage: todod [OPTION]...\n\nServes the todo list. "))
-        for option in ["--socket PATH", "--data-dir DIR", "--postgres CONNINFO", "--log-level LEVEL", "--allow-uid USER", "--clear-done-after SECONDS", "--version"] {
+        for option in [
+            "--socket PATH", "--data-dir DIR", "--postgres CONNINFO", "--log-level LEVEL", "--allow-uid USER",
+            "--clear-done-after SECONDS", "--version",
+        ] {
             #expect(help.out.contains("\n  \(option)"), "\(option)")
         }
         #expect(help.out.contains("$TODO_SOCKET, else $XDG_RUNTIME_DIR/todo/todod.sock"))
@@ -34,7 +37,10 @@ import TestSupport
 
     @Test(arguments: [
         (["--frobnicate"], "unknown option --frobnicate; see todod --help"),
-        (["--clear-done-after", "0"], "--clear-done-after needs an integer from 1 to 3153600000 (not 0); see todod --help"),
+        (
+            ["--clear-done-after", "0"],
+            "--clear-done-after needs an integer from 1 to 3153600000 (not 0); see todod --help"
+        ),
         (["--clear-done-after"], "--clear-done-after needs a value; see todod --help"),
         (["--postgres", "password=hunter2 host"], "--postgres: "),
     ])

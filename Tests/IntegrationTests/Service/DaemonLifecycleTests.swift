@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import SyncProtocol
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DaemonLifecycleTests {
     @Test func createsAPrivateDirectoryAndSocket() throws {
@@ -21,7 +21,10 @@ import TestSupport
     @Test func doesNotCreateMissingParentsOfTheSocketDirectory() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", directory + "/typo/run/todod.sock", "--data-dir", directory + "/data"], outputDirectory: directory)
+        let daemon = try ChildProcess(
+            Binaries.path("todod"),
+            ["--socket", directory + "/typo/run/todod.sock", "--data-dir", directory + "/data"],
+            outputDirectory: directory)
         #expect(try daemon.waitForExit() == 1)
         #expect(daemon.standardError.contains("creating the socket directory \(directory)/typo/run failed"))
         #expect(access(directory + "/typo", F_OK) != 0)
@@ -32,9 +35,13 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         mkdir(directory + "/shared", 0o777)
         chmod(directory + "/shared", 0o777)
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", directory + "/shared/todod.sock", "--data-dir", directory + "/data"], outputDirectory: directory)
+        let daemon = try ChildProcess(
+            Binaries.path("todod"), ["--socket", directory + "/shared/todod.sock", "--data-dir", directory + "/data"],
+            outputDirectory: directory)
         #expect(try daemon.waitForExit() == 1)
-        #expect(daemon.standardError.contains("refusing to put the socket in \(directory)/shared: it is writable by other users"))
+        #expect(
+            daemon.standardError.contains(
+                "refusing to put the socket in \(directory)/shared: it is writable by other users"))
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -52,7 +59,9 @@ import TestSupport
 
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
         let daemon = try DaemonHarness()
-        let second = try ChildProcess(Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.directory + "/other"], outputDirectory: daemon.directory)
+        let second = try ChildProcess(
+            Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.directory + "/other"],
+            outputDirectory: daemon.directory)
         #expect(try second.waitForExit() == 1)
         #expect(second.standardError.contains("another daemon is already listening on \(daemon.socketPath)"))
         // The first one is untouched and still serving on its socket.
@@ -69,9 +78,12 @@ import TestSupport
         close(descriptor)
         #expect(bound == 0)
 
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", path, "--data-dir", directory + "/data"], outputDirectory: directory)
+        let daemon = try ChildProcess(
+            Binaries.path("todod"), ["--socket", path, "--data-dir", directory + "/data"], outputDirectory: directory)
         defer { daemon.send(SIGKILL) }
-        try eventually("todod did not replace the stale socket: \(daemon.standardError)") { DaemonHarness.isAnswering(path) ? true : nil }
+        try eventually("todod did not replace the stale socket: \(daemon.standardError)") {
+            DaemonHarness.isAnswering(path) ? true : nil
+        }
         try WireClient(path: path).hello()
         #expect(daemon.standardError.contains("replaced the stale socket \(path)"))
     }
@@ -81,17 +93,21 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/todod.sock"
         try "precious".write(toFile: path, atomically: false, encoding: .utf8)
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", path, "--data-dir", directory + "/data"], outputDirectory: directory)
+        let daemon = try ChildProcess(
+            Binaries.path("todod"), ["--socket", path, "--data-dir", directory + "/data"], outputDirectory: directory)
         #expect(try daemon.waitForExit() == 1)
         #expect(daemon.standardError.contains("exists and is not a socket"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious")
     }
 
-    @Test(arguments: [["--max-frame", "0"], ["--max-frame"], ["--bogus"], ["--socket", String(repeating: "s", count: 120)]])
+    @Test(arguments: [
+        ["--max-frame", "0"], ["--max-frame"], ["--bogus"], ["--socket", String(repeating: "s", count: 120)],
+    ])
     func badOptionsAreRefusedClearly(arguments: [String]) throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--data-dir", directory + "/data"] + arguments, outputDirectory: directory)
+        let daemon = try ChildProcess(
+            Binaries.path("todod"), ["--data-dir", directory + "/data"] + arguments, outputDirectory: directory)
         #expect(try daemon.waitForExit() != 0)
         #expect(daemon.standardError.contains("todod error: "))
     }

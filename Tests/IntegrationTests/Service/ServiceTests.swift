@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import SyncProtocol
-import Testing
 import TestSupport
+import Testing
 
 /// The daemon as a systemd service: units, socket activation, the notify protocol, logging,
 /// signals and peer credentials. Everything runs here without systemd as PID 1; the booted
@@ -20,8 +20,13 @@ import TestSupport
             try FileManager.default.moveItem(atPath: "\(generated)/\(scope)/\(unit)", toPath: "\(directory)/\(unit)")
         }
         try FileManager.default.removeItem(atPath: generated)
-        if !dropIns.isEmpty { try FileManager.default.createDirectory(atPath: directory + "/todod.service.d", withIntermediateDirectories: false) }
-        for (name, text) in dropIns { try text.write(toFile: "\(directory)/todod.service.d/\(name)", atomically: true, encoding: .utf8) }
+        if !dropIns.isEmpty {
+            try FileManager.default.createDirectory(
+                atPath: directory + "/todod.service.d", withIntermediateDirectories: false)
+        }
+        for (name, text) in dropIns {
+            try text.write(toFile: "\(directory)/todod.service.d/\(name)", atomically: true, encoding: .utf8)
+        }
         return directory
     }
 
@@ -29,7 +34,9 @@ import TestSupport
     private static func generatedUnits(in directory: String) throws -> String {
         let binaries = URL(fileURLWithPath: Binaries.path("todod")).deletingLastPathComponent().path
         let output = directory + "/generated"
-        let script = try ChildProcess(root.appendingPathComponent("scripts/units").path, ["todo", "todod", binaries, root.path, output], outputDirectory: directory)
+        let script = try ChildProcess(
+            root.appendingPathComponent("scripts/units").path, ["todo", "todod", binaries, root.path, output],
+            outputDirectory: directory)
         guard try script.waitForExit() == 0 else { throw TestFailure("scripts/units failed: \(script.standardError)") }
         return output
     }
@@ -38,14 +45,18 @@ import TestSupport
     private static func tcpDropIn() throws -> String {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try String(contentsOfFile: try generatedUnits(in: directory) + "/todod-postgres-tcp.conf", encoding: .utf8)
+        return try String(
+            contentsOfFile: try generatedUnits(in: directory) + "/todod-postgres-tcp.conf", encoding: .utf8)
     }
 
     /// The drop-in for a database on the local Unix socket, as docs/SCALE_OUT.md shows it.
     private static let localDropIn = "[Service]\nEnvironment=\"TODOD_POSTGRES=host=/run/postgresql dbname=todo\"\n"
 
-    private func analyze(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> CommandResult {
-        let child = try ChildProcess("/usr/bin/systemd-analyze", arguments, environment: environment, outputDirectory: directory)
+    private func analyze(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws
+        -> CommandResult
+    {
+        let child = try ChildProcess(
+            "/usr/bin/systemd-analyze", arguments, environment: environment, outputDirectory: directory)
         return CommandResult(status: try child.waitForExit(), output: child.standardOutput, error: child.standardError)
     }
 
@@ -59,7 +70,9 @@ import TestSupport
         let lines = result.output.split(separator: "\n")
         let line = try #require(lines.first { $0.contains("Overall exposure level") })
         let score = try #require(Double(line.split(separator: ":")[1].split(separator: " ")[0]))
-        let failed = lines.filter { $0.hasPrefix("✗") }.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
+        let failed = lines.filter { $0.hasPrefix("✗") }.compactMap {
+            $0.split(separator: " ").dropFirst().first.map(String.init)
+        }
         return (score, Set(failed))
     }
 
@@ -70,15 +83,19 @@ import TestSupport
 
     @Test(arguments: ["local", "tcp"])
     func theSystemServiceWithAPostgresDropInPassesVerification(dropIn: String) throws {
-        try verify("system", dropIns: ["postgres-\(dropIn).conf": dropIn == "tcp" ? try Self.tcpDropIn() : Self.localDropIn])
+        try verify(
+            "system", dropIns: ["postgres-\(dropIn).conf": dropIn == "tcp" ? try Self.tcpDropIn() : Self.localDropIn])
     }
 
     private func verify(_ scope: String, dropIns: [String: String] = [:]) throws {
         let directory = try units(scope, dropIns: dropIns)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let scopeFlag = scope == "user" ? ["--user"] : []
-        let result = try analyze(scopeFlag + ["verify", directory + "/todod.socket", directory + "/todod.service"], in: directory, environment: ["XDG_RUNTIME_DIR": directory + "/run"])
+        let result = try analyze(
+            scopeFlag + ["verify", directory + "/todod.socket", directory + "/todod.service"], in: directory,
+            environment: ["XDG_RUNTIME_DIR": directory + "/run"])
         #expect(result.status == 0)
         // verify only warns about unknown keys and bad values: any output is a failure.
         #expect(result.error.isEmpty, "\(result.error)")
@@ -93,19 +110,26 @@ import TestSupport
     @Test func theTCPDropInOpensTheNetworkToTheDatabaseAndNothingElse() throws {
         let closed = try exposure()
         let open = try exposure(dropIns: ["postgres-tcp.conf": try Self.tcpDropIn()])
-        #expect(open.failed.subtracting(closed.failed) == ["PrivateNetwork=", "RestrictAddressFamilies=~AF_(INET|INET6)", "IPAddressDeny="])
+        #expect(
+            open.failed.subtracting(closed.failed) == [
+                "PrivateNetwork=", "RestrictAddressFamilies=~AF_(INET|INET6)", "IPAddressDeny=",
+            ])
         #expect(closed.failed.isSubset(of: open.failed))
         #expect(open.score <= 1.5, "exposure \(open.score)")
-        #expect(try exposure(dropIns: ["postgres-local.conf": Self.localDropIn]) == closed, "a local socket needs nothing opened")
+        #expect(
+            try exposure(dropIns: ["postgres-local.conf": Self.localDropIn]) == closed,
+            "a local socket needs nothing opened")
     }
 
     @Test func socketActivationServesTheFirstConnection() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/todod.sock"
-        let activator = try ChildProcess("/usr/bin/systemd-socket-activate", [
-            "-l", socket, "--fdname=todod", Binaries.path("todod"), "--data-dir", directory + "/data",
-        ], outputDirectory: directory)
+        let activator = try ChildProcess(
+            "/usr/bin/systemd-socket-activate",
+            [
+                "-l", socket, "--fdname=todod", Binaries.path("todod"), "--data-dir", directory + "/data",
+            ], outputDirectory: directory)
         // Nothing runs todod yet: the first connection starts it, through the passed socket.
         let client = try eventually("systemd-socket-activate is not listening") { try? WireClient(path: socket) }
         try client.hello()
@@ -123,9 +147,11 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let notifications = try NotifyListener(abstract: abstract, directory: directory)
         let socket = directory + "/todod.sock"
-        let daemon = try ChildProcess(Binaries.path("todod"), ["--socket", socket, "--data-dir", directory + "/data"], environment: [
-            "NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "200000",
-        ], outputDirectory: directory)
+        let daemon = try ChildProcess(
+            Binaries.path("todod"), ["--socket", socket, "--data-dir", directory + "/data"],
+            environment: [
+                "NOTIFY_SOCKET": notifications.address, "WATCHDOG_USEC": "200000",
+            ], outputDirectory: directory)
         defer { daemon.send(SIGKILL) }
 
         let ready = try notifications.next { $0.contains("READY=1") }
@@ -173,7 +199,9 @@ import TestSupport
         DispatchQueue.global().async(group: group) {
             while (try? client.receive()) != nil {}
         }
-        try eventually("nothing was applied") { (try? WireClient(path: daemon.socketPath).hello().version).flatMap { $0 > 100 ? true : nil } }
+        try eventually("nothing was applied") {
+            (try? WireClient(path: daemon.socketPath).hello().version).flatMap { $0 > 100 ? true : nil }
+        }
         daemon.process.send(SIGTERM)
         #expect(try daemon.waitForStop(timeout: 10) == 0, "the daemon kept serving a client that kept sending")
         shutdown(client.descriptor, Int32(SHUT_RDWR))
@@ -183,14 +211,18 @@ import TestSupport
     @Test func sighupDoesNotStopTheDaemon() throws {
         let daemon = try DaemonHarness()
         daemon.process.send(SIGHUP)
-        try eventually("SIGHUP was not logged") { daemon.process.standardError.contains("SIGHUP received") ? true : nil }
+        try eventually("SIGHUP was not logged") {
+            daemon.process.standardError.contains("SIGHUP received") ? true : nil
+        }
         #expect(try daemon.todo("add", "still here").status == 0)
     }
 
     @Test func underTheJournalLinesCarryPrioritiesAndNoTimestamps() throws {
         let daemon = try DaemonHarness(arguments: ["--log-level", "debug"], environment: ["JOURNAL_STREAM": "8:12345"])
         _ = try daemon.todo("status")
-        try eventually("no debug line") { daemon.process.standardError.contains("<7>client 1 disconnected") ? true : nil }
+        try eventually("no debug line") {
+            daemon.process.standardError.contains("<7>client 1 disconnected") ? true : nil
+        }
         let lines = daemon.process.standardError.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("<6>listening on ") })
         #expect(lines.allSatisfy { $0.hasPrefix("<") })
@@ -209,7 +241,8 @@ import TestSupport
         chmod(daemon.directory, 0o755)
         chmod(daemon.socketPath, 0o666)
         // The checkout may be out of this user's reach (a mode-0700 directory): run a copy.
-        let other = try OtherUser.start("todo", ["--socket", daemon.socketPath, "--no-autostart", "status"], as: 65534, in: daemon.directory)
+        let other = try OtherUser.start(
+            "todo", ["--socket", daemon.socketPath, "--no-autostart", "status"], as: 65534, in: daemon.directory)
         let status = try other.waitForExit()
         if allowed {
             #expect(status == 0, "\(other.standardError)")
@@ -233,12 +266,15 @@ final class NotifyListener {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var socketAddress = sockaddr_un()
         socketAddress.sun_family = sa_family_t(AF_UNIX)
-        let name = abstract ? "todo-test-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" : directory + "/notify"
+        let name =
+            abstract ? "todo-test-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" : directory + "/notify"
         var bytes = Array(name.utf8)
         if abstract { bytes.insert(0, at: 0) }
         withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: bytes) }
         let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
-        let bound = withUnsafePointer(to: &socketAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        let bound = withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
         guard bound == 0 else {
             close(descriptor)
             throw TestFailure("cannot bind the notify socket: \(String(cString: strerror(errno)))")

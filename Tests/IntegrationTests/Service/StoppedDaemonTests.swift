@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
-import Synchronization
 import SyncClient
 import SyncStore
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 import TodoDomain
 
 /// A daemon that stops reading (stopped with SIGSTOP here; a daemon busy for long, or a full
@@ -44,10 +44,14 @@ import TodoDomain
             return !resumer.hasResumed
         }
         let ranWhileStopped = await unrelated.value
-        #expect(ranWhileStopped, "the unrelated task made no progress until the daemon was resumed after \(resumer.deadlineSeconds) s")
+        #expect(
+            ranWhileStopped,
+            "the unrelated task made no progress until the daemon was resumed after \(resumer.deadlineSeconds) s")
 
         resumer.resume()
-        #expect(try await dispatches.value == Array(1...UInt64(count)), "each dispatch applied once, once the daemon reads again")
+        #expect(
+            try await dispatches.value == Array(1...UInt64(count)),
+            "each dispatch applied once, once the daemon reads again")
         let list = try await client.get(SummaryViewModel.self, params: NoParams())
         #expect(list.model?.totalCount == count * Self.itemsPerDispatch)
         #expect(try daemon.stop() == 0)
@@ -61,7 +65,8 @@ import TodoDomain
         let text = String(repeating: "x", count: 900)
         return (0..<itemsPerDispatch).map { index in
             let number = group * itemsPerDispatch + index + 1
-            return TodoItem(id: "stopped-\(number)", number: number, text: text, completed: false, createdAt: Int64(number))
+            return TodoItem(
+                id: "stopped-\(number)", number: number, text: text, completed: false, createdAt: Int64(number))
         }
     }
 }
@@ -84,7 +89,9 @@ private final class DaemonResumer: Sendable {
     init(pid: pid_t, deadlineSeconds: Int) throws {
         self.pid = pid
         self.deadlineSeconds = deadlineSeconds
-        guard kill(pid, SIGSTOP) == 0 else { throw TestFailure("cannot stop todod (pid \(pid)): \(String(cString: strerror(errno)))") }
+        guard kill(pid, SIGSTOP) == 0 else {
+            throw TestFailure("cannot stop todod (pid \(pid)): \(String(cString: strerror(errno)))")
+        }
         let deadline = ContinuousClock.now + .seconds(deadlineSeconds)
         Thread.detachNewThread { [self] in
             while !hasResumed, ContinuousClock.now < deadline { usleep(10_000) }

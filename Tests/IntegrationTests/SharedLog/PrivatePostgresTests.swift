@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The private PostgreSQL of the test harness: it starts, answers, restarts, and leaves no
 /// process, file or shared memory behind, even when its postmaster was killed.
@@ -36,7 +36,9 @@ struct PrivatePostgresTests {
     }
 
     @Test func extraSettingsReachTheServerQuotedAsGiven() throws {
-        let postgres = try PrivatePostgres.start(extraSettings: ["fsync": "off", "cluster_name": "it's a \"test\" $HOME"])
+        let postgres = try PrivatePostgres.start(extraSettings: [
+            "fsync": "off", "cluster_name": "it's a \"test\" $HOME",
+        ])
         defer { postgres.close() }
         #expect(try postgres.psql("show fsync") == "off")
         #expect(try postgres.psql("show cluster_name") == "it's a \"test\" $HOME")
@@ -89,7 +91,9 @@ struct PrivatePostgresTests {
         defer { postgres.close() }
         let session = try sleepingSession(postgres, name: "stuck")
         let backend = try eventually("the session did not start") {
-            pid_t(try postgres.psql("select pid from pg_stat_activity where application_name = 'stuck' and wait_event = 'PgSleep'"))
+            pid_t(
+                try postgres.psql(
+                    "select pid from pg_stat_activity where application_name = 'stuck' and wait_event = 'PgSleep'"))
         }
         let postmaster = try #require(postgres.postmasterPID)
         let segment = try #require(Self.interlockSegment(postgres))
@@ -110,7 +114,8 @@ struct PrivatePostgresTests {
     /// A psql session named `name` sleeping a minute in the server.
     private func sleepingSession(_ postgres: PrivatePostgres, name: String) throws -> ChildProcess {
         try ChildProcess(
-            "/usr/lib/postgresql/15/bin/psql", ["-X", "-d", postgres.conninfo + " application_name=" + name, "-c", "select pg_sleep(60)"],
+            "/usr/lib/postgresql/15/bin/psql",
+            ["-X", "-d", postgres.conninfo + " application_name=" + name, "-c", "select pg_sleep(60)"],
             outputDirectory: postgres.directory
         )
     }

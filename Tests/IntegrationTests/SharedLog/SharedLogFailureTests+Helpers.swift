@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// What the shared log's failure tests share: writers, the checks against the log, daemons
 /// that must refuse to start, and reading the database.
@@ -16,19 +16,26 @@ extension SharedLogFailureTests {
     /// Checks that the log holds every acked dispatch of `summaries` once, at the version its
     /// ack gave, and nothing else of theirs; and that every daemon serves the same list, with
     /// each writer's item once and `alsoAdded` (items added otherwise) and nothing more.
-    static func expectLogMatches(_ summaries: [NumberedWriter.Summary], cluster: SharedLogCluster, alsoAdded: [String] = []) throws {
+    static func expectLogMatches(
+        _ summaries: [NumberedWriter.Summary], cluster: SharedLogCluster, alsoAdded: [String] = []
+    ) throws {
         let rows = try cluster.logRows()
         for summary in summaries {
             let logged = rows.filter { $0.clientID == summary.clientID }
-            #expect(logged.map { $0.sequence ?? -1 } == Array(1...summary.acks.count), "\(summary.clientID): each sequence once, in order")
+            #expect(
+                logged.map { $0.sequence ?? -1 } == Array(1...summary.acks.count),
+                "\(summary.clientID): each sequence once, in order")
             #expect(logged.map(\.version) == summary.acks, "\(summary.clientID): at the versions acked")
         }
         #expect(rows.map(\.version) == Array(1...rows.count), "no gap")
         let agreed = try cluster.agreedList(atLeast: rows.count)
         #expect(agreed.version == rows.count)
         let expected = summaries.flatMap { summary in (1...summary.acks.count).map(summary.text) } + alsoAdded
-        #expect(agreed.items.map(text(of:)).sorted() == expected.sorted(), "every acked action applied once, nothing else")
-        print("SharedLogFailureTests: \(rows.count) actions; acks per writer \(summaries.map(\.acks.count)), storage_unavailable resent \(summaries.map(\.storageErrors)), reconnects \(summaries.map(\.reconnects))")
+        #expect(
+            agreed.items.map(text(of:)).sorted() == expected.sorted(), "every acked action applied once, nothing else")
+        print(
+            "SharedLogFailureTests: \(rows.count) actions; acks per writer \(summaries.map(\.acks.count)), storage_unavailable resent \(summaries.map(\.storageErrors)), reconnects \(summaries.map(\.reconnects))"
+        )
     }
 
     /// The text of a `SharedLogCluster.list` item ("N x TEXT" or "N   TEXT").
@@ -39,17 +46,23 @@ extension SharedLogFailureTests {
 
     /// Runs `todod --socket DIR/todod.sock --data-dir DIR/data ARGUMENTS` to its exit (it is
     /// expected to refuse to start) and returns its status and standard error.
-    static func refusedStart(_ arguments: [String], environment: [String: String] = [:], in directory: String) throws -> (status: Int32, error: String) {
-        try refusedStart(socket: directory + "/todod.sock", dataDirectory: directory + "/data", arguments, environment: environment, outputDirectory: directory)
+    static func refusedStart(_ arguments: [String], environment: [String: String] = [:], in directory: String) throws
+        -> (status: Int32, error: String)
+    {
+        try refusedStart(
+            socket: directory + "/todod.sock", dataDirectory: directory + "/data", arguments, environment: environment,
+            outputDirectory: directory)
     }
 
     /// Runs `todod --socket SOCKET --data-dir DATA ARGUMENTS` to its exit; fails at once if it
     /// starts listening instead.
     static func refusedStart(
-        socket: String, dataDirectory: String, _ arguments: [String], environment: [String: String] = [:], outputDirectory: String
+        socket: String, dataDirectory: String, _ arguments: [String], environment: [String: String] = [:],
+        outputDirectory: String
     ) throws -> (status: Int32, error: String) {
         let daemon = try ChildProcess(
-            Binaries.path("todod"), ["--socket", socket, "--data-dir", dataDirectory] + arguments, environment: environment, outputDirectory: outputDirectory)
+            Binaries.path("todod"), ["--socket", socket, "--data-dir", dataDirectory] + arguments,
+            environment: environment, outputDirectory: outputDirectory)
         let status = try eventually(timeout: 60, "todod neither refused to start nor started") { () throws -> Int32? in
             if !daemon.isRunning { return try daemon.waitForExit() }
             guard DaemonHarness.isAnswering(socket) else { return nil }
@@ -73,20 +86,26 @@ extension SharedLogFailureTests {
 
     /// Starts `daemon` again as it ran (its socket and data directory, on the cluster's database)
     /// and waits for it to refuse; returns its exit status and standard error.
-    static func refusedRestart(of daemon: DaemonHarness, _ cluster: SharedLogCluster) throws -> (status: Int32, error: String) {
+    static func refusedRestart(of daemon: DaemonHarness, _ cluster: SharedLogCluster) throws -> (
+        status: Int32, error: String
+    ) {
         try refusedStart(
-            socket: daemon.socketPath, dataDirectory: daemon.dataDirectory, ["--postgres", cluster.postgres.conninfo], outputDirectory: daemon.directory)
+            socket: daemon.socketPath, dataDirectory: daemon.dataDirectory, ["--postgres", cluster.postgres.conninfo],
+            outputDirectory: daemon.directory)
     }
 
     /// Everything in the regular files under `directory`, as text.
     static func filesText(under directory: String) throws -> String {
         let names = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
-        return names.compactMap { try? String(contentsOfFile: directory + "/" + $0, encoding: .isoLatin1) }.joined(separator: "\n")
+        return names.compactMap { try? String(contentsOfFile: directory + "/" + $0, encoding: .isoLatin1) }.joined(
+            separator: "\n")
     }
 
     /// The indices of the daemons of `cluster` that logged taking the side effects over.
     static func leaders(_ cluster: SharedLogCluster) -> [Int] {
-        cluster.daemons.indices.filter { cluster.daemons[$0].process.standardError.contains("this daemon now runs the side effects for every host") }
+        cluster.daemons.indices.filter {
+            cluster.daemons[$0].process.standardError.contains("this daemon now runs the side effects for every host")
+        }
     }
 
     /// How many sessions hold the advisory lock of the daemon that runs the side effects.
@@ -94,13 +113,17 @@ extension SharedLogFailureTests {
         // A bigint key is held as classid (high 32 bits) and objid (low 32 bits), objsubid 1.
         let key: Int64 = 0x746f_646f_6402
         let count = try postgres.psql(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = \(key >> 32) AND objid = \(key & 0xffff_ffff) AND objsubid = 1")
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = \(key >> 32) AND objid = \(key & 0xffff_ffff) AND objsubid = 1"
+        )
         return Int(count) ?? -1
     }
 
     /// `remove` actions of item `number` in the log that a daemon made itself (no uid).
     static func expiryRemovals(of number: Int, _ postgres: PrivatePostgres) throws -> Int {
-        Int(try postgres.psql("SELECT count(*) FROM todod_log WHERE name = 'remove' AND peer_uid IS NULL AND (payload::json ->> 'number')::int = \(number)")) ?? -1
+        Int(
+            try postgres.psql(
+                "SELECT count(*) FROM todod_log WHERE name = 'remove' AND peer_uid IS NULL AND (payload::json ->> 'number')::int = \(number)"
+            )) ?? -1
     }
 
     /// Adds `texts` on `daemon`, one dispatch each, each acked.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The shared log when things break: a daemon killed under load, PostgreSQL restarted or gone,
 /// a log rewritten under a daemon, passwords, the schema at start, and the side effects that
@@ -15,7 +15,7 @@ struct SharedLogFailureTests {
         let cluster = try SharedLogCluster(daemons: 3)
         defer { cluster.close() }
         let writers = Self.writers(on: cluster, perDaemon: 2, prefix: "kill")
-        defer { writers.forEach { $0.cancel() } }
+        defer { for writer in writers { writer.cancel() } }
         for writer in writers { try writer.waitForAcks(atLeast: 10) }
 
         let victim = cluster.daemons[2]
@@ -32,7 +32,9 @@ struct SharedLogFailureTests {
 
         #expect(cluster.daemons.allSatisfy { $0.process.isRunning })
         try Self.expectLogMatches(summaries, cluster: cluster)
-        #expect(summaries.suffix(2).allSatisfy { $0.reconnects >= 1 }, "the victim's writers lost their connection and resent")
+        #expect(
+            summaries.suffix(2).allSatisfy { $0.reconnects >= 1 },
+            "the victim's writers lost their connection and resent")
     }
 
     @Test(arguments: [PrivatePostgres.StopMode.fast, .immediate])
@@ -40,7 +42,7 @@ struct SharedLogFailureTests {
         let cluster = try SharedLogCluster(daemons: 3)
         defer { cluster.close() }
         let writers = Self.writers(on: cluster, perDaemon: 2, prefix: "restart-\(mode.rawValue)")
-        defer { writers.forEach { $0.cancel() } }
+        defer { for writer in writers { writer.cancel() } }
         for writer in writers { try writer.waitForAcks(atLeast: 10) }
         let pids = cluster.daemons.map(\.process.pid)
 
@@ -50,16 +52,21 @@ struct SharedLogFailureTests {
         for (index, daemon) in cluster.daemons.enumerated() { try Self.add(["after the restart \(index)"], on: daemon) }
         let summaries = try writers.map { try $0.stop() }
 
-        #expect(cluster.daemons.map(\.process.pid) == pids && cluster.daemons.allSatisfy { $0.process.isRunning }, "no daemon exited")
+        #expect(
+            cluster.daemons.map(\.process.pid) == pids && cluster.daemons.allSatisfy { $0.process.isRunning },
+            "no daemon exited")
         for daemon in cluster.daemons {
             // The listener reconnects on its own backoff (up to 2 s), after the writes resumed.
             try eventually("a daemon did not log the database's return; stderr:\n\(daemon.process.standardError)") {
                 let log = daemon.process.standardError
-                return log.contains("the shared log's database is unreachable") && log.contains("the shared log's database is reachable again") ? true : nil
+                return log.contains("the shared log's database is unreachable")
+                    && log.contains("the shared log's database is reachable again") ? true : nil
             }
         }
         try Self.expectLogMatches(summaries, cluster: cluster, alsoAdded: (0..<3).map { "after the restart \($0)" })
-        print("SharedLogFailureTests: PostgreSQL restart (\(mode.rawValue)): \(summaries.map(\.storageErrors).reduce(0, +)) storage_unavailable answers resent")
+        print(
+            "SharedLogFailureTests: PostgreSQL restart (\(mode.rawValue)): \(summaries.map(\.storageErrors).reduce(0, +)) storage_unavailable answers resent"
+        )
     }
 
     @Test func anUnreachableDatabaseLeavesReadsWorkingRefusesChangesAndIsRejoinedWhenBack() throws {
@@ -86,10 +93,14 @@ struct SharedLogFailureTests {
                 let elapsed = Date().timeIntervalSince(started)
                 answers.append(String(format: "%.1f", elapsed * 1000))
                 #expect(reply.code == "storage_unavailable", "\(reply)")
-                #expect((reply["message"] as? String)?.contains("could not be saved, so it was not applied") == true, "\(reply)")
+                #expect(
+                    (reply["message"] as? String)?.contains("could not be saved, so it was not applied") == true,
+                    "\(reply)")
                 #expect(elapsed < 10, "a dispatch was answered after \(elapsed) s")
             }
-            print("SharedLogFailureTests: database down: daemon \(index) answered storage_unavailable in \(answers[0]) ms, then \(answers[1]) ms")
+            print(
+                "SharedLogFailureTests: database down: daemon \(index) answered storage_unavailable in \(answers[0]) ms, then \(answers[1]) ms"
+            )
             try Self.waitUntilReachable(false, daemon)
             #expect(try daemon.todo("status").output.contains("database: unreachable since "))
             #expect(try SharedLogCluster.list(of: daemon) == before, "the refused dispatches changed nothing")
@@ -111,7 +122,8 @@ struct SharedLogFailureTests {
             #expect(try daemon.todo("status").output.contains("database: reachable\n"))
         }
         let after = try cluster.agreedList(atLeast: 6)
-        #expect(after.items == before.items + ["3   back 0", "4   back 1", "5   back 2"], "nothing refused was applied")
+        #expect(
+            after.items == before.items + ["3   back 0", "4   back 1", "5   back 2"], "nothing refused was applied")
         #expect(after.version == 6)
     }
 
@@ -132,12 +144,16 @@ struct SharedLogFailureTests {
         let started = Date()
         let reply = try client.reply(to: client.dispatch("add", ["text": "while hung"], sequence: 2))
         let elapsed = Date().timeIntervalSince(started)
-        print("SharedLogFailureTests: database not answering: storage_unavailable after \(String(format: "%.0f", elapsed * 1000)) ms")
+        print(
+            "SharedLogFailureTests: database not answering: storage_unavailable after \(String(format: "%.0f", elapsed * 1000)) ms"
+        )
         #expect(reply.code == "storage_unavailable", "\(reply)")
         // Sent and unanswered, the append may have run; a catch-up the daemon was making when
         // the server stopped can also take the deadline, and then the append is never sent.
         let message = reply["message"] as? String ?? ""
-        #expect(message.contains("it may or may not have been applied") || message.contains("could not be saved, so it was not applied"), "\(reply)")
+        #expect(
+            message.contains("it may or may not have been applied")
+                || message.contains("could not be saved, so it was not applied"), "\(reply)")
         #expect(elapsed < 10)
         for pid in server { kill(pid, SIGCONT) }
         stopped = false
@@ -150,7 +166,10 @@ struct SharedLogFailureTests {
             return nil
         }
         #expect(try cluster.agreedList(atLeast: 2) == (["1   before", "2   while hung"], 2))
-        #expect(try cluster.logRows().map { "\($0.version) \($0.clientID ?? "") \($0.sequence ?? 0)" } == ["1 hung 1", "2 hung 2"])
+        #expect(
+            try cluster.logRows().map { "\($0.version) \($0.clientID ?? "") \($0.sequence ?? 0)" } == [
+                "1 hung 1", "2 hung 2",
+            ])
     }
 
     @Test func aLogReplacedWhileADaemonWasStoppedIsRefusedAtItsStartUntilItsHeadFileIsRemoved() throws {
@@ -173,7 +192,8 @@ struct SharedLogFailureTests {
         #expect(refused.status == 1)
         #expect(
             refused.error.contains(
-                "cannot start: the log PostgreSQL \(cluster.postgres.socketDirectory)/postgres was rewritten: the entry at version 6 is not the one this daemon saw; if the database was replaced on purpose, remove \(headFile)"),
+                "cannot start: the log PostgreSQL \(cluster.postgres.socketDirectory)/postgres was rewritten: the entry at version 6 is not the one this daemon saw; if the database was replaced on purpose, remove \(headFile)"
+            ),
             "\(refused.error)")
         // The fix the message gives.
         #expect(unlink(headFile) == 0)
@@ -199,7 +219,9 @@ struct SharedLogFailureTests {
         #expect(refused.error.contains(reason), "\(refused.error)")
         #expect(try cluster.postgres.psql("SELECT count(*) FROM todod_log") == "4", "the refused daemon wrote nothing")
         let again = try Self.refusedRestart(of: b, cluster)
-        #expect(again.status == 1 && again.error.contains(reason), "a refused start left the head it saw as it was: \(again.error)")
+        #expect(
+            again.status == 1 && again.error.contains(reason),
+            "a refused start left the head it saw as it was: \(again.error)")
     }
 
     @Test func anEntryChangedUnderACrashedDaemonIsRefusedWhenItReadsIt() throws {
@@ -210,12 +232,15 @@ struct SharedLogFailureTests {
         _ = try cluster.agreedList(atLeast: 6)
         // Killed, it saved no snapshot: its next start replays the log from the beginning.
         try b.crash()
-        try cluster.postgres.psql("UPDATE todod_log SET payload = replace(payload, 'item 2', 'forged') WHERE version = 2")
+        try cluster.postgres.psql(
+            "UPDATE todod_log SET payload = replace(payload, 'item 2', 'forged') WHERE version = 2")
 
         let refused = try Self.refusedRestart(of: b, cluster)
         #expect(refused.status == 1)
         #expect(
-            refused.error.contains("cannot start: the log PostgreSQL \(cluster.postgres.socketDirectory)/postgres was rewritten: the entry at version 2 does not chain to the one before it"),
+            refused.error.contains(
+                "cannot start: the log PostgreSQL \(cluster.postgres.socketDirectory)/postgres was rewritten: the entry at version 2 does not chain to the one before it"
+            ),
             "\(refused.error)")
     }
 
@@ -237,14 +262,23 @@ struct SharedLogFailureTests {
         for attempt in 0..<2 {
             let reply = try client.dispatchAndWait("add", ["text": "after the rewrite \(attempt)"])
             #expect(reply.code == "storage_unavailable", "\(reply)")
-            #expect((reply["message"] as? String)?.contains("The action was not applied: the log PostgreSQL \(cluster.postgres.socketDirectory)/postgres was rewritten: ") == true, "\(reply)")
+            #expect(
+                (reply["message"] as? String)?.contains(
+                    "The action was not applied: the log PostgreSQL \(cluster.postgres.socketDirectory)/postgres was rewritten: "
+                ) == true, "\(reply)")
         }
         let status = try daemon.todo("status")
-        #expect(status.output.contains("refusing changes: the log PostgreSQL \(cluster.postgres.socketDirectory)/postgres was rewritten: "), "\(status.output)")
-        #expect(daemon.process.standardError.contains("refusing every change from now on: the log PostgreSQL"), "\(daemon.process.standardError)")
+        #expect(
+            status.output.contains(
+                "refusing changes: the log PostgreSQL \(cluster.postgres.socketDirectory)/postgres was rewritten: "),
+            "\(status.output)")
+        #expect(
+            daemon.process.standardError.contains("refusing every change from now on: the log PostgreSQL"),
+            "\(daemon.process.standardError)")
         #expect(try SharedLogCluster.list(of: daemon) == before, "reads go on")
         #expect(try daemon.todo("list").output.hasPrefix("1 [ ] item 1\n"))
-        #expect(try cluster.postgres.psql("SELECT count(*) FROM todod_log") == logged, "the refusing daemon wrote nothing")
+        #expect(
+            try cluster.postgres.psql("SELECT count(*) FROM todod_log") == logged, "the refusing daemon wrote nothing")
         #expect(daemon.process.isRunning)
     }
 
@@ -258,15 +292,20 @@ struct SharedLogFailureTests {
         // No server there: it waits 10 s for one, then refuses to start, meanwhile the rest runs.
         let unreachable = try ChildProcess(
             Binaries.path("todod"),
-            ["--socket", nowhere + "/todod.sock", "--data-dir", nowhere + "/data", "--postgres", "host=\(nowhere) user=postgres dbname=postgres password=\(secrets[0])"],
+            [
+                "--socket", nowhere + "/todod.sock", "--data-dir", nowhere + "/data", "--postgres",
+                "host=\(nowhere) user=postgres dbname=postgres password=\(secrets[0])",
+            ],
             environment: ["PGPASSWORD": secrets[1]], outputDirectory: nowhere)
         let daemons = [
             try cluster.addDaemon(conninfo: postgres.conninfo + " password=\(secrets[0])"),
             try cluster.addDaemon(environment: ["PGPASSWORD": secrets[1]]),
-            try cluster.addDaemon(conninfo: "postgresql://postgres:\(secrets[2])@/postgres?host=\(postgres.socketDirectory)"),
+            try cluster.addDaemon(
+                conninfo: "postgresql://postgres:\(secrets[2])@/postgres?host=\(postgres.socketDirectory)"),
         ]
         var seen: [String] = []
-        let badOption = try Self.refusedStart(["--postgres", "host=\(nowhere) password=\(secrets[0]) no_such_option=1"], in: nowhere)
+        let badOption = try Self.refusedStart(
+            ["--postgres", "host=\(nowhere) password=\(secrets[0]) no_such_option=1"], in: nowhere)
         #expect(badOption.status == 2 && badOption.error.contains("the connection string is not valid"), "\(badOption)")
         seen.append(badOption.error)
 
@@ -276,7 +315,9 @@ struct SharedLogFailureTests {
         for daemon in daemons {
             let refused = try daemon.greetedClient().dispatchAndWait("add", ["text": "while down"])
             let message = refused["message"] as? String ?? ""
-            #expect(refused.code == "storage_unavailable" && message.contains("PostgreSQL \(postgres.socketDirectory)/postgres"), "\(refused)")
+            #expect(
+                refused.code == "storage_unavailable"
+                    && message.contains("PostgreSQL \(postgres.socketDirectory)/postgres"), "\(refused)")
             seen.append(message)
             let added = try daemon.todo("add", "while down")
             #expect(added.status == 1)
@@ -294,7 +335,10 @@ struct SharedLogFailureTests {
             seen.append(try daemon.todo("log").output)
             seen.append(try Self.filesText(under: daemon.dataDirectory))
         }
-        seen.append(try postgres.psql("SELECT * FROM todod_log; SELECT * FROM todod_snapshots; SELECT * FROM todod_meta; SELECT * FROM todod_head"))
+        seen.append(
+            try postgres.psql(
+                "SELECT * FROM todod_log; SELECT * FROM todod_snapshots; SELECT * FROM todod_meta; SELECT * FROM todod_head"
+            ))
         seen.append(try postgres.psql("SELECT application_name, query FROM pg_stat_activity"))
         for daemon in daemons { #expect(try daemon.stop() == 0) }
         seen += daemons.map(\.process.standardError)
@@ -314,7 +358,11 @@ struct SharedLogFailureTests {
         defer { for directory in directories { try? FileManager.default.removeItem(atPath: directory) } }
         let daemons = try directories.map { directory in
             try ChildProcess(
-                Binaries.path("todod"), ["--socket", directory + "/todod.sock", "--data-dir", directory + "/data", "--postgres", postgres.conninfo],
+                Binaries.path("todod"),
+                [
+                    "--socket", directory + "/todod.sock", "--data-dir", directory + "/data", "--postgres",
+                    postgres.conninfo,
+                ],
                 outputDirectory: directory)
         }
         defer {
@@ -355,9 +403,12 @@ struct SharedLogFailureTests {
 
         let refused = try Self.refusedStart(["--postgres", cluster.postgres.conninfo], in: directory)
         #expect(refused.status == 1)
-        #expect(refused.error.contains("has schema version 99; this daemon reads schema versions 1 to 1"), "\(refused.error)")
+        #expect(
+            refused.error.contains("has schema version 99; this daemon reads schema versions 1 to 1"),
+            "\(refused.error)")
         #expect(try cluster.postgres.psql("SELECT value FROM todod_meta") == "99")
-        #expect(try cluster.postgres.psql("SELECT version, name FROM todod_log") == "1|add", "the log was left as it was")
+        #expect(
+            try cluster.postgres.psql("SELECT version, name FROM todod_log") == "1|add", "the log was left as it was")
     }
 
     @Test func aServerWithoutFsyncIsRefusedAtStart() throws {
@@ -391,7 +442,9 @@ struct SharedLogFailureTests {
             try SharedLogCluster.list(of: followers[1]).items == ["1 x first"] ? true : nil
         }
         usleep(2_500_000)
-        for follower in followers { #expect(try SharedLogCluster.list(of: follower).items == ["1 x first"], "no follower ran the expiry") }
+        for follower in followers {
+            #expect(try SharedLogCluster.list(of: follower).items == ["1 x first"], "no follower ran the expiry")
+        }
         frozen.send(SIGCONT)
         isFrozen = false
         try Self.waitUntilEmpty(cluster, atLeast: 3)

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import SyncLock
-import Testing
 import TestSupport
+import Testing
 
 /// Several daemons on one shared log in PostgreSQL: one order for everyone, changes that arrive
 /// by themselves, conflicts rebased (never lost, refused with a reason when they no longer
@@ -69,14 +69,18 @@ struct SharedLogTests {
                 thread.start()
             }
         }
-        try eventually(timeout: 300, "the writers did not finish") { results.withLock { $0.count } + failures.withLock { $0.count } == 6 ? true : nil }
+        try eventually(timeout: 300, "the writers did not finish") {
+            results.withLock { $0.count } + failures.withLock { $0.count } == 6 ? true : nil
+        }
         #expect(failures.withLock { $0 } == [])
         let all = results.withLock { $0 }
         let ackedCount = all.values.reduce(0) { $0 + $1.acked.count }
         let refusals = all.values.flatMap(\.refusals)
         #expect(ackedCount + refusals.count == 2400)
         for refusal in refusals {
-            #expect(refusal.code == "rejected" && !(refusal["message"] as? String ?? "").isEmpty, "every refusal is a rejection with a reason: \(refusal)")
+            #expect(
+                refusal.code == "rejected" && !(refusal["message"] as? String ?? "").isEmpty,
+                "every refusal is a rejection with a reason: \(refusal)")
         }
 
         let rows = try cluster.logRows()
@@ -95,14 +99,18 @@ struct SharedLogTests {
         #expect(logged.count == ackedCount, "the log holds exactly the acked dispatches")
         for (clientID, result) in all {
             for (sequence, version) in result.acked {
-                #expect(logged["\(clientID)#\(sequence)"]?.version == version, "\(clientID) #\(sequence) acked as \(version)")
+                #expect(
+                    logged["\(clientID)#\(sequence)"]?.version == version,
+                    "\(clientID) #\(sequence) acked as \(version)")
             }
         }
-        #expect(Set(rows.compactMap(\.host)).count == 1 && rows.allSatisfy { $0.host != nil }, "every row names its host")
+        #expect(
+            Set(rows.compactMap(\.host)).count == 1 && rows.allSatisfy { $0.host != nil }, "every row names its host")
         for daemon in cluster.daemons { #expect(try daemon.stop() == 0) }
         // Each daemon rebased at least once or the test did not test conflicts.
         let overtaken = cluster.daemons.map { daemon in
-            daemon.process.standardError.split(separator: "\n").last { $0.contains("overtaken by other daemons") }.map(String.init) ?? ""
+            daemon.process.standardError.split(separator: "\n").last { $0.contains("overtaken by other daemons") }.map(
+                String.init) ?? ""
         }
         #expect(overtaken.allSatisfy { !$0.isEmpty }, "\(overtaken)")
     }
@@ -119,7 +127,9 @@ struct SharedLogTests {
         #expect(update.type == "update" && update.version == 1 && update.itemTexts == ["from host A"])
         #expect(try b.todo("list").output == "1 [ ] from host A\n1 open, 0 done\n")
         let status = try b.todo("status").output
-        #expect(status.contains("log: PostgreSQL \(cluster.postgres.socketDirectory)/postgres (shared with other hosts)"), "\(status)")
+        #expect(
+            status.contains("log: PostgreSQL \(cluster.postgres.socketDirectory)/postgres (shared with other hosts)"),
+            "\(status)")
         #expect(status.contains("log head: 1") && status.contains("database: reachable"), "\(status)")
         let log = try b.todo("log").output
         #expect(log.contains(" on \(try hostName())  add "), "\(log)")
@@ -145,8 +155,12 @@ struct SharedLogTests {
                     let client = try daemon.greetedClient()
                     var messages: [[String: Any]] = []
                     for n in 1...30 {
-                        messages.append(WireClient.dispatchMessage(id: client.makeID(), "edit", ["number": n, "text": "edited on \(name)"]))
-                        if (n + (name == "a" ? 0 : 1)) % 2 == 0 { messages.append(WireClient.dispatchMessage(id: client.makeID(), "remove", ["number": n])) }
+                        messages.append(
+                            WireClient.dispatchMessage(
+                                id: client.makeID(), "edit", ["number": n, "text": "edited on \(name)"]))
+                        if (n + (name == "a" ? 0 : 1)) % 2 == 0 {
+                            messages.append(WireClient.dispatchMessage(id: client.makeID(), "remove", ["number": n]))
+                        }
                     }
                     let got = try client.pipeline(messages)
                     replies.withLock { $0.append(contentsOf: got.values) }
@@ -162,7 +176,8 @@ struct SharedLogTests {
         #expect(all.count == 90)
         let refused = all.filter { $0.type != "ack" }
         for refusal in refused {
-            #expect(refusal.code == "rejected" && (refusal["message"] as? String ?? "").hasPrefix("no item "), "\(refusal)")
+            #expect(
+                refusal.code == "rejected" && (refusal["message"] as? String ?? "").hasPrefix("no item "), "\(refusal)")
         }
         let rows = try cluster.logRows()
         let agreed = try cluster.agreedList(atLeast: rows.count)
@@ -184,7 +199,8 @@ struct SharedLogTests {
             var n = 0
             while !stop.withLock({ $0 }) {
                 n += 1
-                guard let reply = try? client.dispatchAndWait("add", ["text": "theirs \(n)"]), reply.type == "ack" else { return }
+                guard let reply = try? client.dispatchAndWait("add", ["text": "theirs \(n)"]), reply.type == "ack"
+                else { return }
                 theirs.withLock { $0.append("theirs \(n)") }
             }
         }
@@ -196,27 +212,37 @@ struct SharedLogTests {
             let add = client.makeID()
             let undo = client.makeID()
             let replies = try client.pipeline([
-                WireClient.dispatchMessage(id: add, "add", ["text": "mine \(round)"]), WireClient.dispatchMessage(id: undo, "undo", [:]),
+                WireClient.dispatchMessage(id: add, "add", ["text": "mine \(round)"]),
+                WireClient.dispatchMessage(id: undo, "undo", [:]),
             ])
             #expect(replies[add]?.type == "ack")
             if replies[undo]?.type == "ack" {
                 undone += 1
             } else {
                 let message = replies[undo]?["message"] as? String ?? ""
-                #expect(replies[undo]?.code == "rejected" && message.hasPrefix("nothing was undone: the undo was for add \"mine \(round)\", but a newer change (add \"theirs "), "\(message)")
+                #expect(
+                    replies[undo]?.code == "rejected"
+                        && message.hasPrefix(
+                            "nothing was undone: the undo was for add \"mine \(round)\", but a newer change (add \"theirs "
+                        ), "\(message)")
                 refused.append(round)
             }
         }
         stop.withLock { $0 = true }
         try eventually("the other host's writer did not stop") { other.isFinished ? true : nil }
-        let undos = try cluster.postgres.psql("SELECT payload::json ->> 'undoing' FROM todod_log WHERE name = 'undo' ORDER BY version")
+        let undos = try cluster.postgres.psql(
+            "SELECT payload::json ->> 'undoing' FROM todod_log WHERE name = 'undo' ORDER BY version")
         #expect(undos.split(separator: "\n").allSatisfy { $0.hasPrefix("add \"mine ") }, "\(undos)")
         #expect(undos.split(separator: "\n").count == undone)
         let rows = try cluster.logRows()
         _ = try cluster.agreedList(atLeast: rows.count)
         let texts = try a.greetedClient().subscribeAndWait("list").update.itemTexts ?? []
-        #expect(texts.filter { $0.hasPrefix("mine ") } == refused.map { "mine \($0)" }, "an accepted undo reverted its own add; a refused one left it")
-        #expect(texts.filter { $0.hasPrefix("theirs ") } == theirs.withLock { $0 }, "no change of the other host was undone")
+        #expect(
+            texts.filter { $0.hasPrefix("mine ") } == refused.map { "mine \($0)" },
+            "an accepted undo reverted its own add; a refused one left it")
+        #expect(
+            texts.filter { $0.hasPrefix("theirs ") } == theirs.withLock { $0 }, "no change of the other host was undone"
+        )
         #expect(undone + refused.count == 40 && undone > 0)
         print("undo while another host appends: \(undone) undone, \(refused.count) refused of 40")
     }
@@ -237,8 +263,12 @@ struct SharedLogTests {
         #expect(try cluster.postgres.psql("SELECT count(*) > 0 FROM todod_snapshots WHERE version >= 1000") == "t")
         let joined = try cluster.addDaemon()
         defer { _ = try? joined.stop() }
-        let recovered = joined.process.standardError.split(separator: "\n").first { $0.contains("recovered version") }.map(String.init) ?? ""
-        #expect(recovered.contains("recovered version 1100 from PostgreSQL") && recovered.contains("(snapshot at 1"), "\(recovered)")
+        let recovered =
+            joined.process.standardError.split(separator: "\n").first { $0.contains("recovered version") }.map(
+                String.init) ?? ""
+        #expect(
+            recovered.contains("recovered version 1100 from PostgreSQL") && recovered.contains("(snapshot at 1"),
+            "\(recovered)")
         #expect(try SharedLogCluster.list(of: joined).version == 1100)
     }
 }
@@ -268,15 +298,20 @@ private struct SplitMix {
     /// A connection string libpq cannot read is refused with the expected form, never with
     /// the part it could not read (which may be a password).
     @Test func anUnreadableConnectionStringIsRefusedWithoutQuotingIt() throws {
-        let given: [([String], [String: String])] = [(["--postgres", "host=db passwordS3cr3t"], [:]), ([], ["TODOD_POSTGRES": "host=db passwordS3cr3t"])]
+        let given: [([String], [String: String])] = [
+            (["--postgres", "host=db passwordS3cr3t"], [:]), ([], ["TODOD_POSTGRES": "host=db passwordS3cr3t"]),
+        ]
         for (options, variables) in given {
             let directory = try makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let daemon = try ChildProcess(
-                Binaries.path("todod"), ["--socket", directory + "/s.sock", "--data-dir", directory + "/data"] + options,
+                Binaries.path("todod"),
+                ["--socket", directory + "/s.sock", "--data-dir", directory + "/data"] + options,
                 environment: variables, outputDirectory: directory)
             #expect(try daemon.waitForExit() == 2)
-            #expect(daemon.standardError.contains("the connection string is not valid: write key=value pairs"), "\(daemon.standardError)")
+            #expect(
+                daemon.standardError.contains("the connection string is not valid: write key=value pairs"),
+                "\(daemon.standardError)")
             #expect(!daemon.standardError.contains("S3cr3t"))
         }
     }

@@ -12,7 +12,10 @@ enum JournalFile {
     /// closing does not fold the WAL into the file (as after a crash).
     static func execute(_ sql: String, on path: String, keepingWAL: Bool = false, creating: Bool = false) throws {
         var database: OpaquePointer?
-        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0), nil) == SQLITE_OK else {
+        guard
+            sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0), nil)
+                == SQLITE_OK
+        else {
             throw TestFailure("cannot open \(path)")
         }
         if keepingWAL { csqlite_set_checkpoint_on_close(database, 0) }
@@ -27,10 +30,14 @@ enum JournalFile {
     /// The first column of every row `sql` returns from the database at `path`, as text.
     static func query(_ sql: String, on path: String) throws -> [String] {
         var database: OpaquePointer?
-        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw TestFailure("cannot open \(path)") }
+        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+            throw TestFailure("cannot open \(path)")
+        }
         defer { sqlite3_close(database) }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK else { throw TestFailure("cannot prepare \(sql)") }
+        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw TestFailure("cannot prepare \(sql)")
+        }
         defer { sqlite3_finalize(statement) }
         var rows: [String] = []
         while sqlite3_step(statement) == SQLITE_ROW {
@@ -56,7 +63,8 @@ enum JournalFile {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.moveItem(atPath: path + suffix, toPath: original + suffix)
         }
-        try execute("""
+        try execute(
+            """
             PRAGMA journal_mode=DELETE;
             BEGIN;
             \(schema1)

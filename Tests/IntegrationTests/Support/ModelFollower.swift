@@ -14,7 +14,8 @@ struct ModelFollower {
     /// Takes one `update` frame payload of this subscription.
     mutating func take(_ payload: Data) throws {
         let envelope = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
-        guard envelope.type == "update", envelope.subscription == Int64(subscription), let next = envelope.version else {
+        guard envelope.type == "update", envelope.subscription == Int64(subscription), let next = envelope.version
+        else {
             throw TestFailure("not an update of \(subscription): \(String(decoding: payload, as: UTF8.self))")
         }
         if let base = envelope.base {
@@ -51,7 +52,9 @@ extension WireClient {
             let payload = try receivePayload()
             let envelope = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
             if envelope.type == "pong", envelope.id == Int64(id) { return }
-            guard envelope.type == "update", let index = followers.firstIndex(where: { Int64($0.subscription) == envelope.subscription }) else {
+            guard envelope.type == "update",
+                let index = followers.firstIndex(where: { Int64($0.subscription) == envelope.subscription })
+            else {
                 throw TestFailure("expected updates then pong, got \(String(decoding: payload, as: UTF8.self))")
             }
             try followers[index].take(payload)

@@ -67,7 +67,9 @@ final class NumberedWriter: @unchecked Sendable {
     /// failed or does not finish within `timeout` seconds.
     func stop(timeout: Double = 60) throws -> Summary {
         lock.withLock { stopRequested = true }
-        guard done.wait(timeout: .now() + timeout) == .success else { throw TestFailure("writer \(clientID) did not finish within \(timeout) s") }
+        guard done.wait(timeout: .now() + timeout) == .success else {
+            throw TestFailure("writer \(clientID) did not finish within \(timeout) s")
+        }
         return try lock.withLock {
             if let failure { throw TestFailure("writer \(clientID) failed: \(failure)") }
             return Summary(clientID: clientID, acks: acks, storageErrors: storageErrors, reconnects: reconnects)
@@ -104,7 +106,8 @@ final class NumberedWriter: @unchecked Sendable {
             client = connection
             let reply: WireClient.Message
             do {
-                reply = try connection.reply(to: connection.dispatch("add", ["text": "\(clientID) \(sequence)"], sequence: sequence))
+                reply = try connection.reply(
+                    to: connection.dispatch("add", ["text": "\(clientID) \(sequence)"], sequence: sequence))
             } catch {
                 // The daemon went away (killed, restarting): send the same sequence again.
                 client = nil

@@ -24,8 +24,11 @@ final class SharedLogCluster: @unchecked Sendable {
     /// database, said another way), with `environment` added to the test's; `close()` stops
     /// it with the others.
     @discardableResult
-    func addDaemon(arguments: [String] = [], environment: [String: String] = [:], conninfo: String? = nil) throws -> DaemonHarness {
-        let daemon = try DaemonHarness(arguments: ["--postgres", conninfo ?? postgres.conninfo] + arguments, environment: environment)
+    func addDaemon(arguments: [String] = [], environment: [String: String] = [:], conninfo: String? = nil) throws
+        -> DaemonHarness
+    {
+        let daemon = try DaemonHarness(
+            arguments: ["--postgres", conninfo ?? postgres.conninfo] + arguments, environment: environment)
         daemons.append(daemon)
         return daemon
     }
@@ -55,7 +58,9 @@ final class SharedLogCluster: @unchecked Sendable {
             guard lists.allSatisfy({ $0.version >= version }) else { return nil }
             let versions = Set(lists.map(\.version))
             guard versions.count == 1 else { return nil }
-            guard Set(lists.map(\.items)).count == 1 else { throw TestFailure("same version \(versions), different lists: \(lists)") }
+            guard Set(lists.map(\.items)).count == 1 else {
+                throw TestFailure("same version \(versions), different lists: \(lists)")
+            }
             return lists[0]
         }
     }
@@ -63,10 +68,15 @@ final class SharedLogCluster: @unchecked Sendable {
     /// The log as the database holds it: version, action name, client id, sequence and host,
     /// one row each, in version order.
     func logRows() throws -> [(version: Int, name: String, clientID: String?, sequence: Int?, host: String?)] {
-        let text = try postgres.psql("SELECT version, name, coalesce(client_id, ''), coalesce(client_sequence::text, ''), coalesce(host, '') FROM todod_log ORDER BY version")
+        let text = try postgres.psql(
+            "SELECT version, name, coalesce(client_id, ''), coalesce(client_sequence::text, ''), coalesce(host, '') FROM todod_log ORDER BY version"
+        )
         return text.split(separator: "\n").map { line in
             let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            return (Int(fields[0]) ?? -1, fields[1], fields[2].isEmpty ? nil : fields[2], Int(fields[3]), fields[4].isEmpty ? nil : fields[4])
+            return (
+                Int(fields[0]) ?? -1, fields[1], fields[2].isEmpty ? nil : fields[2], Int(fields[3]),
+                fields[4].isEmpty ? nil : fields[4]
+            )
         }
     }
 }

@@ -24,7 +24,10 @@ extension WireClient {
         for group in 0..<groups {
             let items: [[String: Any]] = (0..<200).map { n in
                 let number = group * 200 + n + 1
-                return ["id": "item-\(number)", "number": number, "text": "\(number) \(text)", "completed": false, "createdAt": number]
+                return [
+                    "id": "item-\(number)", "number": number, "text": "\(number) \(text)", "completed": false,
+                    "createdAt": number,
+                ]
             }
             let reply = try dispatchAndWait("import", ["items": items])
             guard reply.type == "ack" else { throw TestFailure("import \(group) was not acknowledged: \(reply)") }
@@ -47,14 +50,18 @@ extension WireClient {
     }
 
     /// Subscribes and returns (subscription id, first update).
-    func subscribeAndWait(_ viewModel: String, _ params: [String: Any] = [:]) throws -> (subscription: Int, update: Message) {
+    func subscribeAndWait(_ viewModel: String, _ params: [String: Any] = [:]) throws -> (
+        subscription: Int, update: Message
+    ) {
         let id = try subscribe(viewModel, params)
         let reply = try receive()
         guard reply.type == "subscribed", reply.id == id, let subscription = reply["subscription"] as? Int else {
             throw TestFailure("expected subscribed, got \(reply)")
         }
         let update = try receive()
-        guard update.type == "update", update["subscription"] as? Int == subscription else { throw TestFailure("expected the first update, got \(update)") }
+        guard update.type == "update", update["subscription"] as? Int == subscription else {
+            throw TestFailure("expected the first update, got \(update)")
+        }
         return (subscription, update)
     }
 
@@ -76,7 +83,7 @@ extension WireClient {
 
 /// The root of this package's checkout, found from this file's place in it.
 let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // Support
-    .deletingLastPathComponent()  // IntegrationTests
-    .deletingLastPathComponent()  // Tests
+    .deletingLastPathComponent() // Support
+    .deletingLastPathComponent() // IntegrationTests
+    .deletingLastPathComponent() // Tests
     .deletingLastPathComponent()

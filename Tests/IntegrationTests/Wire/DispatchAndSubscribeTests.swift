@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DispatchAndSubscribeTests {
     @Test func dispatchIsAckedWithTheNewVersion() throws {
@@ -65,7 +65,8 @@ import TestSupport
             let id = try client.dispatch("add", ["text": "item \(n)"])
             let (ack, before) = try client.receive(until: "ack", id: id)
             #expect(ack.version == n)
-            let seen = before.filter { $0.type == "update" && $0["subscription"] as? Int == subscription }.compactMap(\.version)
+            let seen = before.filter { $0.type == "update" && $0["subscription"] as? Int == subscription }.compactMap(
+                \.version)
             #expect(seen.contains { $0 >= n }, "an update reflecting version \(n) came before its ack")
         }
     }

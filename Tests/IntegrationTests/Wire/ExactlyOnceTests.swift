@@ -1,14 +1,16 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// Exactly-once dispatch against the real daemon: a client id in hello, numbered dispatches, and
 /// resends that are answered with the original ack instead of being applied again, across
 /// connections, restarts, crashes and failed commits.
 @Suite struct ExactlyOnceTests {
     /// A connection whose hello gave `clientID`, and its welcome.
-    private func numberedClient(_ daemon: DaemonHarness, _ clientID: String) throws -> (client: WireClient, welcome: WireClient.Message) {
+    private func numberedClient(_ daemon: DaemonHarness, _ clientID: String) throws -> (
+        client: WireClient, welcome: WireClient.Message
+    ) {
         let client = try WireClient(path: daemon.socketPath)
         let welcome = try client.hello(clientID: clientID)
         return (client, welcome)
@@ -86,7 +88,11 @@ import TestSupport
     @Test func aResendAfterARestartOrACrashGetsTheOriginalAck() throws {
         let daemon = try DaemonHarness()
         var (client, _) = try numberedClient(daemon, "survivor")
-        for sequence in 1...3 { #expect(try client.reply(to: client.dispatch("add", ["text": "item \(sequence)"], sequence: sequence)).version == sequence) }
+        for sequence in 1...3 {
+            #expect(
+                try client.reply(to: client.dispatch("add", ["text": "item \(sequence)"], sequence: sequence)).version
+                    == sequence)
+        }
         #expect(try daemon.stop() == 0)
         try daemon.start()
         var welcome: WireClient.Message
@@ -102,7 +108,11 @@ import TestSupport
         #expect(daemon.process.standardError.contains("recovered version 4"))
         (client, welcome) = try numberedClient(daemon, "survivor")
         #expect(welcome["lastSequence"] as? Int == 4)
-        for sequence in [4, 1] { #expect(try client.reply(to: client.dispatch("add", ["text": "item \(sequence)"], sequence: sequence)).version == sequence) }
+        for sequence in [4, 1] {
+            #expect(
+                try client.reply(to: client.dispatch("add", ["text": "item \(sequence)"], sequence: sequence)).version
+                    == sequence)
+        }
         #expect(try list(daemon) == ((1...4).map { "item \($0)" }, 4))
     }
 
@@ -140,7 +150,9 @@ import TestSupport
         let daemon = try DaemonHarness()
         let (client, _) = try numberedClient(daemon, "c")
         let ids = (1...300).map { _ in client.makeID() }
-        try client.sendTogether(ids.enumerated().map { WireClient.dispatchMessage(id: $1, "add", ["text": "n\($0 + 1)"], sequence: $0 + 1) })
+        try client.sendTogether(
+            ids.enumerated().map { WireClient.dispatchMessage(id: $1, "add", ["text": "n\($0 + 1)"], sequence: $0 + 1) }
+        )
         #expect(try client.replies(to: ids).map(\.version) == (1...300).map { $0 })
         // Pairs leave the window when the client's next dispatch is recorded, once durable.
         #expect(try client.reply(to: client.dispatch("add", ["text": "n301"], sequence: 301)).version == 301)
@@ -151,7 +163,9 @@ import TestSupport
         #expect(message.contains("Sequence 1 of client id \"c\""))
         #expect(message.contains("may or may not have been applied"))
         #expect(try client.reply(to: client.dispatch("add", ["text": "n44"], sequence: 44)).code == "stale_sequence")
-        #expect(try client.reply(to: client.dispatch("add", ["text": "n45"], sequence: 45)).version == 45, "the window holds the newest 256 durable ones")
+        #expect(
+            try client.reply(to: client.dispatch("add", ["text": "n45"], sequence: 45)).version == 45,
+            "the window holds the newest 256 durable ones")
 
         // A gap is fine going forward; the skipped sequence cannot be used later.
         #expect(try client.reply(to: client.dispatch("add", ["text": "n303"], sequence: 303)).version == 302)
@@ -191,7 +205,9 @@ import TestSupport
         let daemon = try DaemonHarness()
         let (client, _) = try numberedClient(daemon, "c")
         let id = client.makeID()
-        let error = try client.expectError(["type": "dispatch", "id": id, "action": ["name": "add", "payload": ["text": "x"]], "sequence": sequence])
+        let error = try client.expectError([
+            "type": "dispatch", "id": id, "action": ["name": "add", "payload": ["text": "x"]], "sequence": sequence,
+        ])
         #expect(error.code == "invalid_message" && error.id == id)
         #expect((error["message"] as? String)?.contains("sequence") == true)
         try client.expectOnlyPong()
@@ -224,9 +240,12 @@ import TestSupport
         for sequence in 2..<200 where failed == nil {
             let text = "filler \(sequence) " + String(repeating: "f", count: 900)
             let ids = [client.makeID(), client.makeID()]
-            try client.sendTogether(ids.map { WireClient.dispatchMessage(id: $0, "add", ["text": text], sequence: sequence) })
+            try client.sendTogether(
+                ids.map { WireClient.dispatchMessage(id: $0, "add", ["text": text], sequence: sequence) })
             let replies = try client.replies(to: ids)
-            #expect(replies[0].type == replies[1].type && replies[0].version == replies[1].version && replies[0].code == replies[1].code)
+            #expect(
+                replies[0].type == replies[1].type && replies[0].version == replies[1].version
+                    && replies[0].code == replies[1].code)
             if replies[0].type == "error" {
                 #expect(replies[0].code == "storage_unavailable")
                 failed = (sequence, text)
@@ -250,7 +269,8 @@ import TestSupport
 
     private func setFileSizeLimit(of pid: pid_t, to limit: String) throws {
         // Only the soft limit ("N:"), which a process may raise again without privileges.
-        let prlimit = try ChildProcess("/usr/bin/prlimit", ["--pid", "\(pid)", "--fsize=\(limit):"], outputDirectory: "/tmp")
+        let prlimit = try ChildProcess(
+            "/usr/bin/prlimit", ["--pid", "\(pid)", "--fsize=\(limit):"], outputDirectory: "/tmp")
         guard try prlimit.waitForExit() == 0 else { throw TestFailure("prlimit failed: \(prlimit.standardError)") }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MisbehavingClientTests {
     @Test func aClientVanishingMidFrameDoesNotDisturbOthers() throws {
@@ -81,7 +81,9 @@ import TestSupport
         let batch = Data((0..<1000).flatMap { _ in ping })
         var sent = 0
         while sent < 200_000_000 {
-            let written = batch.withUnsafeBytes { send(flooder.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = batch.withUnsafeBytes {
+                send(flooder.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written <= 0 { break }
             sent += written
         }
@@ -98,7 +100,9 @@ import TestSupport
         let daemon = try DaemonHarness()
         let client = try WireClient(path: daemon.socketPath)
         try client.send(["type": "hello", "id": 1, "protocol": 1, "client": "half-close"])
-        try client.send(["type": "dispatch", "id": 2, "action": ["name": "add", "payload": ["text": "sent before EOF"]]])
+        try client.send([
+            "type": "dispatch", "id": 2, "action": ["name": "add", "payload": ["text": "sent before EOF"]],
+        ])
         try client.send(["type": "ping", "id": 3])
         shutdown(client.descriptor, Int32(SHUT_WR))
         var replies: [String: Int] = [:]
@@ -124,9 +128,17 @@ import TestSupport
     @Test func payloadsAndParamsMustBeObjectsEvenWhenEmpty() throws {
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()
-        #expect(try client.expectError(["type": "dispatch", "id": 1, "action": ["name": "clearCompleted", "payload": "garbage"]]).code == "invalid_payload")
-        #expect(try client.expectError(["type": "subscribe", "id": 2, "viewModel": "summary", "params": [1, 2]]).code == "invalid_params")
-        #expect(try client.request(["type": "dispatch", "id": 3, "action": ["name": "clearCompleted", "payload": [:] as [String: Any]]]).type == "ack")
+        #expect(
+            try client.expectError([
+                "type": "dispatch", "id": 1, "action": ["name": "clearCompleted", "payload": "garbage"],
+            ]).code == "invalid_payload")
+        #expect(
+            try client.expectError(["type": "subscribe", "id": 2, "viewModel": "summary", "params": [1, 2]]).code
+                == "invalid_params")
+        #expect(
+            try client.request([
+                "type": "dispatch", "id": 3, "action": ["name": "clearCompleted", "payload": [:] as [String: Any]],
+            ]).type == "ack")
     }
 
     @Test func aModelLargerThanTheReplyLimitStillReachesItsSubscriber() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import SyncProtocol
-import Testing
 import TestSupport
+import Testing
 
 /// Clients that ask for `patch` in `hello` get RFC 6902 patches after the first model; applied
 /// in order, they always give the models other clients receive whole.
@@ -38,18 +38,20 @@ import TestSupport
         var random = SeededRandom(seed: seed)
         for step in 0..<300 {
             let target = Int.random(in: 1...(200 + step), using: &random)
-            let (name, payload): (String, [String: Any]) = switch Int.random(in: 0..<6, using: &random) {
-            case 0: ("add", ["text": "new \(step)"])
-            case 1: ("complete", ["number": target])
-            case 2: ("reopen", ["number": target])
-            case 3: ("edit", ["number": target, "text": "edited \(step)"])
-            case 4: ("remove", ["number": target])
-            default: ("undo", [:])
-            }
+            let (name, payload): (String, [String: Any]) =
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: ("add", ["text": "new \(step)"])
+                case 1: ("complete", ["number": target])
+                case 2: ("reopen", ["number": target])
+                case 3: ("edit", ["number": target, "text": "edited \(step)"])
+                case 4: ("remove", ["number": target])
+                default: ("undo", [:])
+                }
             _ = try writer.dispatchAndWait(name, payload)
             try patched.catchUp(&patchedModels)
             try plain.catchUp(&plainModels)
-            try #require(patchedModels.map(\.model) == plainModels.map(\.model), "after step \(step): \(name) \(payload)")
+            try #require(
+                patchedModels.map(\.model) == plainModels.map(\.model), "after step \(step): \(name) \(payload)")
         }
         #expect(patchedModels[0].patchesApplied > 100)
         // One change in a list of ~200 rows travels as a few hundred bytes, not the whole list.

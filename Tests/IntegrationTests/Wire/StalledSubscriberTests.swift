@@ -1,7 +1,7 @@
 import Foundation
 import SyncProtocol
-import Testing
 import TestSupport
+import Testing
 
 /// A subscriber that stops reading (a `todo watch` stopped with Ctrl-Z) while many changes
 /// happen is left stale rather than fed models it cannot take: once it reads again it gets the
@@ -36,13 +36,17 @@ import TestSupport
             } else if message.type == "ack", message.id == Int64(mine) {
                 acknowledged = message.version
             } else {
-                throw TestFailure("expected updates and the ack of \(mine), got \(String(decoding: payload, as: UTF8.self))")
+                throw TestFailure(
+                    "expected updates and the ack of \(mine), got \(String(decoding: payload, as: UTF8.self))")
             }
         }
         #expect(acknowledged == 106)
         #expect(list.version == 106, "the model showing its own change came before the ack")
-        #expect(versions == versions.sorted() && Set(versions).count == versions.count, "models in order, each once: \(versions)")
-        #expect(versions.count < 50, "\(versions.count) models for 106 versions: the intermediate ones were not skipped")
+        #expect(
+            versions == versions.sorted() && Set(versions).count == versions.count,
+            "models in order, each once: \(versions)")
+        #expect(
+            versions.count < 50, "\(versions.count) models for 106 versions: the intermediate ones were not skipped")
         let observer = try daemon.greetedClient()
         var current = [try observer.follow("list")]
         #expect(list.model == current[0].model, "it holds the daemon's newest model")

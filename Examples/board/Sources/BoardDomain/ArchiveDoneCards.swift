@@ -36,7 +36,8 @@ public struct ArchiveDoneCards: Action {
         guard let index = state.columns.firstIndex(where: { $0.name == BoardState.doneColumn }) else { return }
         let named = Set(cards)
         let before = state.columns[index]
-        let going = before.cards.filter { card in named.contains(card.id) && card.doneAt.map { $0 < doneBefore } == true }
+        let going = before.cards.filter { card in named.contains(card.id) && card.doneAt.map { $0 < doneBefore } == true
+        }
         guard !going.isEmpty else { return }
         let ids = Set(going.map(\.id))
         for var card in going {

@@ -18,7 +18,8 @@ public enum BoardText {
         else { throw .invalidText(field: field, reason: "is empty") }
         let trimmed = String(scalars[first...last])
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidText(field: field, reason: "contains control characters (line breaks, tabs, escape sequences)")
+            throw .invalidText(
+                field: field, reason: "contains control characters (line breaks, tabs, escape sequences)")
         }
         guard trimmed.count <= limit else {
             throw .invalidText(field: field, reason: "has \(trimmed.count) characters; at most \(limit) are allowed")
@@ -29,7 +30,9 @@ public enum BoardText {
     /// A column name: as `validated`, and without spaces, so that it is one word on a command line.
     public static func columnName(_ text: String) throws(BoardRejection) -> String {
         let name = try validated(text, field: "column name", limit: columnNameLimit)
-        guard !name.contains(where: \.isWhitespace) else { throw .invalidText(field: "column name", reason: "contains spaces") }
+        guard !name.contains(where: \.isWhitespace) else {
+            throw .invalidText(field: "column name", reason: "contains spaces")
+        }
         return name
     }
 }

@@ -69,7 +69,9 @@ extension BoardViewModel: DiffableViewModel {
     /// replaced column or two.
     public func changes(from old: BoardViewModel) -> [ModelChange] {
         var changes = ModelChange.arrayChanges(from: old.columns, to: columns, at: ["columns"])
-        if archivedCount != old.archivedCount { changes.append(.replace(path: ["archivedCount"], value: archivedCount)) }
+        if archivedCount != old.archivedCount {
+            changes.append(.replace(path: ["archivedCount"], value: archivedCount))
+        }
         return changes
     }
 }

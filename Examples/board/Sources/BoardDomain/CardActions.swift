@@ -39,9 +39,12 @@ public struct AddCard: Action {
         guard !state.columns.isEmpty else { throw BoardRejection.noSuchColumn(column ?? "") }
         let index = try column.map(state.columnIndex) ?? 0
         let target = state.columns[index]
-        if target.isFull, let limit = target.limit { throw BoardRejection.columnAtLimit(column: target.name, limit: limit) }
+        if target.isFull, let limit = target.limit {
+            throw BoardRejection.columnAtLimit(column: target.name, limit: limit)
+        }
         let card = BoardCard(
-            id: id, title: title, notes: notes, createdAt: createdAt, doneAt: target.name == BoardState.doneColumn ? createdAt : nil)
+            id: id, title: title, notes: notes, createdAt: createdAt,
+            doneAt: target.name == BoardState.doneColumn ? createdAt : nil)
         state.columns[index].cards.append(card)
         state.pushUndo(describe("add", card), [.restoreColumn(target)], change: change)
     }
@@ -97,7 +100,8 @@ public struct MoveCard: Action {
         }
         state.columns[to].cards.insert(moved, at: position)
         let restores = to == from.column ? [source] : [source, target]
-        state.pushUndo(describe("move", moved) + " to \(target.name)", restores.map { .restoreColumn($0) }, change: change)
+        state.pushUndo(
+            describe("move", moved) + " to \(target.name)", restores.map { .restoreColumn($0) }, change: change)
     }
 }
 
@@ -164,7 +168,8 @@ public struct ArchiveCard: Action {
         archived.archived = true
         archived.archivedAt = archivedAt
         state.archive.append(archived)
-        state.pushUndo(describe("archive", archived), [.restoreColumn(column), .unarchive(ids: [archived.id])], change: change)
+        state.pushUndo(
+            describe("archive", archived), [.restoreColumn(column), .unarchive(ids: [archived.id])], change: change)
     }
 }
 

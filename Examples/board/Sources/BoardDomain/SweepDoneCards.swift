@@ -39,7 +39,8 @@ public struct SweepDoneCards: DispatchedSideEffect {
         let now = context.dependencies.clock.now()
         let due = Self.due(in: context.currentState().state, now: now, days: days)
         guard !due.isEmpty else { return Result(archived: 0) }
-        _ = try await context.dispatch(ArchiveDoneCards(cards: due, doneBefore: now - Int64(days) * Self.dayMilliseconds))
+        _ = try await context.dispatch(
+            ArchiveDoneCards(cards: due, doneBefore: now - Int64(days) * Self.dayMilliseconds))
         let archived = Set(context.currentState().state.archive.map(\.id))
         return Result(archived: due.filter(archived.contains).count)
     }

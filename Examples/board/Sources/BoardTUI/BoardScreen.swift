@@ -65,7 +65,9 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
         rootView.didRequestUndo = { [unowned self] in
             // The undo names the change this screen last saw as the newest, so it never
             // reverts one that landed meanwhile: that one is refused.
-            guard let target = undoTarget else { return show(message: String(describing: BoardRejection.nothingToUndo)) }
+            guard let target = undoTarget else {
+                return show(message: String(describing: BoardRejection.nothingToUndo))
+            }
             act(UndoBoardChange(reverting: target), done: "undid: \(target.summary)")
         }
         rootView.didRequestHelp = { [unowned self] in navigate(to: BoardRoute.help) }
@@ -127,7 +129,8 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
     }
 
     private func moveCard(columns delta: Int) {
-        guard let board, let selected = rootView.model?.selectedCard, board.columns.indices.contains(column + delta) else { return }
+        guard let board, let selected = rootView.model?.selectedCard, board.columns.indices.contains(column + delta)
+        else { return }
         act(MoveCard(card: selected.id, column: board.columns[column + delta].name), done: nil)
     }
 
@@ -157,7 +160,8 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
 
     private func refresh() {
         rootView.model = BoardScreenModel(
-            board: board, column: column, card: card, version: version, message: message, connectionNote: connectionNote)
+            board: board, column: column, card: card, version: version, message: message, connectionNote: connectionNote
+        )
     }
 
     /// The column and position of card `id` on `board`.

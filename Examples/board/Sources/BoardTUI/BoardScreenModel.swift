@@ -31,7 +31,9 @@ public struct BoardScreenModel: Equatable, Sendable {
 
     /// The selected card, if any.
     public var selectedCard: CardSummary? {
-        guard let board, board.columns.indices.contains(column), let card, board.columns[column].cards.indices.contains(card) else {
+        guard let board, board.columns.indices.contains(column), let card,
+            board.columns[column].cards.indices.contains(card)
+        else {
             return nil
         }
         return board.columns[column].cards[card]

@@ -87,7 +87,8 @@ public final class BoardView: BaseView<BoardScreenModel> {
             let left = slot * width
             let columnWidth = slot == shown.count - 1 ? pane.size.columns - left : width
             return ColumnLook(
-                column: columns[index], selected: index == model.column ? model.card : nil, isCurrent: index == model.column,
+                column: columns[index], selected: index == model.column ? model.card : nil,
+                isCurrent: index == model.column,
                 place: sideBySide ? "" : " (\(index + 1) of \(columns.count))",
                 rect: Rect(row: pane.minRow, column: left, columns: columnWidth, rows: pane.size.rows))
         }
@@ -99,8 +100,11 @@ public final class BoardView: BaseView<BoardScreenModel> {
         canvas.fill(rect)
         let count = column.limit.map { "\(column.cards.count)/\($0)" } ?? "\(column.cards.count)"
         let isFull = column.limit.map { column.cards.count >= $0 } ?? false
-        canvas.drawBox(rect, title: "\(column.name) \(count)\(look.place)", style: Style(bold: look.isCurrent, foreground: isFull ? .yellow : nil))
-        let inner = Rect(row: rect.minRow + 1, column: rect.minColumn + 1, columns: rect.size.columns - 2, rows: rect.size.rows - 2)
+        canvas.drawBox(
+            rect, title: "\(column.name) \(count)\(look.place)",
+            style: Style(bold: look.isCurrent, foreground: isFull ? .yellow : nil))
+        let inner = Rect(
+            row: rect.minRow + 1, column: rect.minColumn + 1, columns: rect.size.columns - 2, rows: rect.size.rows - 2)
         guard !inner.size.isEmpty else { return }
         let offset = max(0, (look.selected ?? 0) - inner.size.rows + 1)
         for line in 0..<inner.size.rows {
@@ -111,8 +115,12 @@ public final class BoardView: BaseView<BoardScreenModel> {
             let text = (isSelected ? "> " : "  ") + card.title
             let room = inner.size.columns - (card.hasNotes ? 1 : 0)
             let row = inner.minRow + line
-            canvas.writeLine(TextLayout.truncate(text, toWidth: room), row: row, column: inner.minColumn, style: Style(reverse: isSelected), clip: inner)
-            if card.hasNotes { canvas.write("*", row: row, column: inner.maxColumn - 1, style: Style(reverse: isSelected), clip: inner) }
+            canvas.writeLine(
+                TextLayout.truncate(text, toWidth: room), row: row, column: inner.minColumn,
+                style: Style(reverse: isSelected), clip: inner)
+            if card.hasNotes {
+                canvas.write("*", row: row, column: inner.maxColumn - 1, style: Style(reverse: isSelected), clip: inner)
+            }
         }
     }
 
@@ -120,7 +128,8 @@ public final class BoardView: BaseView<BoardScreenModel> {
         let line = Style(reverse: true)
         canvas.writeLine("", row: row, style: line)
         let cards = model.board.map { $0.columns.reduce(0) { $0 + $1.cards.count } } ?? 0
-        let counts = model.board.map { "\(cards) card\(cards == 1 ? "" : "s"), \($0.archivedCount) archived" } ?? "connecting..."
+        let counts =
+            model.board.map { "\(cards) card\(cards == 1 ? "" : "s"), \($0.archivedCount) archived" } ?? "connecting..."
         let version = model.version.map { " v\($0)" } ?? ""
         var style = line
         style.bold = true
@@ -128,7 +137,9 @@ public final class BoardView: BaseView<BoardScreenModel> {
         let hint = "? help  q quit "
         let room = canvas.size.columns - column - 2 - hint.count
         let detail = model.message ?? model.connectionNote ?? counts
-        canvas.write(TextLayout.truncate(detail, toWidth: max(0, canvas.size.columns - column - 2)), row: row, column: column + 2, style: line)
+        canvas.write(
+            TextLayout.truncate(detail, toWidth: max(0, canvas.size.columns - column - 2)), row: row,
+            column: column + 2, style: line)
         if room >= DisplayWidth.of(detail) + 2 {
             canvas.write(hint, row: row, column: canvas.size.columns - hint.count, style: line)
         }

@@ -42,10 +42,14 @@ public final class CardFormView: BaseView<CardFormModel> {
         canvas.write(shown, row: fieldRow, column: fieldColumn, style: Style(underline: true), clip: inner)
         cursor = fieldWidth > 0 ? Position(row: fieldRow, column: fieldColumn + cursorColumn) : nil
         if fieldRow + 1 < inner.maxRow, let error = model.error {
-            canvas.write(TextLayout.truncate(error, toWidth: inner.size.columns - 2), row: fieldRow + 1, column: 2, style: Style(foreground: .red), clip: inner)
+            canvas.write(
+                TextLayout.truncate(error, toWidth: inner.size.columns - 2), row: fieldRow + 1, column: 2,
+                style: Style(foreground: .red), clip: inner)
         }
         if fieldRow + 2 < inner.maxRow {
-            canvas.write(model.isSending ? "adding..." : "Enter add   Esc cancel", row: fieldRow + 2, column: 2, style: Style(dim: true), clip: inner)
+            canvas.write(
+                model.isSending ? "adding..." : "Enter add   Esc cancel", row: fieldRow + 2, column: 2,
+                style: Style(dim: true), clip: inner)
         }
     }
 

@@ -5,7 +5,8 @@ extension Command {
     /// `board add [--column NAME] TITLE...`
     static let add = Command(
         name: "add", arguments: "[--column NAME] TITLE...",
-        summary: "Add a card with TITLE (the words joined by spaces) at the bottom of NAME (default: the first column).",
+        summary:
+            "Add a card with TITLE (the words joined by spaces) at the bottom of NAME (default: the first column).",
         details: "Put a title that starts with - after --. A column at its limit refuses the card.",
         run: { context, arguments throws(CLIError) in
             var words = arguments[...]
@@ -16,6 +17,8 @@ extension Command {
                 words = words.dropFirst(2)
             }
             let title = try Arguments.text(Array(words), command: "add")
-            _ = try await context.withClient { client in try await client.dispatch(AddCard(title: title, column: column)) }
+            _ = try await context.withClient { client in
+                try await client.dispatch(AddCard(title: title, column: column))
+            }
         })
 }

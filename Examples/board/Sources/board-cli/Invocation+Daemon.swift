@@ -14,10 +14,13 @@ extension Invocation {
     /// Connects to boardd, starting it first (beside this program) if nothing answers and that
     /// is allowed; a daemon it starts is announced on standard error with its pid.
     func connect(reconnect: ReconnectPolicy = oneShotPatience) async throws(CLIError) -> SyncClient {
-        let autostart = DaemonAutostart { pid, path in BoardCLI.tool.printError("started boardd (pid \(pid)) on \(path)") }
+        let autostart = DaemonAutostart { pid, path in
+            BoardCLI.tool.printError("started boardd (pid \(pid)) on \(path)")
+        }
         do {
             return try await SyncClient.connect(
-                to: BoardApp.identity, socketPath: value(of: "--socket"), autostart: mayStartDaemon ? autostart : nil, reconnect: reconnect)
+                to: BoardApp.identity, socketPath: value(of: "--socket"), autostart: mayStartDaemon ? autostart : nil,
+                reconnect: reconnect)
         } catch {
             throw CLIError(error)
         }

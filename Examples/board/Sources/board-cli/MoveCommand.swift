@@ -8,10 +8,14 @@ extension Command {
         summary: "Move CARD (its id or the start of it) to COLUMN, at POSITION (0 is the top; default: the bottom).",
         details: "A move to another column that is at its limit is refused; a move within a column never is.",
         run: { context, arguments throws(CLIError) in
-            guard arguments.count == 2 || arguments.count == 3 else { throw .usage("move needs CARD COLUMN [POSITION]") }
+            guard arguments.count == 2 || arguments.count == 3 else {
+                throw .usage("move needs CARD COLUMN [POSITION]")
+            }
             var position: Int?
             if arguments.count == 3 {
-                guard let number = Int(arguments[2]) else { throw .usage("POSITION is a number (0 is the top), not \(arguments[2])") }
+                guard let number = Int(arguments[2]) else {
+                    throw .usage("POSITION is a number (0 is the top), not \(arguments[2])")
+                }
                 position = number
             }
             _ = try await context.withClient { client in

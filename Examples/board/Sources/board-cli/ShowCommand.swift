@@ -14,9 +14,12 @@ extension Command {
             """,
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty || arguments == ["--json"] else { throw .usage("show takes only --json") }
-            let board = try await context.withClient { client in try await client.get(BoardViewModel.self, params: NoParams()).model }
+            let board = try await context.withClient { client in
+                try await client.get(BoardViewModel.self, params: NoParams()).model
+            }
             guard let board else { throw .rejected("boardd sent no board") }
-            StandardStream.output.write(arguments.isEmpty ? text(of: board) : try JSONOutput.line(board, what: "the board"))
+            StandardStream.output.write(
+                arguments.isEmpty ? text(of: board) : try JSONOutput.line(board, what: "the board"))
         })
 
     /// Each column's name and count (`doing (1/3)`), then its cards, one a line.

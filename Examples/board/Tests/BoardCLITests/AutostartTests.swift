@@ -9,8 +9,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/run/boardd.sock"
         let environment = ["XDG_STATE_HOME": directory + "/state", "BOARD_NO_AUTOSTART": ""]
-        let added = try Programs.runSpawned("board", ["--socket", socket, "add", "started for me"], environment: environment, in: directory)
-        let line = try #require(added.errors.split(separator: "\n").first { $0.hasPrefix("board: started boardd (pid ") }, "\(added.errors)")
+        let added = try Programs.runSpawned(
+            "board", ["--socket", socket, "add", "started for me"], environment: environment, in: directory)
+        let line = try #require(
+            added.errors.split(separator: "\n").first { $0.hasPrefix("board: started boardd (pid ") }, "\(added.errors)"
+        )
         let pid = try #require(Int32(line.split(separator: "pid ")[1].prefix { $0.isNumber }))
         defer { stop(pid, socket: socket) }
         #expect(added.status == 0)
@@ -21,7 +24,9 @@ import Testing
         #expect(shown.status == 0 && shown.output.contains("  started for me\n") && shown.errors.isEmpty)
         let again = try Programs.run("board", ["--socket", socket, "add", "second"], environment: environment)
         #expect(again.status == 0 && again.errors.isEmpty, "a daemon that answers is not started again")
-        #expect(access(directory + "/state/board/journal.sqlite3", F_OK) == 0, "boardd used the board's default data directory")
+        #expect(
+            access(directory + "/state/board/journal.sqlite3", F_OK) == 0,
+            "boardd used the board's default data directory")
         #expect(stop(pid, socket: socket), "boardd did not stop on SIGTERM")
     }
 
@@ -29,8 +34,10 @@ import Testing
         let directory = try Programs.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/boardd.sock"
-        let byOption = try Programs.run("board", ["--socket", socket, "--no-autostart", "add", "x"], environment: ["BOARD_NO_AUTOSTART": ""])
-        let byVariable = try Programs.run("board", ["--socket", socket, "add", "x"], environment: ["BOARD_NO_AUTOSTART": "1"])
+        let byOption = try Programs.run(
+            "board", ["--socket", socket, "--no-autostart", "add", "x"], environment: ["BOARD_NO_AUTOSTART": ""])
+        let byVariable = try Programs.run(
+            "board", ["--socket", socket, "add", "x"], environment: ["BOARD_NO_AUTOSTART": "1"])
         for refused in [byOption, byVariable] {
             #expect(refused.status == 3)
             #expect(refused.errors.contains("start it with `boardd --socket \(socket)`"), "\(refused.errors)")
@@ -41,7 +48,9 @@ import Testing
     /// The pids of the boardd processes serving `socket`.
     private func daemonPIDs(socket: String) throws -> [Int32] {
         try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init).filter { pid in
-            guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) else { return false }
+            guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) else {
+                return false
+            }
             let words = command.split(separator: "\0")
             return words.first?.hasSuffix("/boardd") == true && words.contains(Substring(socket))
         }

@@ -7,15 +7,21 @@ import Testing
         #expect(help.status == 0)
         for command in ["show", "add", "move", "tui"] { #expect(help.output.contains("\n  \(command) ")) }
         let moveHelp = try Programs.run("board", ["move", "--help"])
-        #expect(moveHelp.status == 0 && moveHelp.output.hasPrefix("usage: board [--socket PATH] move CARD COLUMN [POSITION]"))
+        #expect(
+            moveHelp.status == 0
+                && moveHelp.output.hasPrefix("usage: board [--socket PATH] move CARD COLUMN [POSITION]"))
         let daemonHelp = try Programs.run("boardd", ["--help"])
         #expect(daemonHelp.status == 0 && daemonHelp.output.contains("Serves the kanban board."))
-        #expect(daemonHelp.output.contains("$BOARD_SOCKET") && !daemonHelp.output.contains("TODO_SOCKET"), "the board's own names")
+        #expect(
+            daemonHelp.output.contains("$BOARD_SOCKET") && !daemonHelp.output.contains("TODO_SOCKET"),
+            "the board's own names")
     }
 
     @Test func usageErrorsSayWhatIsWrong() throws {
         let unknown = try Programs.run("board", ["--socket", "/nonexistent/board.sock", "shuffle"])
-        #expect(unknown.status == 2 && unknown.errors == "board: unknown command shuffle\nboard: run `board --help` for usage\n")
+        #expect(
+            unknown.status == 2
+                && unknown.errors == "board: unknown command shuffle\nboard: run `board --help` for usage\n")
         let option = try Programs.run("board", ["--frobnicate", "show"])
         #expect(option.status == 2 && option.errors.hasPrefix("board: unknown option --frobnicate\n"))
         let noSocket = try Programs.run("board", ["--socket"])
@@ -28,8 +34,11 @@ import Testing
         let daemon = try BoardDaemon()
         let runtime = daemon.directory + "/runtime"
         let unreachable = try Programs.run("board", ["show"], environment: ["XDG_RUNTIME_DIR": runtime])
-        #expect(unreachable.status == 3 && unreachable.errors.contains(runtime + "/board/boardd.sock"), "\(unreachable.errors)")
-        let chosen = try Programs.run("board", ["add", "via the variable"], environment: ["BOARD_SOCKET": daemon.socket])
+        #expect(
+            unreachable.status == 3 && unreachable.errors.contains(runtime + "/board/boardd.sock"),
+            "\(unreachable.errors)")
+        let chosen = try Programs.run(
+            "board", ["add", "via the variable"], environment: ["BOARD_SOCKET": daemon.socket])
         #expect(chosen.status == 0)
         #expect(try daemon.board("show").output.contains("via the variable"))
     }
@@ -50,11 +59,14 @@ import Testing
         let unknownCard = try daemon.board("move", "zz", "done")
         #expect(unknownCard.status == 1 && unknownCard.errors == "board: no card zz on the board\n")
         let badPosition = try daemon.board("move", spec, "done", "top")
-        #expect(badPosition.status == 2 && badPosition.errors.hasPrefix("board: POSITION is a number (0 is the top), not top\n"))
+        #expect(
+            badPosition.status == 2
+                && badPosition.errors.hasPrefix("board: POSITION is a number (0 is the top), not top\n"))
 
         #expect(daemon.stop() == 0)
         try daemon.start()
         let after = try daemon.board("show")
-        #expect(after.output == "todo (0)\ndoing (1)\n  \(lines[3].dropFirst(2))\ndone (1)\n  \(spec)  write the spec\n")
+        #expect(
+            after.output == "todo (0)\ndoing (1)\n  \(lines[3].dropFirst(2))\ndone (1)\n  \(spec)  write the spec\n")
     }
 }

@@ -7,17 +7,23 @@ import Testing
         for shell in ["bash", "zsh", "fish"] {
             let script = try Programs.run("board", ["completions", shell])
             #expect(script.status == 0 && script.errors.isEmpty, "\(shell): \(script.errors)")
-            for word in ["show", "add", "move", "tui", "completions"] { #expect(script.output.contains(word), "\(shell) lacks \(word)") }
+            for word in ["show", "add", "move", "tui", "completions"] {
+                #expect(script.output.contains(word), "\(shell) lacks \(word)")
+            }
         }
         let bash = try Programs.run("board", ["completions", "bash"]).output
         #expect(bash.contains("complete -F _board board"))
         #expect(bash.contains("show) COMPREPLY=($(compgen -W \"--json\""), "show's --json comes from its arguments")
         #expect(bash.contains("--socket) ((i++)) ;;"), "the socket's value is skipped")
         #expect(try Programs.run("board", ["completions", "zsh"]).output.hasPrefix("#compdef board\n"))
-        #expect(try Programs.run("board", ["completions", "fish"]).output.contains("complete -c board -n __fish_use_subcommand -l no-autostart"))
+        #expect(
+            try Programs.run("board", ["completions", "fish"]).output.contains(
+                "complete -c board -n __fish_use_subcommand -l no-autostart"))
 
         let tcsh = try Programs.run("board", ["completions", "tcsh"])
-        #expect(tcsh.status == 2 && tcsh.output.isEmpty && tcsh.errors.hasPrefix("board: completions supports bash, zsh and fish, not tcsh\n"))
+        #expect(
+            tcsh.status == 2 && tcsh.output.isEmpty
+                && tcsh.errors.hasPrefix("board: completions supports bash, zsh and fish, not tcsh\n"))
         let none = try Programs.run("board", ["completions"])
         #expect(none.status == 2 && none.errors.hasPrefix("board: completions needs one of bash, zsh, fish\n"))
     }
@@ -29,7 +35,9 @@ import Testing
         let shown = try daemon.board("show", "--json")
         #expect(shown.status == 0)
         #expect(shown.output.hasSuffix("}\n") && shown.output.filter { $0 == "\n" }.count == 1)
-        #expect(shown.output.hasPrefix(#"{"archivedCount":0,"columns":[{"cards":[{"hasNotes":false,"id":""#), "keys sorted: \(shown.output)")
+        #expect(
+            shown.output.hasPrefix(#"{"archivedCount":0,"columns":[{"cards":[{"hasNotes":false,"id":""#),
+            "keys sorted: \(shown.output)")
         let board = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
         let columns = try #require(board["columns"] as? [[String: Any]])
         #expect(columns.map { $0["name"] as? String } == ["todo", "doing", "done"])
@@ -44,7 +52,9 @@ import Testing
 
     @Test func commandHelpShowsTheDetails() throws {
         let help = try Programs.run("board", ["show", "--help"])
-        #expect(help.status == 0 && help.output.hasPrefix("usage: board [--socket PATH] show [--json]\n\nShow every column"))
+        #expect(
+            help.status == 0 && help.output.hasPrefix("usage: board [--socket PATH] show [--json]\n\nShow every column")
+        )
         #expect(help.output.contains("--json  one line: the board view model"))
         let version = try Programs.run("board", ["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("board "))

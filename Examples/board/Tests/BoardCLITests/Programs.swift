@@ -18,9 +18,12 @@ struct ProgramFailure: Error, CustomStringConvertible {
 enum Programs {
     /// The directory holding the built executables.
     static let directory: URL = {
-        let test = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let test =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: test).deletingLastPathComponent()
-        while directory.path != "/" && !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("boardd").path) {
+        while directory.path != "/"
+            && !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("boardd").path)
+        {
             directory.deleteLastPathComponent()
         }
         return directory
@@ -43,15 +46,18 @@ enum Programs {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Finished(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                        errors: String(decoding: errorData, as: UTF8.self))
+        return Finished(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
     }
 
     /// Runs `name` as `run` does, but spawned directly with its output in files in
     /// `directory`: for a `board` that may start a daemon, which inherits what `board` holds
     /// open. (Foundation's `Process` learns of a child's exit through a socket the child holds,
     /// so a daemon started by that child would keep it waiting.)
-    static func runSpawned(_ name: String, _ arguments: [String], environment: [String: String], in directory: String) throws -> Finished {
+    static func runSpawned(_ name: String, _ arguments: [String], environment: [String: String], in directory: String)
+        throws -> Finished
+    {
         let outputPath = directory + "/\(name).out"
         let errorPath = directory + "/\(name).err"
         var actions = posix_spawn_file_actions_t()
@@ -66,12 +72,14 @@ enum Programs {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for argument in argv { free(argument) }
+            for variable in envp { free(variable) }
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard result == 0 else { throw ProgramFailure(description: "cannot start \(name): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw ProgramFailure(description: "cannot start \(name): \(String(cString: strerror(result)))")
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return Finished(
@@ -87,7 +95,9 @@ enum Programs {
     }
 
     /// Starts the daemon `name` and waits (a generous deadline) until `socket` answers.
-    static func startDaemon(_ name: String, _ arguments: [String], environment: [String: String]? = nil, answeringAt socket: String) throws -> Process {
+    static func startDaemon(
+        _ name: String, _ arguments: [String], environment: [String: String]? = nil, answeringAt socket: String
+    ) throws -> Process {
         let process = Process()
         process.executableURL = directory.appendingPathComponent(name)
         process.arguments = arguments
@@ -132,7 +142,8 @@ final class BoardDaemon {
     /// Starts boardd and waits until its socket answers.
     func start() throws {
         process = try Programs.startDaemon(
-            "boardd", ["--socket", socket, "--data-dir", directory + "/data", "--log-level", "warning"], answeringAt: socket)
+            "boardd", ["--socket", socket, "--data-dir", directory + "/data", "--log-level", "warning"],
+            answeringAt: socket)
     }
 
     /// Sends SIGTERM and waits for the exit; the status.

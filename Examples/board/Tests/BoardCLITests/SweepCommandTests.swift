@@ -18,7 +18,9 @@ import Testing
         #expect(again.status == 0 && again.output == "{\"archived\":0}\n")
 
         let negative = try daemon.board("sweep", "-3")
-        #expect(negative.status == 1 && negative.errors == "board: a sweep takes 0 to 36500 days (got -3)\n", "\(negative.errors)")
+        #expect(
+            negative.status == 1 && negative.errors == "board: a sweep takes 0 to 36500 days (got -3)\n",
+            "\(negative.errors)")
         let word = try daemon.board("sweep", "week")
         #expect(word.status == 2 && word.errors.hasPrefix("board: sweep needs DAYS, a number of days\n"))
         #expect(try daemon.board("show").output == shown, "refused sweeps changed nothing")

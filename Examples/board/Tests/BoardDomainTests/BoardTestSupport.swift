@@ -1,5 +1,6 @@
 import Foundation
 import SyncStore
+
 @testable import BoardDomain
 
 /// A fixed acceptance context: id `…n`, time `n` seconds after the epoch, so states are exact.

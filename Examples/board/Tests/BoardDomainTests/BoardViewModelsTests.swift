@@ -1,6 +1,7 @@
 import Foundation
 import SyncStore
 import Testing
+
 @testable import BoardDomain
 
 @Suite struct BoardViewModelsTests {
@@ -14,11 +15,16 @@ import Testing
         let c = try board.add("c")
         try board.apply(ArchiveCard(card: c))
         let model = BoardViewModel(state: board.state, params: NoParams())
-        #expect(model == BoardViewModel(columns: [
-            ColumnSummary(name: "todo", limit: nil, cards: [CardSummary(id: a, title: "a", hasNotes: true)]),
-            ColumnSummary(name: "doing", limit: 2, cards: [CardSummary(id: b, title: "b", hasNotes: false)]),
-            ColumnSummary(name: "done", limit: nil, cards: []),
-        ], archivedCount: 1))
+        #expect(
+            model
+                == BoardViewModel(
+                    columns: [
+                        ColumnSummary(
+                            name: "todo", limit: nil, cards: [CardSummary(id: a, title: "a", hasNotes: true)]),
+                        ColumnSummary(
+                            name: "doing", limit: 2, cards: [CardSummary(id: b, title: "b", hasNotes: false)]),
+                        ColumnSummary(name: "done", limit: nil, cards: []),
+                    ], archivedCount: 1))
     }
 
     @Test func theBoardNamesItsChangesAsReplacedColumns() throws {
@@ -41,11 +47,13 @@ import Testing
     @Test func oneColumnByNameAndNoModelForAnUnknownOne() throws {
         var board = BoardHarness()
         let a = try board.add("a", to: "doing")
-        #expect(ColumnViewModel(state: board.state, params: .init(column: "doing"))?.column
-            == ColumnSummary(name: "doing", limit: nil, cards: [CardSummary(id: a, title: "a", hasNotes: false)]))
+        #expect(
+            ColumnViewModel(state: board.state, params: .init(column: "doing"))?.column
+                == ColumnSummary(name: "doing", limit: nil, cards: [CardSummary(id: a, title: "a", hasNotes: false)]))
         #expect(ColumnViewModel(state: board.state, params: .init(column: "later")) == nil)
         let json = try JSONEncoder().encode(ColumnViewModel(state: board.state, params: .init(column: "todo")))
-        #expect(String(decoding: json, as: UTF8.self).contains(#""name":"todo""#), "the column is the model, not wrapped")
+        #expect(
+            String(decoding: json, as: UTF8.self).contains(#""name":"todo""#), "the column is the model, not wrapped")
     }
 
     @Test func oneCardWithWhereItIsArchivedOrNotAndNoModelForAnUnknownId() throws {
@@ -64,9 +72,14 @@ import Testing
 
     @Test func paramsDecodeFromTheWireAndRejectTheWrongShape() throws {
         let decoder = JSONDecoder()
-        #expect(try decoder.decode(ColumnViewModel.Params.self, from: Data(#"{"column":"done"}"#.utf8)).column == "done")
-        #expect(throws: DecodingError.self) { try decoder.decode(CardViewModel.Params.self, from: Data(#"{"card":7}"#.utf8)) }
-        #expect(throws: DecodingError.self) { try decoder.decode(MoveCard.self, from: Data(#"{"column":"done"}"#.utf8)) }
+        #expect(
+            try decoder.decode(ColumnViewModel.Params.self, from: Data(#"{"column":"done"}"#.utf8)).column == "done")
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(CardViewModel.Params.self, from: Data(#"{"card":7}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(MoveCard.self, from: Data(#"{"column":"done"}"#.utf8))
+        }
     }
 
     @Test func everyWireNameIsUniqueAndFound() {

@@ -1,5 +1,6 @@
 import SyncStore
 import Testing
+
 @testable import BoardDomain
 
 @Suite struct CardActionsTests {
@@ -14,9 +15,11 @@ import Testing
         try board.apply(AddCard(title: "  write the spec \n", notes: " two pages "))
         let card = BoardCard(id: cardID(1), title: "write the spec", notes: "two pages", createdAt: 1000)
         #expect(board.state.columns[0].cards == [card])
-        #expect(board.state.undoStack == [
-            BoardUndoStep(summary: #"add "write the spec""#, changes: [.restoreColumn(BoardColumn(name: "todo"))], change: 1),
-        ])
+        #expect(
+            board.state.undoStack == [
+                BoardUndoStep(
+                    summary: #"add "write the spec""#, changes: [.restoreColumn(BoardColumn(name: "todo"))], change: 1)
+            ])
         try board.apply(AddCard(title: "ship it", notes: "   ", column: "done"))
         let shipped = board.state.columns[2].cards[0]
         #expect(shipped.notes == nil, "blank notes are no notes")
@@ -34,12 +37,15 @@ import Testing
         try board.add("keep me")
         let before = board.state
         #expect(rejection { try board.apply(AddCard(title: "   ")) }?.description == "the title is empty")
-        #expect(rejection { try board.apply(AddCard(title: "a\u{1B}[2Jb")) }?.description
-            == "the title contains control characters (line breaks, tabs, escape sequences)")
-        #expect(rejection { try board.apply(AddCard(title: String(repeating: "x", count: 201))) }?.description
-            == "the title has 201 characters; at most 200 are allowed")
-        #expect(rejection { try board.apply(AddCard(title: "ok", notes: "line\nbreak")) }?.description
-            == "the notes contains control characters (line breaks, tabs, escape sequences)")
+        #expect(
+            rejection { try board.apply(AddCard(title: "a\u{1B}[2Jb")) }?.description
+                == "the title contains control characters (line breaks, tabs, escape sequences)")
+        #expect(
+            rejection { try board.apply(AddCard(title: String(repeating: "x", count: 201))) }?.description
+                == "the title has 201 characters; at most 200 are allowed")
+        #expect(
+            rejection { try board.apply(AddCard(title: "ok", notes: "line\nbreak")) }?.description
+                == "the notes contains control characters (line breaks, tabs, escape sequences)")
         #expect(rejection { try board.apply(AddCard(title: "ok", column: "later")) }?.description == "no column later")
         #expect(board.state == before)
     }
@@ -58,9 +64,11 @@ import Testing
         try board.apply(MoveCard(card: spec, column: "todo", position: 0))
         #expect(board.titles == ["todo": ["spec", "tests"], "doing": [], "done": []])
         #expect(board.state.columns[0].cards[0].doneAt == nil)
-        #expect(board.state.undoStack.map(\.summary) == [
-            #"add "spec""#, #"add "tests""#, #"move "spec" to doing"#, #"move "spec" to done"#, #"move "spec" to todo"#,
-        ], "a move to where the card already is records nothing")
+        #expect(
+            board.state.undoStack.map(\.summary) == [
+                #"add "spec""#, #"add "tests""#, #"move "spec" to doing"#, #"move "spec" to done"#,
+                #"move "spec" to todo"#,
+            ], "a move to where the card already is records nothing")
     }
 
     @Test func moveWithinAColumnToEachPosition() throws {
@@ -85,10 +93,12 @@ import Testing
         let before = board.state
         #expect(rejection { try board.apply(MoveCard(card: "nope", column: "doing")) }?.description == "no card nope")
         #expect(rejection { try board.apply(MoveCard(card: a, column: "later")) }?.description == "no column later")
-        #expect(rejection { try board.apply(MoveCard(card: a, position: 2)) }?.description
-            == "position 2 is outside column todo, which takes positions 0 to 1")
-        #expect(rejection { try board.apply(MoveCard(card: a, column: "doing", position: -1)) }?.description
-            == "position -1 is outside column doing, which takes positions 0 to 0")
+        #expect(
+            rejection { try board.apply(MoveCard(card: a, position: 2)) }?.description
+                == "position 2 is outside column todo, which takes positions 0 to 1")
+        #expect(
+            rejection { try board.apply(MoveCard(card: a, column: "doing", position: -1)) }?.description
+                == "position -1 is outside column doing, which takes positions 0 to 0")
         #expect(board.state == before)
     }
 
@@ -117,9 +127,15 @@ import Testing
         let id = try board.add("old idea")
         try board.apply(ArchiveCard(card: id), at: 9_000)
         #expect(board.titles["todo"] == [])
-        #expect(board.state.archive == [BoardCard(id: id, title: "old idea", createdAt: 1000, archived: true, archivedAt: 9_000)])
+        #expect(
+            board.state.archive == [
+                BoardCard(id: id, title: "old idea", createdAt: 1000, archived: true, archivedAt: 9_000)
+            ])
         let before = board.state
-        for action in [ArchiveCard(card: id) as any Action<BoardState>, MoveCard(card: id, column: "doing"), EditCard(card: id, title: "x")] {
+        for action in [
+            ArchiveCard(card: id) as any Action<BoardState>, MoveCard(card: id, column: "doing"),
+            EditCard(card: id, title: "x"),
+        ] {
             #expect(rejection { try board.applyAny(action) }?.description == #"card "old idea" is archived"#)
         }
         #expect(board.state == before)

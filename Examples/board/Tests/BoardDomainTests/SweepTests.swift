@@ -1,6 +1,7 @@
 import Foundation
 import SyncStore
 import Testing
+
 @testable import BoardDomain
 
 /// The sweep's rule (`SweepDoneCards.due`) and the action it dispatches (`archiveDone`), on a
@@ -38,7 +39,9 @@ import Testing
         #expect(board.state.archive[0].archived && board.state.archive[0].archivedAt == 6 * Self.day)
         #expect(board.state.undoStack.last?.summary == "sweep 1 done card")
         try board.apply(ArchiveDoneCards(cards: [old], doneBefore: 3 * Self.day), at: 6 * Self.day)
-        #expect(board.state.undoStack.last?.summary == "sweep 1 done card", "a second archive finds nothing and records nothing")
+        #expect(
+            board.state.undoStack.last?.summary == "sweep 1 done card",
+            "a second archive finds nothing and records nothing")
         try board.apply(UndoBoardChange())
         #expect(board.state == before)
     }
@@ -69,7 +72,9 @@ import Testing
     @Test func anUnacceptedArchiveIsRefused() throws {
         let (board, old, _) = try board()
         var store = board.store
-        #expect(throws: BoardRejection.notAccepted) { try store.apply(ArchiveDoneCards(cards: [old], doneBefore: .max)) }
+        #expect(throws: BoardRejection.notAccepted) {
+            try store.apply(ArchiveDoneCards(cards: [old], doneBefore: .max))
+        }
         #expect(store.state == board.state)
     }
 }

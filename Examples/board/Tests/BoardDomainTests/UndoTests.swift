@@ -1,5 +1,6 @@
 import SyncStore
 import Testing
+
 @testable import BoardDomain
 
 @Suite struct UndoTests {
@@ -23,7 +24,8 @@ import Testing
         try board.apply(SetColumnLimit(column: "doing", limit: 1))
         states.append(board.state)
         try board.apply(ArchiveDoneCards(cards: [a], doneBefore: .max))
-        #expect(board.state == states.last, "an archive of done cards with none due changes nothing and records nothing")
+        #expect(
+            board.state == states.last, "an archive of done cards with none due changes nothing and records nothing")
         states.removeLast()
         while let expected = states.popLast() {
             try board.apply(UndoBoardChange())
@@ -52,8 +54,9 @@ import Testing
         let seen = try #require(BoardUndoViewModel(state: board.state, params: NoParams()).next)
         try board.add("b")
         let before = board.state
-        #expect(rejection { try board.apply(UndoBoardChange(reverting: seen)) }?.description
-            == #"nothing was undone: the undo was for add "a", but a newer change (add "b") landed first"#)
+        #expect(
+            rejection { try board.apply(UndoBoardChange(reverting: seen)) }?.description
+                == #"nothing was undone: the undo was for add "a", but a newer change (add "b") landed first"#)
         #expect(board.state == before)
     }
 

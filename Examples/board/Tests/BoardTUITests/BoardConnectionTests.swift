@@ -2,9 +2,10 @@ import BoardDomain
 import SyncClient
 import SyncStore
 import SyncTerminalUI
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
+
 @testable import BoardTUI
 
 /// The store's connection feed reaches the status line: a note while the connection is lost,
@@ -13,7 +14,9 @@ import TerminalUITesting
     private func screen(connection: [ConnectionStatus]) -> (BoardScreen, TerminalApp) {
         let store = BoardStore(
             dispatch: { _ in },
-            board: .just("board", [ViewModelUpdate(version: 1, model: BoardViewModel(state: BoardApp.initialState, params: NoParams()))]),
+            board: .just(
+                "board",
+                [ViewModelUpdate(version: 1, model: BoardViewModel(state: BoardApp.initialState, params: NoParams()))]),
             undo: .just("undo", []),
             connection: .just("connection", connection))
         let screen = BoardScreen(store: store)
@@ -23,9 +26,15 @@ import TerminalUITesting
     }
 
     @Test func aLostConnectionIsNotedInTheStatusLine() async throws {
-        let (screen, app) = screen(connection: [.connected(version: 1), .reconnecting(attempt: 2, reason: "connection refused")])
-        try await settle("the note is shown") { screen.rootView.model?.connectionNote == "reconnecting (attempt 2): connection refused" }
-        #expect(SnapshotText.lines(screen.rootView.canvas)[7].hasPrefix(" v1  reconnecting (attempt 2): connection refused"))
+        let (screen, app) = screen(connection: [
+            .connected(version: 1), .reconnecting(attempt: 2, reason: "connection refused"),
+        ])
+        try await settle("the note is shown") {
+            screen.rootView.model?.connectionNote == "reconnecting (attempt 2): connection refused"
+        }
+        #expect(
+            SnapshotText.lines(screen.rootView.canvas)[7].hasPrefix(" v1  reconnecting (attempt 2): connection refused")
+        )
         withExtendedLifetime(app) {}
     }
 

@@ -1,8 +1,9 @@
 import BoardDomain
 import SyncStore
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
+
 @testable import BoardTUI
 
 /// The board screen driven by keys over a real board in memory: what each key sends, what
@@ -22,11 +23,11 @@ import TerminalUITesting
     private var model: BoardScreenModel { screen.rootView.model! }
 
     private func press(_ keys: Key...) {
-        keys.forEach { app.handle(.key($0)) }
+        for key in keys { app.handle(.key(key)) }
     }
 
     private func type(_ text: String) {
-        text.forEach { app.handle(.key(.character($0))) }
+        for character in text { app.handle(.key(.character(character))) }
     }
 
     /// Adds a card through the form, as a user would, and waits for it on the board.
@@ -103,7 +104,9 @@ import TerminalUITesting
         type("one more")
         press(.enter)
         let form = try #require(app.navigator.topScreen as? CardFormScreen)
-        try await settle("the form shows the refusal") { form.rootView.model?.error == "column todo is at its limit of 1" }
+        try await settle("the form shows the refusal") {
+            form.rootView.model?.error == "column todo is at its limit of 1"
+        }
         #expect(app.navigator.routes == ["board", "add card"])
         press(.escape)
         #expect(app.navigator.routes == ["board"])
@@ -114,10 +117,14 @@ import TerminalUITesting
         try memory.apply(AddCard(title: "old idea"))
         try await settle("the board arrived") { model.selectedCard?.title == "old idea" }
         press(.character("x"))
-        try await settle("archived") { memory.state.archive.count == 1 && model.board?.archivedCount == 1 && model.message != nil }
+        try await settle("archived") {
+            memory.state.archive.count == 1 && model.board?.archivedCount == 1 && model.message != nil
+        }
         #expect(model.message == #"archived "old idea""#)
         #expect(model.selectedCard == nil)
-        try await settle("the screen knows the archive is the change to undo") { screen.undoTarget?.summary == #"archive "old idea""# }
+        try await settle("the screen knows the archive is the change to undo") {
+            screen.undoTarget?.summary == #"archive "old idea""#
+        }
         press(.character("u"))
         try await settle("undone, and the status line says so") {
             titles(0) == ["old idea"] && memory.state.archive.isEmpty && model.message == #"undid: archive "old idea""#

@@ -1,9 +1,10 @@
 import BoardDomain
 import SyncClient
 import SyncStore
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
+
 @testable import BoardTUI
 
 /// The board screen in its states, at 80×24, 40×12 and 132×43 (and narrower where it
@@ -17,17 +18,23 @@ import TerminalUITesting
         CardSummary(id: "card-\(n)", title: title, hasNotes: notes)
     }
 
-    static let sample = BoardViewModel(columns: [
-        ColumnSummary(name: "todo", limit: nil, cards: [
-            card(1, "write the spec", notes: true), card(2, "plan the demo"),
-            card(3, "call the plumber about the kitchen sink before the weekend"),
-        ]),
-        ColumnSummary(name: "doing", limit: 2, cards: [card(4, "review the PR"), card(5, "fix the flaky test", notes: true)]),
-        ColumnSummary(name: "done", limit: nil, cards: [card(6, "ship 0.1")]),
-    ], archivedCount: 4)
+    static let sample = BoardViewModel(
+        columns: [
+            ColumnSummary(
+                name: "todo", limit: nil,
+                cards: [
+                    card(1, "write the spec", notes: true), card(2, "plan the demo"),
+                    card(3, "call the plumber about the kitchen sink before the weekend"),
+                ]),
+            ColumnSummary(
+                name: "doing", limit: 2, cards: [card(4, "review the PR"), card(5, "fix the flaky test", notes: true)]),
+            ColumnSummary(name: "done", limit: nil, cards: [card(6, "ship 0.1")]),
+        ], archivedCount: 4)
 
     /// The board screen at `size` after `configure`, as the terminal would show it.
-    private func frame(_ size: Size, board: BoardViewModel? = sample, _ configure: (BoardScreen, TerminalApp) -> Void = { _, _ in }) -> Canvas {
+    private func frame(
+        _ size: Size, board: BoardViewModel? = sample, _ configure: (BoardScreen, TerminalApp) -> Void = { _, _ in }
+    ) -> Canvas {
         let screen = BoardScreen(store: .inert)
         let app = TerminalApp(root: screen, terminal: FakeTerminal(size: size), colors: true)
         app.start()
@@ -41,7 +48,9 @@ import TerminalUITesting
     }
 
     @Test func aNewEmptyBoard() throws {
-        try snapshots.verify("board-empty") { size in frame(size, board: BoardViewModel(state: BoardState(), params: NoParams())) }
+        try snapshots.verify("board-empty") { size in
+            frame(size, board: BoardViewModel(state: BoardState(), params: NoParams()))
+        }
     }
 
     @Test func cardsWithTheSelectionInAFullColumn() throws {
@@ -54,10 +63,11 @@ import TerminalUITesting
     }
 
     @Test func aLongColumnScrolledToItsLastCard() throws {
-        let long = BoardViewModel(columns: [
-            ColumnSummary(name: "backlog", limit: nil, cards: (1...50).map { Self.card($0, "card number \($0)") }),
-            ColumnSummary(name: "done", limit: nil, cards: []),
-        ], archivedCount: 0)
+        let long = BoardViewModel(
+            columns: [
+                ColumnSummary(name: "backlog", limit: nil, cards: (1...50).map { Self.card($0, "card number \($0)") }),
+                ColumnSummary(name: "done", limit: nil, cards: []),
+            ], archivedCount: 0)
         try snapshots.verify("board-long-column") { size in
             frame(size, board: long) { _, app in
                 for _ in 0..<49 { app.handle(.key(.down)) }
@@ -70,7 +80,7 @@ import TerminalUITesting
             frame(size) { _, app in
                 app.handle(.key(.right))
                 app.handle(.key(.character("a")))
-                "pair on the bug".forEach { app.handle(.key(.character($0))) }
+                for character in "pair on the bug" { app.handle(.key(.character(character))) }
             }
         }
     }

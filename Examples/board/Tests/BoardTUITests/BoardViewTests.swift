@@ -1,7 +1,8 @@
 import BoardDomain
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
+
 @testable import BoardTUI
 
 /// `update(oldModel:)` repaints the columns that changed and nothing else, and keys become

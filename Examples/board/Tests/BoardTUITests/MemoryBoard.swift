@@ -26,7 +26,8 @@ final class MemoryBoard {
         accepted += 1
         var action = action
         let id = UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", accepted))")!
-        action.accept(AcceptanceContext(identifier: id, millisecondsSinceEpoch: Int64(accepted) * 1000), state: store.state)
+        action.accept(
+            AcceptanceContext(identifier: id, millisecondsSinceEpoch: Int64(accepted) * 1000), state: store.state)
         do {
             try store.apply(action)
         } catch {
@@ -47,20 +48,25 @@ final class MemoryBoard {
             })
     }
 
-    private func open(board continuation: AsyncThrowingStream<ViewModelUpdate<BoardViewModel>, any Error>.Continuation) {
+    private func open(board continuation: AsyncThrowingStream<ViewModelUpdate<BoardViewModel>, any Error>.Continuation)
+    {
         boardFeeds.append(continuation)
-        continuation.yield(ViewModelUpdate(version: store.version, model: BoardViewModel(state: store.state, params: NoParams())))
+        continuation.yield(
+            ViewModelUpdate(version: store.version, model: BoardViewModel(state: store.state, params: NoParams())))
     }
 
-    private func open(undo continuation: AsyncThrowingStream<ViewModelUpdate<BoardUndoViewModel>, any Error>.Continuation) {
+    private func open(
+        undo continuation: AsyncThrowingStream<ViewModelUpdate<BoardUndoViewModel>, any Error>.Continuation
+    ) {
         undoFeeds.append(continuation)
-        continuation.yield(ViewModelUpdate(version: store.version, model: BoardUndoViewModel(state: store.state, params: NoParams())))
+        continuation.yield(
+            ViewModelUpdate(version: store.version, model: BoardUndoViewModel(state: store.state, params: NoParams())))
     }
 
     private func publish() {
         let board = BoardViewModel(state: store.state, params: NoParams())
         let undo = BoardUndoViewModel(state: store.state, params: NoParams())
-        boardFeeds.forEach { $0.yield(ViewModelUpdate(version: store.version, model: board)) }
-        undoFeeds.forEach { $0.yield(ViewModelUpdate(version: store.version, model: undo)) }
+        for feed in boardFeeds { feed.yield(ViewModelUpdate(version: store.version, model: board)) }
+        for feed in undoFeeds { feed.yield(ViewModelUpdate(version: store.version, model: undo)) }
     }
 }
