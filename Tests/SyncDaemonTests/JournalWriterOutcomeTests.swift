@@ -31,21 +31,20 @@ private final class FailingJournal: Journal {
             journal: FailingJournal(error), loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
             snapshotInterval: 1000, inlineCommitLimit: 8,
             logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
-        writer.appliedState = { 1 }
-        var seen: [String] = []
-        writer.onOutcome = { outcome in
-            switch outcome {
-            case .durable: seen.append("durable")
-            case .failed(let version, _): seen.append("failed at \(version)")
-            case .uncertain(let version, let reason): seen.append("uncertain at \(version): \(reason)")
-            case .overtaken: seen.append("overtaken")
-            case .rewritten: seen.append("rewritten")
-            }
-        }
         writer.record(
             JournalEntry(version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil))
-        #expect(writer.startNextJob() == .ranInline)
+        #expect(writer.startNextJob(appliedState: 1, appliedLedger: DispatchLedger()) == .ranInline)
         #expect(writer.durableVersion == 0)
+        let seen = writer.takeFinished().outcomes.map { outcome in
+            switch outcome {
+            case .durable: "durable"
+            case .failed(let version, _): "failed at \(version)"
+            case .uncertain(let version, let reason): "uncertain at \(version): \(reason)"
+            case .overtaken: "overtaken"
+            case .rewritten: "rewritten"
+            }
+        }
+        #expect(writer.takeFinished().outcomes.isEmpty)
         return try #require(seen.count == 1 ? seen[0] : nil)
     }
 

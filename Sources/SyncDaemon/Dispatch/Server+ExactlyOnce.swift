@@ -47,11 +47,7 @@ extension Server {
     /// same `storage_unavailable` if its commit fails).
     private func answerDuplicate(_ requester: DispatchRequester, of version: UInt64, session: Session) {
         session.awaitedReplies += 1
-        if version <= writer.durableVersion {
-            durableAcks.append((requester, version))
-        } else {
-            awaitingDurability.append((requester, version))
-        }
+        pendingAcks.add(requester, version: version, durableVersion: writer.durableVersion)
         passEnd.start()
     }
 }

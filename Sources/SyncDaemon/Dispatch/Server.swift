@@ -33,10 +33,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     let loop: UnsafeMutablePointer<uv_loop_t>
     var passEnd: LoopHandle<uv_prepare_t>!
     var connectionsToFlush: [Connection] = []
-    /// Dispatches applied but not yet durable, and duplicates of them, in arrival order.
-    var awaitingDurability: [(requester: DispatchRequester, version: UInt64)] = []
-    /// Dispatches durable and not yet answered; answered at the end of the pass.
-    var durableAcks: [(requester: DispatchRequester, version: UInt64)] = []
+    /// The dispatches whose answer waits for the journal (see `Server+Acks.swift`).
+    var pendingAcks = PendingAcks()
     /// Shutdown progress (see `Server+Shutdown.swift`).
     var shutdown = ShutdownProgress.serving
     /// The timer that cuts off clients that do not read their `bye` in time.
@@ -89,10 +87,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             concurrencyLimit: configuration.maximumConcurrentRebuilds,
             waitingLimit: configuration.maximumWaitingRebuilds)
         passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
-        writer.onOutcome = { [unowned self] outcome in self.journalDidFinish(outcome) }
-        writer.onJobEnd = { [unowned self] in self.passEnd.start() }
-        writer.appliedState = { [unowned self] in self.store.state }
-        writer.appliedLedger = { [unowned self] in self.ledger }
+        writer.delegate = self
         sideEffectCalls = try SideEffectCalls(
             loop: loop, mirror: mirror, dependencies: dependencies,
             apply: { [unowned self] action, reply in self.apply(action, requester: .sideEffect(reply)) },

@@ -8,8 +8,10 @@ import SyncProtocol
 /// The server records each applied action here. At the end of a loop pass `startNextJob()`
 /// commits everything recorded so far as one transaction; whatever is recorded while that
 /// commit runs goes into the next one. Reads of the journal (history) ride along in the same
-/// job, after the commit, so the journal is only ever used by one thread at a time. Outcomes
-/// come back on the loop thread through `onOutcome` and the read callbacks.
+/// job, after the commit, so the journal is only ever used by one thread at a time. A job
+/// that ends keeps its outcomes and its reads' results until the server takes them with
+/// `takeFinished()`: at once after an inline commit (`startNextJob()` says it ran inline), and
+/// when the delegate hears that a pool job ended.
 ///
 /// Where a job runs depends on its size. A small batch (at most `inlineCommitLimit` actions,
 /// no snapshot due, no reads) is committed on the loop thread itself, as Redis does with
@@ -20,9 +22,10 @@ import SyncProtocol
 /// applying while the disk works, and the next batch grows meanwhile.
 ///
 /// ```
-/// record ─▶ recorded ─startNextJob()─┬─ small ─▶ journal.append on the loop ─▶ onOutcome
-///                                    └─ large ─▶ job on the thread pool ─▶ finished (loop thread)
-///                                                journal.append + reads      └─▶ onOutcome, next job
+/// record ─▶ recorded ─startNextJob()─┬─ small ─▶ journal.append on the loop ─▶ .ranInline
+///                                    └─ large ─▶ job on the thread pool ─▶ delegate: job finished
+///                                                journal.append + reads
+/// then: takeFinished() ─▶ the server settles the outcomes and delivers the reads
 /// ```
 ///
 /// With a log other daemons share (PostgreSQL), a commit can be overtaken: another daemon
@@ -76,30 +79,23 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Most journal reads done in one job.
     static var readsPerJob: Int { 8 }
 
+    /// What the jobs that ended since the last `takeFinished()` left for the server.
+    struct Finished {
+        /// What became of the commits, in the order they ended.
+        var outcomes: [Outcome] = []
+        /// What delivers each read's result, in the order the reads were queued.
+        var reads: [() -> Void] = []
+    }
+
     /// How `startNextJob()` ran the job it started.
     enum Start {
         /// No job started: one is running, or there is nothing to do.
         case none
         /// The job went to the thread pool; its outcome comes later.
         case queued
-        /// The job ran on the loop thread; its outcome was reported before `startNextJob()`
-        /// returned.
+        /// The job ran on the loop thread; it is finished when `startNextJob()` returns.
         case ranInline
     }
-
-    /// Called on the loop thread with each commit's outcome.
-    var onOutcome: (Outcome) -> Void = { _ in }
-    /// Called on the loop thread when a job ends, whatever it did (a catch-up that found
-    /// nothing has no outcome, and a shutdown waiting for an idle writer must still hear of it).
-    var onJobEnd: () -> Void = {}
-    /// The applied state, read when a job starts: it is then the state after the last recorded
-    /// action. Read at that moment only: the job holds it until the commit ends (it becomes the
-    /// durable state), so the next action copies the state once, and no more often than once
-    /// per commit.
-    var appliedState: () -> State = { preconditionFailure("JournalWriter.appliedState is not set") }
-    /// The dispatch ledger matching `appliedState`, read only when a snapshot is due; saved
-    /// beside the state so that recovery need not replay the whole journal to rebuild it.
-    var appliedLedger: () -> DispatchLedger = { preconditionFailure("JournalWriter.appliedLedger is not set") }
 
     private let journal: any Journal
     private let loop: UnsafeMutablePointer<uv_loop_t>
@@ -107,6 +103,12 @@ final class JournalWriter<State: Codable & Sendable> {
     private let snapshotInterval: UInt64
     private let inlineCommitLimit: Int
     private let logger: Logger
+    /// Hears when a job on the thread pool ended.
+    weak var delegate: (any JournalWriterDelegate)?
+    private var finished = Finished()
+    /// Whether the last job ran on the thread pool: the daemon is under load, and the next
+    /// job goes there too, whatever its size.
+    private var lastJobRanOnPool = false
     private var recorded: [JournalEntry] = []
     private var pendingReads: [JournalRead] = []
     private var catchUpRequested = false
@@ -128,8 +130,7 @@ final class JournalWriter<State: Codable & Sendable> {
     /// `inlineCommitLimit` actions on the loop thread (0: never).
     init(
         journal: any Journal, loop: UnsafeMutablePointer<uv_loop_t>, durableVersion: UInt64,
-        lastSnapshotVersion: UInt64, snapshotInterval: UInt64,
-        inlineCommitLimit: Int, logger: Logger
+        lastSnapshotVersion: UInt64, snapshotInterval: UInt64, inlineCommitLimit: Int, logger: Logger
     ) {
         self.journal = journal
         self.loop = loop
@@ -143,6 +144,13 @@ final class JournalWriter<State: Codable & Sendable> {
 
     deinit {
         work.deallocate()
+    }
+
+    /// Takes what the jobs that ended since the last call left: their outcomes and the results
+    /// of their reads.
+    func takeFinished() -> Finished {
+        defer { finished = Finished() }
+        return finished
     }
 
     /// Whether a job is running on the thread pool.
@@ -195,13 +203,17 @@ final class JournalWriter<State: Codable & Sendable> {
                 fail: { completion(.failure($0)) }))
     }
 
-    /// Starts a job with everything recorded and queued, unless one is running (its end starts
-    /// the next) or there is nothing to do. A small commit runs on the loop thread unless
-    /// `mayRunInline` is false (see the type's summary).
+    /// Starts a job with everything recorded and queued, unless one is running or there is
+    /// nothing to do. `appliedState` is the state after the last recorded action: the job holds
+    /// it until the commit ends (it becomes the durable state), so the next action copies the
+    /// state once, and no more often than once per commit. `appliedLedger` matches it; it is
+    /// saved beside a snapshot, so that recovery need not replay the whole journal to rebuild
+    /// it. A small commit runs on the loop thread unless the last job ran on the pool (see the
+    /// type's summary).
     @discardableResult
-    func startNextJob(mayRunInline: Bool = true) -> Start {
+    func startNextJob(appliedState: State, appliedLedger: @autoclosure () -> DispatchLedger) -> Start {
         guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty || catchUpRequested else { return .none }
-        let state = recorded.isEmpty ? nil : appliedState()
+        let state = recorded.isEmpty ? nil : appliedState
         // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
         var next = Job(
@@ -214,7 +226,7 @@ final class JournalWriter<State: Codable & Sendable> {
         recorded.removeAll(keepingCapacity: true)
         pendingReads.removeFirst(reads.count)
         job = next
-        if mayRunInline, next.snapshot == nil, next.reads.isEmpty, !next.catchUp,
+        if !lastJobRanOnPool, next.snapshot == nil, next.reads.isEmpty, !next.catchUp,
             next.entries.count <= inlineCommitLimit
         {
             performJob()
@@ -283,64 +295,69 @@ final class JournalWriter<State: Codable & Sendable> {
         jobResults = results
     }
 
-    /// Runs on the loop thread when the job is done. After a pool job the next one starts at
-    /// once, on the pool whatever its size: actions recorded while a commit ran mean load,
-    /// under which the loop should not wait for the disk.
+    /// Runs on the loop thread when the job is done: keeps what it left for `takeFinished()`.
+    /// A pool job's end is told to the delegate, and the next job goes to the pool whatever
+    /// its size: actions recorded while a commit ran mean load, under which the loop should
+    /// not wait for the disk.
     fileprivate func jobFinished(status: Int32, ranInline: Bool = false) {
-        guard let finished = job else { return }
+        guard let ended = job else { return }
         job = nil
+        lastJobRanOnPool = !ranInline
         var results = jobResults
         jobResults = JournalJobResults()
         if status != 0 {
             let failure = JournalError.storage(
                 path: "", operation: "running a commit", reason: String(cString: uv_err_name(status)))
             results = JournalJobResults(
-                commit: .failure(failure), reads: finished.reads.map { read in { read.fail(failure) } })
+                commit: .failure(failure), reads: ended.reads.map { read in { read.fail(failure) } })
         }
         if case .success(let foreign)? = results.foreign, !foreign.isEmpty {
-            absorb(foreign, unsaved: finished.entries)
-        } else if let last = finished.entries.last {
+            absorb(foreign, unsaved: ended.entries)
+        } else if let last = ended.entries.last {
             switch results.commit {
             case .success:
                 durableVersion = last.version
                 commitCount += 1
-                committedActionCount += finished.entries.count
+                committedActionCount += ended.entries.count
                 if ranInline { inlineCommitCount += 1 }
                 if let reason = results.snapshotFailure {
                     logger.log(.error, reason)
-                } else if let snapshot = finished.snapshot {
+                } else if let snapshot = ended.snapshot {
                     lastSnapshotVersion = snapshot.version
                 }
-                if let state = finished.endState { onOutcome(.durable(version: last.version, state: state)) }
+                if let state = ended.endState { report(.durable(version: last.version, state: state)) }
             case .failure(let error):
                 recorded.removeAll()
                 // Overtaken, and the newer entries could not be read: that failure is the cause.
                 var cause = error
                 if case .failure(let readError)? = results.foreign { cause = readError }
-                let versions = "versions \(finished.entries.first!.version)-\(last.version)"
+                let versions = "versions \(ended.entries.first!.version)-\(last.version)"
                 switch cause {
                 case .uncertain(_, let reason):
                     logger.log(.error, "commit of \(versions) may or may not have been saved: \(reason)")
-                    onOutcome(.uncertain(durableVersion: durableVersion, reason: reason))
+                    report(.uncertain(durableVersion: durableVersion, reason: reason))
                 case .rewritten:
                     logger.log(.error, "commit of \(versions) failed: \(cause)")
-                    onOutcome(.rewritten(durableVersion: durableVersion, reason: cause.description))
+                    report(.rewritten(durableVersion: durableVersion, reason: cause.description))
                 default:
                     logger.log(.error, "commit of \(versions) failed: \(cause)")
-                    onOutcome(.failed(durableVersion: durableVersion, reason: cause.description))
+                    report(.failed(durableVersion: durableVersion, reason: cause.description))
                 }
             }
         } else if case .failure(let error)? = results.foreign {
             if case .rewritten = error {
                 logger.log(.error, "reading the shared log failed: \(error)")
-                onOutcome(.rewritten(durableVersion: durableVersion, reason: error.description))
+                report(.rewritten(durableVersion: durableVersion, reason: error.description))
             } else {
                 logger.log(.warning, "catching up with the shared log failed (tried again within a second): \(error)")
             }
         }
-        for deliver in results.reads { deliver() }
-        onJobEnd()
-        if !ranInline { startNextJob(mayRunInline: false) }
+        finished.reads += results.reads
+        if !ranInline { delegate?.journalWriterFinishedJob() }
+    }
+
+    private func report(_ outcome: Outcome) {
+        finished.outcomes.append(outcome)
     }
 
     /// Other daemons appended `foreign`: they are durable, and what was recorded here and not
@@ -354,7 +371,7 @@ final class JournalWriter<State: Codable & Sendable> {
             .debug,
             "other daemons appended versions \(foreign.first!.version)-\(durableVersion); rebasing \(unsaved.count.counting("action")) on them"
         )
-        onOutcome(.overtaken(foreign: foreign, unsaved: unsaved))
+        report(.overtaken(foreign: foreign, unsaved: unsaved))
     }
 
     /// The snapshot of `state` and `ledger` at `version`, or why it cannot be made. Pure: runs
@@ -368,6 +385,13 @@ final class JournalWriter<State: Codable & Sendable> {
             return .failure(SnapshotFailure(description: "cannot encode a snapshot at version \(version): \(error)"))
         }
     }
+}
+
+/// Hears from a `JournalWriter` on the loop thread.
+protocol JournalWriterDelegate: AnyObject {
+    /// A job on the thread pool ended: its outcomes and reads wait in `takeFinished()`, and the
+    /// writer is free for the next job.
+    func journalWriterFinishedJob()
 }
 
 /// The part of `JournalWriter` the C callbacks need, without its generic parameter (a C

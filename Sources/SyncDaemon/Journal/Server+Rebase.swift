@@ -61,14 +61,10 @@ extension Server {
             outcomes[entry.version] = .success(moved.version)
         }
         store = rebased
-        let waiting = awaitingDurability
-        awaitingDurability.removeAll()
-        for (requester, version) in waiting {
+        for (requester, version) in pendingAcks.takeAwaiting() {
             switch outcomes[version] ?? .success(version) {
-            case .success(let moved) where moved <= writer.durableVersion:
-                durableAcks.append((requester, moved))
             case .success(let moved):
-                awaitingDurability.append((requester, moved))
+                pendingAcks.add(requester, version: moved, durableVersion: writer.durableVersion)
             case .failure(let error):
                 fail(requester, error)
                 if case .client(let connectionID, _) = requester { didAnswerAwaitedRequest(of: connectionID) }
@@ -87,15 +83,6 @@ extension Server {
         writeRefusal = reason
         logger.log(
             .error, "refusing every change from now on: \(reason); restart this daemon once the log is sorted out")
-    }
-
-    /// Fails every dispatch waiting for its commit (and every duplicate waiting for one).
-    func failAwaiting(_ error: ProtocolError) {
-        for (requester, _) in awaitingDurability {
-            fail(requester, error)
-            if case .client(let connectionID, _) = requester { didAnswerAwaitedRequest(of: connectionID) }
-        }
-        awaitingDurability.removeAll()
     }
 
     /// The reason a re-run action gives, as a dispatch's rejection says it.

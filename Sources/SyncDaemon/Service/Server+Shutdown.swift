@@ -35,7 +35,7 @@ extension Server {
 
     /// At the end of a pass: once nothing waits for the journal, says bye to every client.
     func continueShutdownIfIdle() {
-        guard case .finishingCommits = shutdown, awaitingDurability.isEmpty, durableAcks.isEmpty, !writer.isBusy else {
+        guard case .finishingCommits = shutdown, pendingAcks.isEmpty, !writer.isBusy else {
             return
         }
         shutdown = .sayingBye
