@@ -2,16 +2,18 @@
 /// step is in a file named after it:
 ///
 /// ```
-/// settle commits      Server+Commits.swift   the outcomes of commits that ended
-/// publish             Server+Publish.swift   updates for what became durable (ViewHub)
-/// ack                 Server+Acks.swift      acks for what became durable, after its updates
-/// write               Connection.swift       one write per connection, with all of the above
-/// commit              JournalWriter.swift    everything recorded, as one transaction
+/// publish   ViewHub.swift          an update for each subscriber whose model changed
+/// ack       Server+Acks.swift      the acks of what became durable, after its updates
+/// write     Connection.swift       one write per connection, with all of the above
+/// commit    JournalWriter.swift    what was recorded since the last commit, as one transaction
+/// settle    Server+Commits.swift   its outcome: at once when it ran on the loop thread (then
+///                                  publish, ack and write again); from the thread pool when
+///                                  the writer's delegate hears that it ended (then the next pass)
 /// ```
 ///
 /// A small commit runs on the loop thread (see `JournalWriter`): what it made durable is
-/// settled, published and acked in the same pass, and what was ready before it was written
-/// first, so that it does not wait for the fsync.
+/// answered in the same pass, and what was ready before it was written first, so that it does
+/// not wait for the fsync.
 extension Server {
     /// Runs once per loop pass while started.
     func passDidEnd() {
@@ -20,7 +22,7 @@ extension Server {
             settle(writer.takeFinished())
             answerWhatIsDurable()
         }
-        continueShutdownIfIdle()
+        if case .finishingCommits = shutdown { continueShutdownIfIdle() }
         writeConnections()
         if connectionsToFlush.isEmpty { passEnd.stop() }
     }
@@ -32,6 +34,20 @@ extension Server {
             sendDurableAcks()
         }
         writeConnections()
+    }
+
+    /// Shows the durable state, if it is newer than the one published, to the side effects
+    /// (`mirror`) and to the subscribers (`hub`).
+    private func publish() {
+        let version = writer.durableVersion
+        guard version != publishedVersion else { return }
+        publishedState = durableState
+        publishedVersion = version
+        mirror.publish(state: publishedState, version: version)
+        hub.publish(publishedState, version: version) { subscriber, change in
+            sessions[subscriber.connectionID]?.connection.enqueueUpdate(
+                change, subscription: subscriber.subscription, version: version) ?? false
+        }
     }
 
     /// Commits everything recorded (and runs the queued journal reads), unless a commit is
