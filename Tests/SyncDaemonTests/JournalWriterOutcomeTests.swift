@@ -31,9 +31,9 @@ private final class FailingJournal: Journal {
             journal: FailingJournal(error), loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
             snapshotInterval: 1000, inlineCommitLimit: 8,
             logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
-        writer.record(
-            JournalEntry(version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil))
-        #expect(writer.startNextJob(appliedState: 1, appliedLedger: DispatchLedger()) == .ranInline)
+        let entry = JournalEntry(
+            version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)
+        #expect(writer.startNextJob(entries: [entry], appliedState: 1, appliedLedger: DispatchLedger()) == .ranInline)
         #expect(writer.durableVersion == 0)
         let seen = writer.takeFinished().outcomes.map { outcome in
             switch outcome {

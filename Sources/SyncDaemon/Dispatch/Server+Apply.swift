@@ -53,7 +53,7 @@ extension Server {
         }
         if let numbered { ledger.record(numbered, version: store.version, durableThrough: writer.durableVersion) }
         let peer = peerCredentials(of: requester)
-        writer.record(
+        uncommitted.append(
             JournalEntry(
                 version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch,
                 peerUID: peer?.uid, peerPID: peer?.pid,

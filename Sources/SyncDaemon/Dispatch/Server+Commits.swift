@@ -39,7 +39,10 @@ extension Server: JournalWriterDelegate {
                 to: durableVersion,
                 ProtocolError(.storageUnavailable, "The action could not be saved, so it was not applied (\(reason))."))
         case .overtaken(let foreign, let unsaved):
-            rebase(onto: foreign, unsaved: unsaved)
+            // What was applied while the overtaken commit ran goes after it, as it was applied.
+            var pending: [JournalEntry] = []
+            swap(&pending, &uncommitted)
+            rebase(onto: foreign, unsaved: unsaved + pending)
         case .uncertain(let durableVersion, let reason):
             guard writer.isShared else {
                 // The commit may be on disk or not, and the clients cannot be told either way
@@ -63,6 +66,7 @@ extension Server: JournalWriterDelegate {
     /// Takes the store and the ledger back to the durable state at `durableVersion` and fails
     /// every pending dispatch (and every duplicate waiting for one) with `error`.
     private func rollBack(to durableVersion: UInt64, _ error: ProtocolError) {
+        uncommitted.removeAll()
         store = Store(state: durableState, version: durableVersion)
         ledger.forget(after: durableVersion)
         failAwaiting(error)

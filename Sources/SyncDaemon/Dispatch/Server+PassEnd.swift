@@ -1,3 +1,5 @@
+import SyncJournal
+
 /// The end of a loop pass, where what was applied becomes durable, visible and answered. Each
 /// step is in a file named after it:
 ///
@@ -50,10 +52,13 @@ extension Server {
         }
     }
 
-    /// Commits everything recorded (and runs the queued journal reads), unless a commit is
-    /// running.
+    /// Commits everything applied since the last commit (and runs the queued journal reads),
+    /// unless a commit is running.
     private func startCommit() -> JournalWriter<App.State>.Start {
-        writer.startNextJob(appliedState: store.state, appliedLedger: ledger)
+        guard !writer.isBusy else { return .none }
+        var batch: [JournalEntry] = []
+        swap(&batch, &uncommitted)
+        return writer.startNextJob(entries: batch, appliedState: store.state, appliedLedger: ledger)
     }
 
     /// Writes every connection that has something queued, once.

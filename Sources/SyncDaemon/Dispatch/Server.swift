@@ -33,6 +33,8 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     let loop: UnsafeMutablePointer<uv_loop_t>
     var passEnd: LoopHandle<uv_prepare_t>!
     var connectionsToFlush: [Connection] = []
+    /// The actions applied since the last commit started, in order: the next commit's batch.
+    var uncommitted: [JournalEntry] = []
     /// The dispatches whose answer waits for the journal (see `Server+Acks.swift`).
     var pendingAcks = PendingAcks()
     /// Shutdown progress (see `Server+Shutdown.swift`).

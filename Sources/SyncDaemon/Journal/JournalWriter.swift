@@ -5,9 +5,9 @@ import SyncProtocol
 
 /// Makes applied actions durable, in one transaction per batch (group commit).
 ///
-/// The server records each applied action here. At the end of a loop pass `startNextJob()`
-/// commits everything recorded so far as one transaction; whatever is recorded while that
-/// commit runs goes into the next one. Reads of the journal (history) ride along in the same
+/// The server keeps the actions it applied since the last commit and, at the end of a loop
+/// pass, hands them all to `startNextJob(entries:…)`, which commits them as one transaction;
+/// whatever the server applies while that commit runs goes into the next one. Reads of the journal (history) ride along in the same
 /// job, after the commit, so the journal is only ever used by one thread at a time. A job
 /// that ends keeps its outcomes and its reads' results until the server takes them with
 /// `takeFinished()`: at once after an inline commit (`startNextJob()` says it ran inline), and
@@ -22,15 +22,15 @@ import SyncProtocol
 /// applying while the disk works, and the next batch grows meanwhile.
 ///
 /// ```
-/// record ─▶ recorded ─startNextJob()─┬─ small ─▶ journal.append on the loop ─▶ .ranInline
-///                                    └─ large ─▶ job on the thread pool ─▶ delegate: job finished
-///                                                journal.append + reads
+/// entries ─startNextJob()─┬─ small ─▶ journal.append on the loop ─▶ .ranInline
+///                         └─ large ─▶ job on the thread pool ─▶ delegate: job finished
+///                                     journal.append + reads
 /// then: takeFinished() ─▶ the server settles the outcomes and delivers the reads
 /// ```
 ///
 /// With a log other daemons share (PostgreSQL), a commit can be overtaken: another daemon
-/// appended first. The job then reads what they appended, and the server rebases what was
-/// recorded here on it (`Outcome.overtaken`); a job also reads their appends when asked to
+/// appended first. The job then reads what they appended, and the server rebases what it
+/// had not saved on it (`Outcome.overtaken`); a job also reads their appends when asked to
 /// catch up (`requestCatchUp()`, after the listener heard of them).
 ///
 /// Lifetime: `work.data` points at this writer, retained from `uv_queue_work` to the after-work
@@ -42,21 +42,21 @@ final class JournalWriter<State: Codable & Sendable> {
     enum Outcome {
         /// Everything up to `version` is on disk; `state` is the state at `version`.
         case durable(version: UInt64, state: State)
-        /// A commit failed. Nothing after `durableVersion` is recorded, including what was
-        /// recorded while the commit ran: those actions were applied on top of lost ones.
+        /// A commit failed. Nothing after `durableVersion` is saved; the server drops what it
+        /// applied while the commit ran too: those actions were applied on top of lost ones.
         case failed(durableVersion: UInt64, reason: String)
         /// A shared log only: other daemons appended `foreign` (durable, the next versions
         /// after the previous durable version, which is now the last of them). `unsaved` is
-        /// every action recorded here and not saved (the overtaken batch and what was recorded
-        /// since), in order, with the versions they were applied as: the server applies the
-        /// foreign entries, re-runs these on top and records them again.
+        /// the overtaken batch, in order, with the versions its actions were applied as: the
+        /// server applies the foreign entries, re-runs these and what it applied since on top,
+        /// and commits them again.
         case overtaken(foreign: [JournalEntry], unsaved: [JournalEntry])
         /// A commit may or may not be on disk, and the journal cannot tell now. Nothing after
-        /// `durableVersion` is recorded here. A journal of this daemon only: recovery at a
+        /// `durableVersion` is saved here. A journal of this daemon only: recovery at a
         /// restart must decide; a shared log: reading it later settles it.
         case uncertain(durableVersion: UInt64, reason: String)
         /// A shared log only: it no longer holds what this daemon read from it; nothing after
-        /// `durableVersion` is recorded, and nothing more may be written.
+        /// `durableVersion` is saved, and nothing more may be written.
         case rewritten(durableVersion: UInt64, reason: String)
     }
 
@@ -109,7 +109,6 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Whether the last job ran on the thread pool: the daemon is under load, and the next
     /// job goes there too, whatever its size.
     private var lastJobRanOnPool = false
-    private var recorded: [JournalEntry] = []
     private var pendingReads: [JournalRead] = []
     private var catchUpRequested = false
     private var job: Job?
@@ -161,11 +160,6 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Where the journal is (never a password).
     var location: String { journal.location }
 
-    /// Records an applied action.
-    func record(_ entry: JournalEntry) {
-        recorded.append(entry)
-    }
-
     /// Sets the durable version back to `version` after a rebase found foreign entries it cannot
     /// apply: the state served stays the one at `version` (and no more is written).
     func takeBackDurableVersion(to version: UInt64) {
@@ -203,27 +197,30 @@ final class JournalWriter<State: Codable & Sendable> {
                 fail: { completion(.failure($0)) }))
     }
 
-    /// Starts a job with everything recorded and queued, unless one is running or there is
-    /// nothing to do. `appliedState` is the state after the last recorded action: the job holds
+    /// Starts a job committing `entries` (the actions applied since the last commit, in order)
+    /// with the reads queued, unless there is nothing to do; never while a job runs (see
+    /// `isBusy`). `appliedState` is the state after the last of `entries`: the job holds
     /// it until the commit ends (it becomes the durable state), so the next action copies the
     /// state once, and no more often than once per commit. `appliedLedger` matches it; it is
     /// saved beside a snapshot, so that recovery need not replay the whole journal to rebuild
     /// it. A small commit runs on the loop thread unless the last job ran on the pool (see the
     /// type's summary).
     @discardableResult
-    func startNextJob(appliedState: State, appliedLedger: @autoclosure () -> DispatchLedger) -> Start {
-        guard job == nil, !recorded.isEmpty || !pendingReads.isEmpty || catchUpRequested else { return .none }
-        let state = recorded.isEmpty ? nil : appliedState
+    func startNextJob(
+        entries: [JournalEntry], appliedState: State, appliedLedger: @autoclosure () -> DispatchLedger
+    ) -> Start {
+        precondition(job == nil, "startNextJob while a job runs")
+        guard !entries.isEmpty || !pendingReads.isEmpty || catchUpRequested else { return .none }
+        let state = entries.isEmpty ? nil : appliedState
         // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
         var next = Job(
-            entries: recorded, snapshot: nil, endState: state, reads: reads, catchUp: catchUpRequested,
+            entries: entries, snapshot: nil, endState: state, reads: reads, catchUp: catchUpRequested,
             durableVersion: durableVersion)
         catchUpRequested = false
-        if let last = recorded.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
+        if let last = entries.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
             next.snapshot = (state, appliedLedger(), last.version)
         }
-        recorded.removeAll(keepingCapacity: true)
         pendingReads.removeFirst(reads.count)
         job = next
         if !lastJobRanOnPool, next.snapshot == nil, next.reads.isEmpty, !next.catchUp,
@@ -242,15 +239,15 @@ final class JournalWriter<State: Codable & Sendable> {
         return .queued
     }
 
-    /// Commits what is still recorded and saves a snapshot of the final state and ledger, on
-    /// the calling thread. Only at shutdown, after the loop has stopped (so no job is running).
-    func finish(finalState: State, ledger: DispatchLedger, version: UInt64) {
+    /// Commits `remaining` (what the server applied and did not commit yet) and saves a
+    /// snapshot of the final state and ledger, on the calling thread. Only at shutdown, after
+    /// the loop has stopped (so no job is running).
+    func finish(remaining: [JournalEntry], finalState: State, ledger: DispatchLedger, version: UInt64) {
         precondition(job == nil, "finish() while a commit is running")
         do {
-            if !recorded.isEmpty {
-                try journal.append(recorded, snapshot: nil)
-                durableVersion = recorded.last!.version
-                recorded.removeAll()
+            if let last = remaining.last {
+                try journal.append(remaining, snapshot: nil)
+                durableVersion = last.version
             }
             if version > lastSnapshotVersion, version == durableVersion {
                 switch Self.encodeSnapshot(finalState, ledger: ledger, version: version) {
@@ -327,7 +324,6 @@ final class JournalWriter<State: Codable & Sendable> {
                 }
                 if let state = ended.endState { report(.durable(version: last.version, state: state)) }
             case .failure(let error):
-                recorded.removeAll()
                 // Overtaken, and the newer entries could not be read: that failure is the cause.
                 var cause = error
                 if case .failure(let readError)? = results.foreign { cause = readError }
@@ -360,17 +356,12 @@ final class JournalWriter<State: Codable & Sendable> {
         finished.outcomes.append(outcome)
     }
 
-    /// Other daemons appended `foreign`: they are durable, and what was recorded here and not
-    /// saved goes back to the server to be rebased on them.
-    private func absorb(_ foreign: [JournalEntry], unsaved batch: [JournalEntry]) {
-        if !batch.isEmpty { overtakenCount += 1 }
-        let unsaved = batch + recorded
-        recorded.removeAll()
+    /// Other daemons appended `foreign`: they are durable, and the batch this job did not save
+    /// goes back to the server to be rebased on them.
+    private func absorb(_ foreign: [JournalEntry], unsaved: [JournalEntry]) {
+        if !unsaved.isEmpty { overtakenCount += 1 }
         durableVersion = foreign.last!.version
-        logger.log(
-            .debug,
-            "other daemons appended versions \(foreign.first!.version)-\(durableVersion); rebasing \(unsaved.count.counting("action")) on them"
-        )
+        logger.log(.debug, "other daemons appended versions \(foreign.first!.version)-\(durableVersion)")
         report(.overtaken(foreign: foreign, unsaved: unsaved))
     }
 

@@ -54,7 +54,7 @@ extension Server {
             }
             var moved = entry
             moved.version = rebased.version
-            writer.record(moved)
+            uncommitted.append(moved)
             if let key = entry.ledgerKey {
                 ledger.record(key, version: moved.version, durableThrough: writer.durableVersion)
             }

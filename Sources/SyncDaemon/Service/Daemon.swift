@@ -154,7 +154,9 @@ public final class Daemon<App: SyncApp> {
         // writer and the journal are released (SQLite checkpoints its WAL on close).
         server.onFatalError = {}
         if let fatal = server.fatalStop { throw fatal }
-        writer.finish(finalState: server.store.state, ledger: server.ledger, version: server.store.version)
+        writer.finish(
+            remaining: server.uncommitted, finalState: server.store.state, ledger: server.ledger,
+            version: server.store.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
             let overtaken = journal.isShared ? ", \(writer.overtakenCount) overtaken by other daemons" : ""
