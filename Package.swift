@@ -43,7 +43,7 @@ let package = Package(
         // A pthread-mutex-guarded value shared by the daemon and the client.
         .target(name: "SyncLock"),
         // Pure state container: actions, view models, side effects. No I/O.
-        .target(name: "SyncStore"),
+        .target(name: "SyncStore", dependencies: ["SyncLock"]),
         // Wire format shared by daemon and clients: frames, messages, error codes. No libuv.
         .target(name: "SyncProtocol", dependencies: ["SyncStore"]),
         // Durable storage of accepted actions and snapshots; SQLite is the embedded default,

@@ -35,12 +35,11 @@ public struct AcceptanceContext: Sendable, Equatable {
         AcceptanceContext(identifier: randomUUID(), millisecondsSinceEpoch: SystemClock().now())
     }
 
-    /// A version 4 UUID from the system generator (`getrandom`): Foundation's `UUID()` opens and
-    /// reads /dev/urandom each time, three system calls on every accepted action.
+    /// A version 4 UUID from the kernel's generator, through `RandomBytes`:
+    /// Foundation's `UUID()` opens and reads /dev/urandom each time, three system calls on every
+    /// accepted action.
     static func randomUUID() -> UUID {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
+        let (high, low) = RandomBytes.shared.next128()
         var bytes = (
             UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
             UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0)
