@@ -5,8 +5,9 @@ import Glibc
 /// on one thread (the pipelined load generator, the raw fan-out subscribers) as a server's
 /// event loop does. Level-triggered: a socket with unread bytes is reported again.
 ///
-/// Used by one thread at a time.
-final class EventPoll {
+/// Used by one thread at a time (made on one, then handed to the thread that waits on it).
+final class EventPoll: @unchecked Sendable {
+    // @unchecked: `events` is only touched by the one waiting thread.
     private let descriptor: Int32
     private var events: [epoll_event]
 
