@@ -35,6 +35,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // <sys/epoll.h>, which Swift's Glibc module leaves out (the benchmark's load generators).
+        .systemLibrary(name: "CEpoll"),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -80,7 +82,8 @@ let package = Package(
         .executableTarget(
             name: "todo-bench",
             dependencies: [
-                "ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TodoDomain",
+                "CEpoll", "ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore",
+                "TodoDomain",
             ]),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
         .target(name: "ProcessSpawn"),

@@ -1,7 +1,7 @@
 /// What a run measures and how much: the command line, parsed.
 struct BenchOptions: Codable {
     /// The figures there are.
-    static let figureNumbers = 1...11
+    static let figureNumbers = 1...12
     /// The figures that need PostgreSQL (a shared log).
     static let sharedLogFigures: Set<Int> = [9, 10, 11]
 
@@ -57,6 +57,8 @@ struct BenchOptions: Codable {
     var processRuns = 50
     /// Figure 8: adds per daemon (the list the stalled subscriber follows grows to this).
     var stalledItems = 20_000
+    /// Figure 12: adds of a 200-character text into an empty daemon.
+    var memoryItems = 20_000
     /// Figure 9: seconds of paced dispatches.
     var crossHostSeconds = 30.0
     /// Figure 9: dispatches per second.
@@ -107,6 +109,7 @@ struct BenchOptions: Codable {
         options.coldRuns = 2
         options.processRuns = 3
         options.stalledItems = 300
+        options.memoryItems = 300
         options.crossHostSeconds = 0.3
         options.fsyncTestSeconds = 0
         options.sharedLogCount = 200
@@ -125,6 +128,7 @@ struct BenchOptions: Codable {
                           [--fanout-seconds S] [--fanout-period-ms N] [--fanout-subscribers N,N...] [--redis-subscribers N]
                           [--idle-connections N] [--growth-sizes N,N...] [--growth-toggles N]
                           [--cold-actions N] [--cold-tail N] [--cold-runs N] [--process-runs N] [--stalled-items N]
+                          [--memory-items N]
                           [--crosshost-seconds S] [--crosshost-rate N] [--fsync-test-seconds N]
                           [--shared-count N] [--shared-clients N] [--shared-depth N] [--shared-daemons N,N...]
                           [--join-actions N] [--join-tail N] [--join-runs N]
@@ -135,7 +139,7 @@ struct BenchOptions: Codable {
         then the JSON report (or writes it to --json PATH). Progress goes to stderr.
 
           --smoke              tiny sizes (the test suite's run; the numbers mean nothing)
-          --only N,N...        run only these figures (1-11)
+          --only N,N...        run only these figures (1-12)
           --redis / --no-redis require Redis / skip it (default: measured when on PATH)
           --postgres / --no-postgres
                                require the shared-log figures (9-11) / skip them (default: run
@@ -150,7 +154,8 @@ struct BenchOptions: Codable {
         7 one `todo add` as a whole process; 8 dispatch throughput and memory with one
         subscriber that stops reading; with a shared log in PostgreSQL: 9 cross-host
         latency at 100 dispatches/s; 10 throughput with 1, 2 and 3 daemons writing, against
-        one daemon on SQLite; 11 a new daemon joining a log of 100,000 actions.
+        one daemon on SQLite; 11 a new daemon joining a log of 100,000 actions; 12 memory
+        against the encoded state at 20,000 items.
 
         """
 
@@ -198,7 +203,7 @@ struct BenchOptions: Codable {
             case "--only":
                 options.figures = try list(word)
                 if let bad = options.figures.first(where: { !figureNumbers.contains($0) }) {
-                    throw .usage("--only: there is no figure \(bad) (1-11)")
+                    throw .usage("--only: there is no figure \(bad) (1-12)")
                 }
             case "--json": options.jsonPath = try value(word)
             case "--redis": options.redis = .required
@@ -226,6 +231,7 @@ struct BenchOptions: Codable {
             case "--cold-runs": options.coldRuns = try positive(word)
             case "--process-runs": options.processRuns = try positive(word)
             case "--stalled-items": options.stalledItems = try positive(word)
+            case "--memory-items": options.memoryItems = try positive(word)
             case "--crosshost-seconds": options.crossHostSeconds = try seconds(word)
             case "--crosshost-rate": options.crossHostRate = try positive(word)
             case "--fsync-test-seconds": options.fsyncTestSeconds = try count(word)

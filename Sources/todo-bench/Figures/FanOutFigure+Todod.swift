@@ -48,10 +48,27 @@ extension FanOutFigure {
             ready.withLock { $0 } == subscribers
         }
 
-        let publisher = try daemon.rawConnection()
-        // A figure that fails half-way must not leave threads blocked on this socket.
-        defer { publisher.stream.shutDown() }
-        let frames = (0..<count).map { index in
+        let stop = FrameEncoder.frame(
+            FrameSocket.encode {
+                try RequestEncoder.dispatch(
+                    id: Int64(count + 1), actionName: EditItem.wireName, payload: EditItem(number: 1, text: stopText))
+            })
+        let (sentAt, versions) = try await dispatchPaced(
+            on: daemon, frames: toggleFrames(count: count), stop: stop, periodNanoseconds: periodNanoseconds)
+        try await MonotonicClock.pollFromTask("\(subscribers) subscribers to see the last model", timeout: 120) {
+            finished.withLock { $0 } == subscribers
+        }
+        var arrivals: [[Arrival]] = []
+        for consumer in consumers { arrivals.append(try await consumer.value) }
+        for client in clients { client.close() }
+        try daemon.stop()
+
+        return FanOutSample(sentAt: sentAt, keys: Array(versions.prefix(count)), arrivals: arrivals, warmUp: count / 10)
+    }
+
+    /// The framed toggles of item 1 (complete, reopen, ...), request ids 1 to `count`.
+    static func toggleFrames(count: Int) -> [[UInt8]] {
+        (0..<count).map { index in
             let payload = FrameSocket.encode {
                 index % 2 == 0
                     ? try RequestEncoder.dispatch(
@@ -61,11 +78,18 @@ extension FanOutFigure {
             }
             return FrameEncoder.frame(payload)
         }
-        let stop = FrameEncoder.frame(
-            FrameSocket.encode {
-                try RequestEncoder.dispatch(
-                    id: Int64(count + 1), actionName: EditItem.wireName, payload: EditItem(number: 1, text: stopText))
-            })
+    }
+
+    /// Writes `frames` on a raw connection of its own, one per period (open loop, no waiting
+    /// for acks), then `stop` (request id `frames.count + 1`); a thread reads the acks. Returns
+    /// the send times and the version each dispatch's ack named (the stop's last).
+    static func dispatchPaced(on daemon: TodoDaemon, frames: [[UInt8]], stop: [UInt8], periodNanoseconds: UInt64)
+        async throws -> (sentAt: [UInt64], versions: [UInt64])
+    {
+        let count = frames.count
+        let publisher = try daemon.rawConnection()
+        // A figure that fails half-way must not leave threads blocked on this socket.
+        defer { publisher.stream.shutDown() }
         let versions = Locked([UInt64](repeating: 0, count: count + 1))
         let sentAt = Locked([UInt64]())
         let failure = Locked<String?>(nil)
@@ -95,15 +119,6 @@ extension FanOutFigure {
         if let failure = failure.withLock({ $0 }) {
             throw BenchError.process(name: "figure 3 (todod)", reason: failure)
         }
-        try await MonotonicClock.pollFromTask("\(subscribers) subscribers to see the last model", timeout: 120) {
-            finished.withLock { $0 } == subscribers
-        }
-        var arrivals: [[Arrival]] = []
-        for consumer in consumers { arrivals.append(try await consumer.value) }
-        for client in clients { client.close() }
-        try daemon.stop()
-
-        let keys = versions.withLock { Array($0.prefix(count)) }
-        return FanOutSample(sentAt: sentAt.withLock { $0 }, keys: keys, arrivals: arrivals, warmUp: count / 10)
+        return (sentAt.withLock { $0 }, versions.withLock { $0 })
     }
 }

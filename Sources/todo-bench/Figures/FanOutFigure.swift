@@ -25,31 +25,71 @@ enum FanOutFigure {
                     try await measureTodod(context, subscribers: subscribers, count: count, periodNanoseconds: period)
                 ))
         }
+        let rawSubscribers = options.redisSubscribers
+        context.progress(
+            "figure 3: \(count) toggles, one every \(options.fanOutPeriodMs) ms, to \(rawSubscribers) raw subscribers of summary read by one thread"
+        )
+        let raw = try await measureTododRaw(
+            context, subscribers: rawSubscribers, count: count, periodNanoseconds: period)
+        let syncs = min(count, 2000)
+        context.progress("figure 3: \(syncs) appends of 4 KiB, each followed by fdatasync")
+        let fsync = try DiskSyncProbe.measure(directory: try context.directory("figure3-fsync"), count: syncs)
         var redis: FanOutSample?
+        var redisOneThread: FanOutSample?
         if context.measuresRedis {
             context.progress(
-                "figure 3: \(count) PUBLISHes, one every \(options.fanOutPeriodMs) ms, to \(options.redisSubscribers) Redis subscribers"
+                "figure 3: \(count) PUBLISHes, one every \(options.fanOutPeriodMs) ms, to \(options.redisSubscribers) Redis subscribers, a thread each, then all read by one thread"
             )
             redis = try await measureRedis(
-                context, subscribers: options.redisSubscribers, count: count, periodNanoseconds: period)
+                context, subscribers: options.redisSubscribers, count: count, periodNanoseconds: period,
+                reading: .threadEach)
+            redisOneThread = try await measureRedis(
+                context, subscribers: rawSubscribers, count: count, periodNanoseconds: period, reading: .oneThread)
         }
         for (subscribers, sample) in ours {
             let comparable = subscribers == options.redisSubscribers ? redis : nil
             report.rows.append(
                 .versusRedis(
-                    "p50, \(subscribers) subscribers", unit: "ms", ours: sample.latency.p50,
+                    "p50, \(subscribers) SyncClient subscribers", unit: "ms", ours: sample.latency.p50,
                     redis: comparable?.latency.p50, higherIsBetter: false, targetRatio: nil))
             report.rows.append(
                 .versusRedis(
-                    "p99, \(subscribers) subscribers", unit: "ms", ours: sample.latency.p99,
+                    "p99, \(subscribers) SyncClient subscribers", unit: "ms", ours: sample.latency.p99,
                     redis: comparable?.latency.p99, higherIsBetter: false,
                     targetRatio: subscribers == options.redisSubscribers ? 1.0 : nil))
             record(sample, as: "todod\(subscribers)", in: &report)
         }
+        report.rows.append(
+            .versusRedis(
+                "p50, \(rawSubscribers) raw subscribers, one thread", unit: "ms", ours: raw.latency.p50,
+                redis: redisOneThread?.latency.p50, higherIsBetter: false, targetRatio: nil))
+        var rawP99 = ResultRow.versusRedis(
+            "p99, \(rawSubscribers) raw subscribers, one thread", unit: "ms", ours: raw.latency.p99,
+            redis: redisOneThread?.latency.p99, higherIsBetter: false, targetRatio: nil)
+        rawP99.target = "<= Redis + fsync p99"
+        rawP99.met = redisOneThread.map { raw.latency.p99 <= $0.latency.p99 + fsync.p99 }
+        report.rows.append(rawP99)
+        report.rows.append(
+            .absolute("fsync p99 (4 KiB append + fdatasync)", unit: "ms", ours: fsync.p99, atMost: nil))
+        if let syncClients = ours.first(where: { $0.subscribers == rawSubscribers }) {
+            report.rows.append(
+                .relative(
+                    "p99, \(rawSubscribers) SyncClient over raw subscribers", unit: "ms",
+                    ours: syncClients.sample.latency.p99, baseline: raw.latency.p99,
+                    baselineName: "raw subscribers", targetRatio: 2))
+        }
+        record(raw, as: "todod\(rawSubscribers)Raw", in: &report)
+        report.details["fsyncP50Ms"] = fsync.p50
+        report.details["fsyncP90Ms"] = fsync.p90
+        report.details["fsyncMaxMs"] = fsync.max
+        report.details["fsyncSamples"] = Double(fsync.count)
         if let redis { record(redis, as: "redis\(options.redisSubscribers)", in: &report) }
+        if let redisOneThread { record(redisOneThread, as: "redis\(rawSubscribers)OneThread", in: &report) }
         report.notes = [
             "todod: a list holding one item whose model is 128 bytes of JSON; a raw connection on its own thread writes one dispatch every \(options.fanOutPeriodMs) ms (complete, reopen, ... of that item; \(count) in all) without waiting for acks; each subscriber is a SyncClient connection subscribed to list, and the time is taken in the task iterating its update stream (after the client's reader thread decoded the model). The latency of a dispatch at a subscriber ends at the first model it receives whose version is at least the dispatch's (a later model also shows the change), so every dispatch counts for every subscriber. The first 10% are not measured.",
             "Redis: \(options.redisSubscribers) RESP connections each SUBSCRIBEd and read by a thread of its own (as SyncClient reads on a thread per connection); a connection on its own thread PUBLISHes one 128-byte message every \(options.fanOutPeriodMs) ms whose first 10 bytes are its sequence number. PUBLISH is not written to the append-only file; every todod update follows an fsync.",
+            "Raw subscribers (the daemon's cost without the client library's): \(rawSubscribers) raw connections subscribed to summary (a model of a few dozen bytes; the list has one item), all read by ONE bench thread with epoll, each readable socket read once per wake-up and its frames' versions read from their tails; the same toggles at the same pace, then an add that ends the run. Redis, one thread: \(rawSubscribers) SUBSCRIBEd connections read the same way, the same PUBLISHes. The p99 target is Redis's one-thread p99 plus the fsync p99 of this run: every todod update follows the fsync of its action, PUBLISH writes nothing.",
+            "fsync p99: \(syncs) appends of 4 KiB (about a small SQLite WAL commit) to a file in the run's directory, each followed by fdatasync, one after another, between the todod and the Redis runs of this figure: the floor of a durable update on this disk at this time.",
             "ReceivedFraction < 1: subscribers were sent fewer models than dispatches, because todod sends a subscriber that has not read its previous update only the newest model; their latencies still count, up to the model that included the change.",
         ]
         return report

@@ -113,7 +113,7 @@ enum SharedLogThroughputFigure {
                     do {
                         _ = try writer.run()
                     } catch {
-                        failure.withLock { $0 = $0 ?? "writer of \(writer.socketPath): \(error)" }
+                        failure.withLock { $0 = $0 ?? "writer of \(writer.wire.socketPath): \(error)" }
                     }
                 })
         }

@@ -31,7 +31,7 @@ struct Report: Codable {
 
 /// One figure's results: rows for the table, and the details behind them.
 struct FigureReport: Codable {
-    /// The figure's number, 1 to 11.
+    /// The figure's number, 1 to 12.
     var figure: Int
     /// What it measures.
     var title: String

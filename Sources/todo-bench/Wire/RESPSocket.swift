@@ -88,6 +88,22 @@ final class RESPSocket: @unchecked Sendable {
         }
     }
 
+    /// The values completed by one read (blocking until some bytes arrive); `nil` at the end
+    /// of the stream. For a caller that polls several sockets and must not block on one.
+    func valuesFromOneRead() throws(BenchError) -> [RESPValue]? {
+        let count = try stream.read(into: buffer)
+        if count == 0 { return nil }
+        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        var values: [RESPValue] = []
+        while let (value, end) = try parse(at: readIndex) {
+            values.append(value)
+            readIndex = end
+        }
+        pending.removeSubrange(0..<readIndex)
+        readIndex = 0
+        return values
+    }
+
     /// Parses one value starting at `start`; `nil` when more bytes are needed.
     private func parse(at start: Int) throws(BenchError) -> (RESPValue, Int)? {
         guard start < pending.count, let (line, next) = self.line(at: start + 1) else { return nil }
