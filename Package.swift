@@ -97,6 +97,7 @@ let package = Package(
             name: "TodoDomainTests",
             dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "SyncTesting", "TestSupport"]),
         .testTarget(name: "SyncTestingTests", dependencies: ["SyncTesting", "SyncStore"]),
+        .testTarget(name: "SyncClientTests", dependencies: ["SyncClient"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(
