@@ -44,10 +44,14 @@ let package = Package(
         ),
         // A pthread-mutex-guarded value shared by the daemon and the client.
         .target(name: "SyncLock"),
+        // Where two values differ: the array difference and the changes (`ModelChange`) a JSON
+        // Patch is written from. Below the store and the wire format, which both speak it.
+        .target(name: "SyncDiff"),
         // Pure state container: actions, view models, side effects. No I/O.
-        .target(name: "SyncStore", dependencies: ["SyncLock"]),
-        // Wire format shared by daemon and clients: frames, messages, error codes. No libuv.
-        .target(name: "SyncProtocol", dependencies: ["SyncStore"]),
+        .target(name: "SyncStore", dependencies: ["SyncDiff", "SyncLock"]),
+        // Wire format shared by daemon and clients: frames, messages, error codes, JSON Patch.
+        // No libuv.
+        .target(name: "SyncProtocol", dependencies: ["SyncDiff"]),
         // Durable storage of accepted actions and snapshots; SQLite is the embedded default,
         // PostgreSQL the log several daemons share.
         .target(name: "SyncJournal", dependencies: ["CSQLite", "CPQ", "CCrypto"]),
@@ -61,7 +65,7 @@ let package = Package(
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
         // Terminal MVVM: cell grid, display width, diff renderer, keys, ModellableView, Screen,
         // navigation and containment, the terminal session. Knows nothing of the daemon.
-        .target(name: "TerminalUI", dependencies: ["SyncLock"]),
+        .target(name: "TerminalUI"),
         // Snapshot tests of terminal views (TempuraTesting's idea) and a fake terminal.
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI", "SyncLock"]),
         // The adapter from SyncClient to TerminalUI: feeds of view models and of the connection
@@ -71,7 +75,8 @@ let package = Package(
         .target(name: "CommandLineKit", dependencies: ["SyncProtocol", "TerminalUI"]),
         // The todo screens and views of `todo tui`, and the todo store over SyncTerminalUI.
         .target(
-            name: "TodoTUI", dependencies: ["TerminalUI", "SyncClient", "SyncStore", "SyncTerminalUI", "TodoDomain"]),
+            name: "TodoTUI",
+            dependencies: ["TerminalUI", "SyncClient", "SyncProtocol", "SyncStore", "SyncTerminalUI", "TodoDomain"]),
         .executableTarget(name: "todod", dependencies: ["SyncDaemon", "TodoDomain"]),
         .executableTarget(
             name: "todo-cli",
@@ -100,12 +105,14 @@ let package = Package(
             name: "TodoDomainTests",
             dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "SyncTesting", "TestSupport"]),
         .testTarget(name: "SyncTestingTests", dependencies: ["SyncTesting", "SyncStore"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "TestSupport"]),
+        .testTarget(name: "SyncClientTests", dependencies: ["SyncClient"]),
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["SyncLock", "TerminalUI", "TerminalUITesting", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
         .testTarget(
             name: "TodoTUITests",
             dependencies: [
-                "TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "SyncStore",
+                "TodoTUI", "TerminalUI", "TerminalUITesting", "TestSupport", "SyncClient", "SyncProtocol", "SyncStore",
                 "SyncTerminalUI", "TodoDomain",
             ],
             exclude: ["__Snapshots__"]

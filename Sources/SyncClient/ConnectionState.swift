@@ -1,12 +1,14 @@
-/// Where a client's connection to the daemon stands, for fronts to show ("reconnecting…").
+/// Where a client's connection to the daemon stands, for fronts to show ("reconnecting…"): the
+/// published view of its `ConnectionLifecycle`.
 public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
     /// Connected and handshaken; `version` is the state version the daemon reported in `welcome`.
     case connected(version: UInt64)
-    /// The connection was lost; attempt `attempt` (from 1) to make a new one is due or running.
-    /// Requests and subscriptions wait and resume once connected again.
-    case reconnecting(attempt: Int, reason: String)
-    /// The client is closed for good (`close()`, a fatal error, or the reconnect policy gave up).
-    case closed(reason: String)
+    /// The connection was lost for `reason`; attempt `attempt` (from 1) to make a new one is
+    /// due or running. Requests and subscriptions wait and resume once connected again.
+    case reconnecting(attempt: Int, reason: SyncClientError)
+    /// The client is closed for good for `reason`: `close()` (`.connectionClosed(.closedByClient)`),
+    /// a fatal error (a refusal, a protocol violation), or the reconnect policy gave up.
+    case closed(reason: SyncClientError)
 
     /// One line for users.
     public var description: String {

@@ -1,23 +1,26 @@
 import SyncLock
 
 /// Keeps the current `ConnectionState` and hands every change to the streams watching it.
+/// There is none before the first connection's handshake completed (`SyncClient.connect`
+/// returns only after it did).
 final class ConnectionStateBroadcaster: Sendable {
     private struct Watchers {
-        var current: ConnectionState
+        var current: ConnectionState?
         var continuations: [Int: AsyncStream<ConnectionState>.Continuation] = [:]
         var nextKey = 0
     }
 
     private let watchers: Locked<Watchers>
 
-    init(initial: ConnectionState) {
-        watchers = Locked(Watchers(current: initial))
+    init() {
+        watchers = Locked(Watchers())
     }
 
-    /// The state now.
-    var current: ConnectionState { watchers.withLock { $0.current } }
+    /// The state now, once there is one.
+    var current: ConnectionState? { watchers.withLock { $0.current } }
 
-    /// A stream that yields the state now, then each change; it ends after `.closed`.
+    /// A stream that yields the state now (if there is one yet), then each change; it ends
+    /// after `.closed`.
     func stream() -> AsyncStream<ConnectionState> {
         AsyncStream(bufferingPolicy: .bufferingNewest(16)) { continuation in
             // The current state is yielded under the lock, so that no change published meanwhile
@@ -25,7 +28,7 @@ final class ConnectionStateBroadcaster: Sendable {
             let key = watchers.withLock { watchers in
                 let key = watchers.nextKey
                 watchers.nextKey += 1
-                continuation.yield(watchers.current)
+                if let current = watchers.current { continuation.yield(current) }
                 if case .closed = watchers.current {
                     continuation.finish()
                 } else {
@@ -44,10 +47,12 @@ final class ConnectionStateBroadcaster: Sendable {
         }
     }
 
-    /// Records `state` and tells every watcher; nothing changes once closed.
+    /// Records `state` and tells every watcher when it differs from the current one; nothing
+    /// changes once closed.
     func publish(_ state: ConnectionState) {
         let continuations = watchers.withLock { watchers -> [AsyncStream<ConnectionState>.Continuation] in
             if case .closed = watchers.current { return [] }
+            if watchers.current == state { return [] }
             watchers.current = state
             let continuations = Array(watchers.continuations.values)
             if case .closed = state { watchers.continuations.removeAll() }

@@ -3,7 +3,8 @@ import SyncProtocol
 
 /// The one thread of a client: connects, says hello, reads frames and hands them to the
 /// router; when the connection is lost and the policy allows, waits, connects again, has the
-/// backlog resent and goes on reading.
+/// backlog resent and goes on reading. Which of these comes next is the router's
+/// `ConnectionLifecycle`'s to say; this thread does the I/O and the waiting in between.
 ///
 /// ```
 ///  connect+hello ──▶ read frames ──▶ connection lost ──▶ wait (backoff) ──▶ connect+hello ─┐
@@ -29,13 +30,11 @@ final class ConnectionThread: Sendable {
     private let configuration: Configuration
     private let router: ReplyRouter
     private let sender: RequestSender
-    private let states: ConnectionStateBroadcaster
 
-    init(configuration: Configuration, router: ReplyRouter, sender: RequestSender, states: ConnectionStateBroadcaster) {
+    init(configuration: Configuration, router: ReplyRouter, sender: RequestSender) {
         self.configuration = configuration
         self.router = router
         self.sender = sender
-        self.states = states
     }
 
     /// Starts the thread (detached: it ends when the client closes). `firstConnection` hears
@@ -66,7 +65,9 @@ final class ConnectionThread: Sendable {
             pthread_detach(thread)
         } else {
             Unmanaged<Context>.fromOpaque(context).release()
-            firstConnection(.failure(.connectionClosed(reason: "cannot start the connection thread")))
+            let error = SyncClientError.connectionClosed(.threadNotStarted)
+            _ = router.attemptFailed(error)
+            firstConnection(.failure(error))
         }
     }
 
@@ -75,64 +76,43 @@ final class ConnectionThread: Sendable {
         do {
             connection = try connectAndGreet()
         } catch {
+            _ = router.attemptFailed(error)
             firstConnection(.failure(error))
             return
         }
-        sender.resend(on: connection.frames.socket, generation: 0)
-        states.publish(.connected(version: connection.welcome.version ?? 0))
+        sender.resend(on: connection.frames.socket, version: connection.welcome.version ?? 0)
         firstConnection(.success(connection.welcome))
         while true {
             let lost = readUntilEnd(connection.frames)
             connection.frames.socket.shutDown()
-            let (reason, generation) = router.connectionDidEnd(lost)
-            if router.closedReason != nil { return }
-            guard configuration.policy.reconnects, Self.isRecoverable(reason) else {
-                finish(reason)
-                return
-            }
-            guard let next = reconnect(after: reason) else { return }
-            if router.closedReason != nil {
-                next.frames.socket.shutDown()
-                return
-            }
+            guard let attempt = router.connectionDidEnd(lost), let next = reconnect(from: attempt) else { return }
             connection = next
             // Queued at once; a large backlog is sent by this thread while it reads the replies.
-            sender.resend(on: next.frames.socket, generation: generation)
-            states.publish(.connected(version: next.welcome.version ?? 0))
+            sender.resend(on: next.frames.socket, version: next.welcome.version ?? 0)
         }
     }
 
-    /// Ends the client for good: watchers hear `.closed`, then everything waiting fails.
-    private func finish(_ reason: SyncClientError) {
-        states.publish(.closed(reason: reason.description))
-        router.close(reason)
-    }
-
-    /// Connects again with backoff, or returns `nil` once closed, given up or refused for good.
-    private func reconnect(after reason: SyncClientError) -> (frames: FrameStream, welcome: ServerEnvelope)? {
+    /// Connects again with backoff from attempt `attempt`, or returns `nil` once closed, given
+    /// up or refused for good.
+    private func reconnect(from attempt: Int) -> (frames: FrameStream, welcome: ServerEnvelope)? {
         let policy = configuration.policy
         let deadline = policy.giveUpAfter.map { ContinuousClock.now + $0 }
-        var reason = reason
-        var attempt = 1
+        var attempt = attempt
         while true {
-            states.publish(.reconnecting(attempt: attempt, reason: reason.description))
             var delay = policy.delay(beforeAttempt: attempt)
             if let deadline { delay = min(delay, max(deadline - ContinuousClock.now, .zero)) }
             if !sleep(delay) { return nil }
             if let deadline, let limit = policy.giveUpAfter, ContinuousClock.now >= deadline, attempt > 1 {
-                finish(.connectionClosed(reason: "gave up reconnecting after \(limit): \(reason)"))
+                router.giveUp(after: limit)
                 return nil
             }
+            guard router.retry() else { return nil }
             do {
                 let timeout = deadline.map { Self.seconds($0 - ContinuousClock.now) } ?? Self.handshakeTimeoutSeconds
                 return try connectAndGreet(timeoutSeconds: max(1, min(timeout, Self.handshakeTimeoutSeconds)))
             } catch {
-                guard Self.isRecoverable(error) else {
-                    finish(error)
-                    return nil
-                }
-                reason = error
-                attempt += 1
+                guard let next = router.attemptFailed(error) else { return nil }
+                attempt = next
             }
         }
     }
@@ -148,15 +128,6 @@ final class ConnectionThread: Sendable {
         return router.closedReason == nil
     }
 
-    /// A lost connection is worth making again; a refusal (permission, protocol version) or a
-    /// daemon that said the client broke a rule is not.
-    private static func isRecoverable(_ error: SyncClientError) -> Bool {
-        switch error {
-        case .connectionClosed, .daemonUnreachable: return true
-        case .server, .unsupportedProtocol, .protocolViolation, .daemonNotStarted: return false
-        }
-    }
-
     private static func seconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds) + (duration.components.attoseconds > 0 ? 1 : 0)
     }
@@ -167,11 +138,10 @@ final class ConnectionThread: Sendable {
         frames: FrameStream, welcome: ServerEnvelope
     ) {
         let socket = try UnixSocket(path: configuration.socketPath)
-        guard router.setConnecting(socket) else {
+        guard router.connectionOpened(socket) else {
             socket.shutDown()
-            throw .connectionClosed(reason: "closed by the client")
+            throw .connectionClosed(.closedByClient)
         }
-        defer { _ = router.setConnecting(nil) }
         let hello: [UInt8]
         do {
             hello = try RequestEncoder.hello(
@@ -188,7 +158,7 @@ final class ConnectionThread: Sendable {
         do throws(SyncClientError) {
             reply = try frames.nextEnvelope().envelope
         } catch .connectionClosed(let reason) {
-            throw socket.writeFailure ?? .connectionClosed(reason: "no welcome from the daemon (\(reason))")
+            throw socket.writeFailure ?? .connectionClosed(.noWelcome(reason))
         }
         frames.receiveTimeoutSeconds = nil
         if reply.type == "error" { throw SyncClient.error(from: reply) }

@@ -27,7 +27,7 @@ final class FrameStream {
                 throw .protocolViolation("broken framing: \(error)")
             }
             let count = try socket.read(into: buffer, timeoutSeconds: receiveTimeoutSeconds)
-            guard count > 0 else { throw .connectionClosed(reason: "the daemon closed the connection") }
+            guard count > 0 else { throw .connectionClosed(.daemonClosed) }
             decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
     }

@@ -4,6 +4,8 @@ import SyncProtocol
 /// Routes what the connection thread receives to whoever waits for it: request replies to
 /// their continuations, updates to their subscription's sink. It also remembers every request
 /// not yet answered, with its frame, so that a new connection can send them again.
+/// It holds the connection's `ConnectionLifecycle` too, under the same lock, applies its
+/// transitions for the connection thread and `close()`, and publishes each new state.
 /// Thread-safe; the lock is never held during I/O or while a stream or continuation is
 /// resumed, and nothing that could be the last owner of a client is released under it.
 final class ReplyRouter: Sendable {
@@ -30,19 +32,18 @@ final class ReplyRouter: Sendable {
         var sinks: [Int64: SubscriptionSink] = [:]
         /// Subscriptions of a lost connection, to make again on the next one.
         var resubscribing: [SubscriptionSink] = []
-        /// Where new requests are written; `nil` while there is no connection.
-        var socket: UnixSocket?
-        /// A connection still in its handshake, shut down by `close()` so that the handshake
-        /// ends at once.
-        var connecting: UnixSocket?
-        var closedReason: SyncClientError?
-        /// The last error not tied to a request: why the daemon is about to close, usually.
-        var connectionError: SyncClientError?
-        /// How many connections have ended.
-        var generation = 0
+        /// The connection's state: new requests are written to its serving connection.
+        var lifecycle: ConnectionLifecycle<UnixSocket>
     }
 
-    private let routes = Locked(Routes())
+    private let routes: Locked<Routes>
+    /// Where every new state of the lifecycle is published.
+    let states = ConnectionStateBroadcaster()
+
+    /// A router whose connection is made again when lost if `reconnects`.
+    init(reconnects: Bool) {
+        routes = Locked(Routes(lifecycle: ConnectionLifecycle(reconnects: reconnects)))
+    }
 
     /// Reserves a request id for `waiter` and encodes its frame with it. Returns the frame and
     /// the socket to write it to: `nil` while disconnected, when `connectionDidStart` sends it.
@@ -53,8 +54,9 @@ final class ReplyRouter: Sendable {
         _ waiter: Waiter, onlyOn generation: Int? = nil, encode: (Int64) throws -> [UInt8]
     ) throws(SyncClientError) -> (id: Int64, frame: [UInt8], socket: UnixSocket?)? {
         try routes.withLock { routes throws(SyncClientError) in
-            if let reason = routes.closedReason { throw reason }
-            if let generation, generation != routes.generation || routes.socket == nil { return nil }
+            if let reason = routes.lifecycle.closedReason { throw reason }
+            let socket = routes.lifecycle.servingConnection
+            if let generation, generation != routes.lifecycle.generation || socket == nil { return nil }
             let id = routes.nextRequestID
             let frame: [UInt8]
             do {
@@ -64,20 +66,36 @@ final class ReplyRouter: Sendable {
             }
             routes.nextRequestID += 1
             routes.pending[id] = Pending(waiter: waiter, frame: frame)
-            return (id, frame, routes.socket)
+            return (id, frame, socket)
         }
     }
 
     /// The generation of the current connection: how many connections ended before it.
-    var generation: Int { routes.withLock { $0.generation } }
+    var generation: Int { routes.withLock { $0.lifecycle.generation } }
 
-    /// Records the connection in its handshake, or clears it (`nil`). Returns `false` when the
-    /// client closed meanwhile: the caller then shuts it down.
-    func setConnecting(_ socket: UnixSocket?) -> Bool {
-        routes.withLock { routes in
-            routes.connecting = socket
-            return routes.closedReason == nil
-        }
+    /// The socket of the attempt under way is open (`close()` shuts it down from now on).
+    /// Returns `false` when the client closed meanwhile: the caller then shuts it down.
+    func connectionOpened(_ socket: UnixSocket) -> Bool {
+        routes.withLock { $0.lifecycle.opened(socket) }
+    }
+
+    /// The attempt under way failed with `error`. Returns the next attempt to wait for, or
+    /// `nil` when the client is closed now (everything waiting failed with `error`).
+    func attemptFailed(_ error: SyncClientError) -> Int? {
+        let next = transition { $0.attemptFailed(error) }
+        if next == nil { failEverything() }
+        return next
+    }
+
+    /// The backoff passed: the due attempt starts. `false` when the client closed meanwhile.
+    func retry() -> Bool {
+        transition { $0.retry() }
+    }
+
+    /// The reconnect policy's time ran out after `limit`: everything waiting fails.
+    func giveUp(after limit: Duration) {
+        transition { $0.giveUp(after: limit) }
+        failEverything()
     }
 
     /// Forgets a subscription whose consumer left while it waited to be made again.
@@ -105,7 +123,7 @@ final class ReplyRouter: Sendable {
                 throw .protocolViolation("an update without subscription or version")
             }
             let sink = routes.withLock { routes in
-                routes.connectionError = nil
+                routes.lifecycle.daemonSpoke()
                 return routes.sinks[subscription]
             }
             sink?.deliver(version: version, base: envelope.base, payload: payload)
@@ -113,9 +131,8 @@ final class ReplyRouter: Sendable {
         }
         guard let id = envelope.id else {
             if envelope.type == "bye" {
-                let reason = SyncClientError.connectionClosed(
-                    reason: "the daemon said bye: \(envelope.reason ?? "no reason given")")
-                routes.withLock { $0.connectionError = reason }
+                let reason = SyncClientError.connectionClosed(.daemonSaidBye(reason: envelope.reason))
+                routes.withLock { $0.lifecycle.daemonReported(reason) }
                 return
             }
             guard envelope.type == "error" else {
@@ -125,18 +142,18 @@ final class ReplyRouter: Sendable {
             // the reason the requests still waiting will hear.
             let error = SyncClientError.server(
                 code: envelope.code ?? "", message: envelope.message ?? "the daemon reported an error")
-            routes.withLock { $0.connectionError = error }
+            routes.withLock { $0.lifecycle.daemonReported(error) }
             return
         }
         let (waiter, generation) = routes.withLock { routes -> (Waiter?, Int) in
-            routes.connectionError = nil
+            routes.lifecycle.daemonSpoke()
             let waiter = routes.pending.removeValue(forKey: id)?.waiter
             if case .subscription(let sink) = waiter, envelope.type == "subscribed",
                 let subscription = envelope.subscription
             {
                 routes.sinks[subscription] = sink
             }
-            return (waiter, routes.generation)
+            return (waiter, routes.lifecycle.generation)
         }
         switch waiter {
         case .reply(let continuation):
@@ -152,35 +169,34 @@ final class ReplyRouter: Sendable {
         }
     }
 
-    /// The connection ended and another will be made: new requests wait, unsubscribes are
-    /// moot, and subscriptions will be made again. Returns why it ended, as far as known, and
-    /// the generation of the next connection.
-    func connectionDidEnd(_ reason: SyncClientError) -> (reason: SyncClientError, generation: Int) {
-        let (sinks, reason) = routes.withLock { routes in
-            routes.socket = nil
+    /// The handshaken connection ended with `error`. If another will be made, new requests
+    /// wait, unsubscribes are moot and subscriptions will be made again; returns the attempt to
+    /// wait for. Returns `nil` when the client is closed now (everything waiting failed).
+    func connectionDidEnd(_ error: SyncClientError) -> Int? {
+        let (next, sinks) = routes.withLock { routes -> (Int?, [SubscriptionSink]) in
+            let next = routes.lifecycle.lost(error)
             routes.pending = routes.pending.filter { if case .discard = $0.value.waiter { false } else { true } }
             let sinks = Array(routes.sinks.values)
             routes.resubscribing.append(contentsOf: sinks)
             routes.sinks.removeAll()
-            let reason = routes.connectionError ?? reason
-            routes.connectionError = nil
-            routes.generation += 1
-            return (sinks, (reason, routes.generation))
+            return (next, sinks)
         }
+        publish()
         for sink in sinks { sink.connectionDidEnd() }
-        return reason
+        if next == nil { failEverything() }
+        return next
     }
 
-    /// A new connection on `socket`, the `generation`th, completed its handshake. Returns the
+    /// The daemon welcomed the attempt under way at `version`. Returns its socket and the
     /// frames to send on it first: a subscribe for each subscription of the lost connection,
     /// then every request still unanswered, oldest first (so that the ack of a resent dispatch
-    /// comes after the models it promises). New requests go to `socket` from now on, so the
+    /// comes after the models it promises). New requests go to the socket from now on, so the
     /// caller must hold the client's send lock until these frames are written. Returns `nil`
-    /// when the client closed or that connection already ended.
-    func connectionDidStart(_ socket: UnixSocket, generation: Int) -> [[UInt8]]? {
-        let (frames, released, failed) = routes.withLock {
-            routes -> ([[UInt8]]?, [SubscriptionSink], [SubscriptionSink]) in
-            guard routes.closedReason == nil, routes.generation == generation else { return (nil, [], []) }
+    /// when the client closed meanwhile.
+    func connectionDidStart(version: UInt64) -> (socket: UnixSocket, frames: [[UInt8]])? {
+        let (started, released, failed) = routes.withLock {
+            routes -> ((UnixSocket, [[UInt8]])?, [SubscriptionSink], [SubscriptionSink]) in
+            guard let socket = routes.lifecycle.welcomed(version: version) else { return (nil, [], []) }
             let pending = routes.pending.sorted { $0.key < $1.key }.map(\.value.frame)
             let released = routes.resubscribing
             routes.resubscribing.removeAll()
@@ -196,42 +212,54 @@ final class ReplyRouter: Sendable {
                 routes.pending[id] = Pending(waiter: .subscription(sink), frame: frame)
                 frames.append(frame)
             }
-            routes.socket = socket
-            routes.connecting = nil
-            return (frames + pending, released, failed)
+            return ((socket, frames + pending), released, failed)
         }
+        publish()
         for sink in failed { sink.finish(throwing: .protocolViolation("cannot encode the subscribe request again")) }
         // Released here, outside the lock: a cancelled subscription may hold the last
         // reference to the client.
         _ = released
-        return frames
+        return started
     }
 
-    /// Fails everything still waiting and refuses new requests, with `reason`, or with the
-    /// daemon's last error not tied to a request when the connection simply ended.
+    /// Closes the client for good with `reason` (or with the daemon's last error not tied to
+    /// a request, when the connection simply ended): watchers hear `.closed`, the connection is
+    /// shut down, everything still waiting fails and new requests are refused.
     func close(_ reason: SyncClientError) {
-        let (waiters, sinks, reason, socket) = routes.withLock { routes in
-            if routes.closedReason == nil {
-                if case .connectionClosed = reason, let error = routes.connectionError {
-                    routes.closedReason = error
-                } else {
-                    routes.closedReason = reason
-                }
-            }
-            let reason = routes.closedReason!
+        let (_, socket) = transition { $0.close(reason) }
+        socket?.shutDown()
+        failEverything()
+    }
+
+    /// Why the client is closed, or `nil` while it is open.
+    var closedReason: SyncClientError? { routes.withLock { $0.lifecycle.closedReason } }
+
+    /// Applies `change` to the lifecycle and publishes the state it leads to.
+    @discardableResult
+    private func transition<Result>(_ change: (inout ConnectionLifecycle<UnixSocket>) -> Result) -> Result {
+        let result = routes.withLock { change(&$0.lifecycle) }
+        publish()
+        return result
+    }
+
+    /// Publishes the lifecycle's state (the broadcaster drops repeats and anything after `.closed`).
+    private func publish() {
+        if let state = routes.withLock({ $0.lifecycle.published }) { states.publish(state) }
+    }
+
+    /// Once closed: fails everything still waiting with the closed reason.
+    private func failEverything() {
+        let (waiters, sinks, reason) = routes.withLock {
+            routes -> ([Waiter], [SubscriptionSink], SyncClientError?) in
+            guard let reason = routes.lifecycle.closedReason else { return ([], [], nil) }
             defer {
-                routes.connecting = nil
                 routes.pending.removeAll()
                 routes.sinks.removeAll()
                 routes.resubscribing.removeAll()
-                routes.socket = nil
             }
-            return (
-                routes.pending.values.map(\.waiter), Array(routes.sinks.values) + routes.resubscribing, reason,
-                routes.socket ?? routes.connecting
-            )
+            return (routes.pending.values.map(\.waiter), Array(routes.sinks.values) + routes.resubscribing, reason)
         }
-        socket?.shutDown()
+        guard let reason else { return }
         for waiter in waiters {
             switch waiter {
             case .reply(let continuation): continuation.resume(returning: .failure(reason))
@@ -241,7 +269,4 @@ final class ReplyRouter: Sendable {
         }
         for sink in sinks { sink.finish(throwing: reason) }
     }
-
-    /// Why the client is closed, or `nil` while it is open.
-    var closedReason: SyncClientError? { routes.withLock { $0.closedReason } }
 }

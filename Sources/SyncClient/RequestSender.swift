@@ -37,16 +37,17 @@ final class RequestSender: @unchecked Sendable {
         }
     }
 
-    /// Sends the backlog on a new connection (subscriptions to make again, then unanswered
-    /// requests) before any new request. A connection that the client's `close()` or a later
-    /// connection overtook is shut down instead, which ends its reading.
-    func resend(on socket: UnixSocket, generation: Int) {
+    /// The daemon welcomed the connection `socket` at `version`: sends the backlog on it
+    /// (subscriptions to make again, then unanswered requests) before any new request. A
+    /// connection that the client's `close()` overtook is shut down instead, which ends its
+    /// reading.
+    func resend(on socket: UnixSocket, version: UInt64) {
         mutex.run {
-            guard let frames = router.connectionDidStart(socket, generation: generation) else {
+            guard let started = router.connectionDidStart(version: version) else {
                 socket.shutDown()
                 return
             }
-            for frame in frames { socket.write(frame) }
+            for frame in started.frames { started.socket.write(frame) }
         }
     }
 }

@@ -39,7 +39,6 @@ public final class SyncClient: Sendable {
 
     private let router: ReplyRouter
     private let sender: RequestSender
-    private let states: ConnectionStateBroadcaster
 
     /// Connects to `identity`'s daemon and says hello, starting the daemon first when nothing
     /// answers and `autostart` is given (and the environment does not forbid it).
@@ -74,12 +73,11 @@ public final class SyncClient: Sendable {
         socketPath path: String, clientName: String, reconnect: ReconnectPolicy = .automatic
     ) async throws(SyncClientError) -> SyncClient {
         let clientID = ClientID.random().value
-        let router = ReplyRouter()
+        let router = ReplyRouter(reconnects: reconnect.reconnects)
         let sender = RequestSender(router: router)
-        let states = ConnectionStateBroadcaster(initial: .reconnecting(attempt: 0, reason: "connecting"))
         let thread = ConnectionThread(
             configuration: .init(socketPath: path, clientName: clientName, clientID: clientID, policy: reconnect),
-            router: router, sender: sender, states: states)
+            router: router, sender: sender)
         let first = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
             thread.start { continuation.resume(returning: $0) }
@@ -88,20 +86,15 @@ public final class SyncClient: Sendable {
         let info = ServerInfo(
             name: welcome.server ?? "", protocolVersion: welcome.protocol ?? WireProtocol.version,
             version: welcome.version ?? 0, log: welcome.log)
-        return SyncClient(
-            socketPath: path, server: info, clientID: clientID, router: router, sender: sender, states: states)
+        return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender)
     }
 
-    private init(
-        socketPath: String, server: ServerInfo, clientID: String, router: ReplyRouter, sender: RequestSender,
-        states: ConnectionStateBroadcaster
-    ) {
+    private init(socketPath: String, server: ServerInfo, clientID: String, router: ReplyRouter, sender: RequestSender) {
         self.socketPath = socketPath
         self.server = server
         self.clientID = clientID
         self.router = router
         self.sender = sender
-        self.states = states
     }
 
     deinit {
@@ -111,11 +104,12 @@ public final class SyncClient: Sendable {
     /// The connection state now, then each change; the stream ends once the client is closed.
     /// A consumer slower than the changes sees the newest ones.
     public func connectionStates() -> AsyncStream<ConnectionState> {
-        states.stream()
+        router.states.stream()
     }
 
-    /// The connection state now.
-    public var connectionState: ConnectionState { states.current }
+    /// The connection state now. `connect` returns once the first connection is made, so the
+    /// lifecycle always has one to publish by then; the fallback is that first connection.
+    public var connectionState: ConnectionState { router.states.current ?? .connected(version: server.version) }
 
     /// Dispatches `action` and returns the state version once the daemon applied it. Every
     /// update reflecting that version was delivered to this client's streams before it returns.
@@ -245,14 +239,13 @@ public final class SyncClient: Sendable {
         } catch {
             throw .protocolViolation(String(describing: error))
         }
-        throw .connectionClosed(reason: "the subscription ended before its first model")
+        throw .connectionClosed(.subscriptionEnded)
     }
 
     /// Closes the connection for good; pending requests and streams fail with
     /// `.connectionClosed` (or with the daemon's last error, if it had just reported one).
     public func close() {
-        states.publish(.closed(reason: "closed by the client"))
-        router.close(.connectionClosed(reason: "closed by the client"))
+        router.close(.connectionClosed(.closedByClient))
     }
 
     /// The `SyncClientError` an `error` reply stands for.

@@ -10,8 +10,8 @@ public enum SyncClientError: Error, Equatable, Sendable, CustomStringConvertible
     case server(code: String, message: String)
     /// The daemon speaks none of this client's protocol versions.
     case unsupportedProtocol(serverSupports: [Int])
-    /// The connection ended (daemon stopped, or `close()` was called).
-    case connectionClosed(reason: String)
+    /// The connection ended (daemon stopped, or `close()` was called), for `reason`.
+    case connectionClosed(DisconnectReason)
     /// The daemon sent something this client cannot understand.
     case protocolViolation(String)
 

@@ -118,15 +118,15 @@ final class UnixSocket: @unchecked Sendable {
             let ready = poll(&descriptors, 2, deadline.map(Self.milliseconds(until:)) ?? -1)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw .connectionClosed(reason: String(cString: strerror(errno)))
+                throw .connectionClosed(.readFailed(errno: errno))
             }
-            if ready == 0 { throw .connectionClosed(reason: "timed out waiting for data") }
+            if ready == 0 { throw .connectionClosed(.timedOut) }
             if descriptors[1].revents != 0 { drainWakeUp() }
             guard descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { continue }
             let count = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             if count >= 0 { return count }
             if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
-                throw .connectionClosed(reason: String(cString: strerror(errno)))
+                throw .connectionClosed(.readFailed(errno: errno))
             }
         }
     }
@@ -155,7 +155,7 @@ final class UnixSocket: @unchecked Sendable {
             } else if errno == EAGAIN || errno == EWOULDBLOCK {
                 break
             } else if errno != EINTR {
-                output.failure = .connectionClosed(reason: String(cString: strerror(errno)))
+                output.failure = .connectionClosed(.writeFailed(errno: errno))
                 output.unsent = []
                 output.sentCount = 0
             }

@@ -25,8 +25,8 @@ extension SyncClient {
                         switch state {
                         case .connected(let version): continuation.yield(.connected(version: version))
                         case .reconnecting(let attempt, let reason):
-                            continuation.yield(.reconnecting(attempt: attempt, reason: reason))
-                        case .closed(let reason): continuation.yield(.disconnected(reason: reason))
+                            continuation.yield(.reconnecting(attempt: attempt, reason: reason.description))
+                        case .closed(let reason): continuation.yield(.disconnected(reason: reason.description))
                         }
                     }
                     continuation.finish()

@@ -49,7 +49,7 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
             }
             remember(model)
             do {
-                return (lastEncoded, try Self.encode(changes))
+                return (lastEncoded, try JSONPatchWriter.encode(changes))
             } catch {
                 preconditionFailure("a change of \(Model.wireName) failed to encode: \(error)")
             }
@@ -64,7 +64,7 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
         let current = Self.document(lastEncoded.bytes)
         lastDocument = current
         do {
-            return (lastEncoded, try WireJSON.encode(JSONPatch(from: previous, to: current)))
+            return (lastEncoded, try JSONPatchWriter.encode(JSONPatch.changes(from: previous, to: current)))
         } catch {
             preconditionFailure("a patch of \(Model.wireName) failed to encode: \(error)")
         }
@@ -109,30 +109,6 @@ final class TypedViewSource<Model: ViewModel>: ViewSource {
 
     private static func changes<Diffable: DiffableViewModel>(of new: Diffable, from old: Model) -> [ModelChange]? {
         (old as? Diffable).map { new.changes(from: $0) }
-    }
-
-    /// `changes` as an RFC 6902 patch, written straight from each value's encoding (keys in
-    /// the sorted order the wire uses: `op`, `path`, `value`).
-    private static func encode(_ changes: [ModelChange]) throws -> [UInt8] {
-        var patch: [UInt8] = [UInt8(ascii: "[")]
-        for (index, change) in changes.enumerated() {
-            if index > 0 { patch.append(UInt8(ascii: ",")) }
-            let (op, path, value): (String, [String], (any Encodable)?) =
-                switch change {
-                case .add(let path, let value): ("add", path, value)
-                case .remove(let path): ("remove", path, nil)
-                case .replace(let path, let value): ("replace", path, value)
-                }
-            patch.append(contentsOf: #"{"op":"\#(op)","path":"#.utf8)
-            try WireJSON.appendString(JSONPatch.pointer(path), to: &patch)
-            if let value {
-                patch.append(contentsOf: #","value":"#.utf8)
-                patch += try WireJSON.encode(value)
-            }
-            patch.append(UInt8(ascii: "}"))
-        }
-        patch.append(UInt8(ascii: "]"))
-        return patch
     }
 
     private static func encodeWhole(_ model: Model?) -> [UInt8] {

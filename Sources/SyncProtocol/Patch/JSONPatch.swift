@@ -1,10 +1,11 @@
-import SyncStore
+import SyncDiff
 
 /// An RFC 6902 JSON Patch: the operations that turn one JSON document into another.
 ///
-/// `JSONPatch(from:to:)` computes a small patch for the way view models change (a field
-/// replaced, rows inserted or removed in one place of a list); `apply(to:)` replays one. Only
-/// `add`, `remove` and `replace` are produced; applying also understands `test`.
+/// `JSONPatch.changes(from:to:)` finds a small patch for the way view models change (a field
+/// replaced, rows inserted or removed in one place of a list) as `ModelChange`s, which
+/// `JSONPatchWriter` writes; `apply(to:)` replays one. Only `add`, `remove` and `replace` are
+/// produced; applying also understands `test`.
 public struct JSONPatch: Codable, Equatable, Sendable {
     /// One operation. `path` is a JSON Pointer (RFC 6901).
     public struct Operation: Codable, Equatable, Sendable {
@@ -54,11 +55,23 @@ public struct JSONPatch: Codable, Equatable, Sendable {
         self.operations = operations
     }
 
-    /// The patch that turns `old` into `new`.
+    /// The patch that turns `old` into `new`: `changes(from:to:)` as `JSONPatchWriter` writes
+    /// them, read back.
     public init(from old: JSONValue, to new: JSONValue) {
-        var operations: [Operation] = []
-        Self.diff(old, new, path: "", into: &operations)
-        self.operations = operations
+        do {
+            self = try WireJSON.decode(JSONPatch.self, from: JSONPatchWriter.encode(Self.changes(from: old, to: new)))
+        } catch {
+            preconditionFailure("a patch of JSON values failed to encode: \(error)")
+        }
+    }
+
+    /// The changes that turn `old` into `new`: members removed, added or changed in depth,
+    /// arrays compared as `ModelChange.arrayChanges` does with paired elements compared in depth,
+    /// anything else replaced.
+    public static func changes(from old: JSONValue, to new: JSONValue) -> [ModelChange] {
+        var changes: [ModelChange] = []
+        diff(old, new, path: [], into: &changes)
+        return changes
     }
 
     /// Encodes as the bare array of operations the RFC describes.
@@ -113,40 +126,28 @@ public struct JSONPatch: Codable, Equatable, Sendable {
         return document
     }
 
-    private static func diff(_ old: JSONValue, _ new: JSONValue, path: String, into operations: inout [Operation]) {
+    private static func diff(_ old: JSONValue, _ new: JSONValue, path: [String], into changes: inout [ModelChange]) {
         if old == new { return }
         switch (old, new) {
         case (.object(let before), .object(let after)):
             for key in before.keys.sorted() where after[key] == nil {
-                operations.append(Operation(op: "remove", path: path + "/" + JSONPointer.escape(key)))
+                changes.append(.remove(path: path + [key]))
             }
             for key in after.keys.sorted() {
-                let memberPath = path + "/" + JSONPointer.escape(key)
                 if let previous = before[key] {
-                    diff(previous, after[key]!, path: memberPath, into: &operations)
+                    diff(previous, after[key]!, path: path + [key], into: &changes)
                 } else {
-                    operations.append(Operation(op: "add", path: memberPath, value: after[key]!))
+                    changes.append(.add(path: path + [key], value: after[key]!))
                 }
             }
         case (.array(let before), .array(let after)):
-            diffArrays(before, after, path: path, into: &operations)
+            changes += ModelChange.arrayChanges(from: before, to: after, at: path, firstIndex: 0) { index, position in
+                var inside: [ModelChange] = []
+                diff(before[index], after[index], path: position, into: &inside)
+                return inside
+            }
         default:
-            operations.append(Operation(op: "replace", path: path, value: new))
-        }
-    }
-
-    /// Paired elements of the middle are compared in depth, the rest removed or added (see
-    /// `ArrayDifference`).
-    private static func diffArrays(
-        _ before: [JSONValue], _ after: [JSONValue], path: String, into operations: inout [Operation]
-    ) {
-        let difference = ArrayDifference(from: before, to: after)
-        for index in difference.paired {
-            diff(before[index], after[index], path: path + "/\(index)", into: &operations)
-        }
-        for index in difference.removed { operations.append(Operation(op: "remove", path: path + "/\(index)")) }
-        for index in difference.added {
-            operations.append(Operation(op: "add", path: path + "/\(index)", value: after[index]))
+            changes.append(.replace(path: path, value: new))
         }
     }
 }

@@ -46,7 +46,7 @@ public struct TodoStore: ScreenStore {
     /// A store whose feeds end at once and which refuses every action: screens built on it
     /// show only what a test puts in them.
     public static let inert = TodoStore(
-        dispatch: { _ in throw SyncClientError.connectionClosed(reason: "no daemon in this test") },
+        dispatch: { _ in throw SyncClientError.daemonUnreachable(path: "", reason: "no daemon in this test") },
         list: { _ in .just("list", []) },
         item: { _ in .just("item", []) },
         undo: .just("undo", []),

@@ -35,7 +35,7 @@ extension Command {
                 } catch {
                     throw .protocolViolation(String(describing: error))
                 }
-                throw .connectionClosed(reason: "the daemon ended the subscription")
+                throw .connectionClosed(.subscriptionEnded)
             }
         })
 

@@ -42,7 +42,8 @@ import TodoDomain
         try daemon.stop()
         let lost = try await waitFor(&states) { if case .reconnecting = $0 { true } else { false } }
         guard case .reconnecting(_, let reason) = lost else { throw TestFailure("\(lost)") }
-        #expect(reason.contains("bye"))
+        #expect(reason.description.contains("bye"))
+        guard case .connectionClosed(.daemonSaidBye) = reason else { throw TestFailure("\(reason)") }
 
         try daemon.start()
         #expect(
@@ -132,7 +133,8 @@ import TodoDomain
             Issue.record("expected the client to give up")
         } catch {
             guard case .connectionClosed(let reason) = error else { throw error }
-            #expect(reason.contains("gave up reconnecting"))
+            #expect(reason.description.contains("gave up reconnecting"))
+            guard case .gaveUp(after: .milliseconds(300), _) = reason else { throw TestFailure("\(reason)") }
         }
         guard case .closed = client.connectionState else { throw TestFailure("still \(client.connectionState)") }
     }
@@ -150,11 +152,11 @@ import TodoDomain
             _ = try await waiting
             Issue.record("expected the dispatch to fail")
         } catch {
-            #expect(error as? SyncClientError == .connectionClosed(reason: "closed by the client"))
+            #expect(error as? SyncClientError == .connectionClosed(.closedByClient))
         }
         #expect(
             try await waitFor(&states) { if case .closed = $0 { true } else { false } }
-                == .closed(reason: "closed by the client"))
+                == .closed(reason: .connectionClosed(.closedByClient)))
         #expect(await states.next() == nil)
         try daemon.start()
         let list = try daemon.todo("list", "--json")

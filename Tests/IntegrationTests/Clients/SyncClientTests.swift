@@ -107,6 +107,7 @@ import TodoDomain
         guard case .closed(let reason) = client.connectionState else {
             throw TestFailure("still \(client.connectionState)")
         }
-        #expect(reason.contains("bye"))
+        #expect(reason.description.contains("bye"))
+        guard case .connectionClosed(.daemonSaidBye) = reason else { throw TestFailure("\(reason)") }
     }
 }

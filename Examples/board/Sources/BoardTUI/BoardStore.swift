@@ -51,7 +51,7 @@ public struct BoardStore: ScreenStore {
     /// A store whose feeds end at once and which refuses every action: screens built on it
     /// show only what a test puts in them.
     public static let inert = BoardStore(
-        dispatch: { _ in throw SyncClientError.connectionClosed(reason: "no daemon in this test") },
+        dispatch: { _ in throw SyncClientError.daemonUnreachable(path: "", reason: "no daemon in this test") },
         board: .just("board", []),
         undo: .just("undo", []))
 }
