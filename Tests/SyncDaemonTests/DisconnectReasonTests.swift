@@ -36,6 +36,8 @@ import Testing
         }
         #expect(DisconnectReason.failure(of: .read, status: UV_EIO.rawValue) == .readFailed(code: UV_EIO.rawValue))
         #expect(DisconnectReason.failure(of: .write, status: UV_EIO.rawValue) == .writeFailed(code: UV_EIO.rawValue))
-        #expect(DisconnectReason.failure(of: .write, status: UV_ECONNRESET.rawValue).logText.hasPrefix("client went away (E"))
+        #expect(
+            DisconnectReason.failure(of: .write, status: UV_ECONNRESET.rawValue).logText.hasPrefix(
+                "client went away (E"))
     }
 }

@@ -1,8 +1,8 @@
 import CUV
 import Foundation
 import Glibc
-import TestSupport
 import SyncProtocol
+import TestSupport
 import Testing
 
 @testable import SyncDaemon
@@ -71,7 +71,8 @@ import Testing
             directory = try makeTemporaryDirectory()
             path = directory + "/socket"
             let readBuffer = ReadBuffer(byteCount: Connection.readChunkSize)
-            let limits = Connection.Limits(maximumFrameLength: 1 << 20, softQueueLimit: 1 << 16, hardQueueLimit: 1 << 20)
+            let limits = Connection.Limits(
+                maximumFrameLength: 1 << 20, softQueueLimit: 1 << 16, hardQueueLimit: 1 << 20)
             listener = try UnixListener(loop: fixture.loop, source: .path(path), logger: fixture.logger) {
                 [recorder, accepted] stream in
                 accepted.connection = try? Connection(
