@@ -1,14 +1,15 @@
 import CUV
 import Foundation
 import Glibc
+import SyncProtocol
 import TestSupport
 import Testing
 
 @testable import SyncDaemon
 
 /// The end of an event loop, on a private loop: handles left open are logged as bugs by type
-/// (in the words the integration harness looks for) and closed; a loop whose owners closed
-/// everything logs nothing.
+/// (in the words the integration harness looks for) and closed, pipes through their listener or
+/// connection; a loop whose owners closed everything logs nothing.
 @Suite struct LoopShutdownTests {
     /// A private loop, and a logger writing journal-style lines (no timestamps) to a file.
     private final class Fixture {
@@ -35,6 +36,64 @@ import Testing
 
         /// What was logged.
         var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    }
+
+    /// What the connections of `ListenerWithOneClient` tell their server.
+    private final class Recorder: ConnectionDelegate {
+        var lost: [DisconnectReason] = []
+
+        func connection(_ connection: Connection, didReceive payload: [UInt8]) {}
+        func connection(_ connection: Connection, didBreakFraming error: FrameError) {}
+        func connectionReachedEndOfInput(_ connection: Connection) {}
+        func connectionNeedsFlush(_ connection: Connection) {}
+        func connection(_ connection: Connection, newestModelOf subscription: Int64) -> (
+            version: UInt64, model: [UInt8]
+        )? { nil }
+        func connectionLost(_ connection: Connection, reason: DisconnectReason) { lost.append(reason) }
+    }
+
+    /// A listener on a socket in a private directory, a real client connected to it, and the
+    /// daemon side of that client accepted into a reading `Connection`.
+    private final class ListenerWithOneClient {
+        /// Where the accepted connection is kept (the listener's callback fills it in).
+        private final class Accepted {
+            var connection: Connection?
+        }
+
+        let directory: String
+        let path: String
+        let recorder = Recorder()
+        let listener: UnixListener
+        let client: WireClient
+        private let accepted = Accepted()
+
+        init(_ fixture: Fixture) throws {
+            directory = try makeTemporaryDirectory()
+            path = directory + "/socket"
+            let readBuffer = ReadBuffer(byteCount: Connection.readChunkSize)
+            let limits = Connection.Limits(
+                maximumFrameLength: 1 << 20, softQueueLimit: 1 << 16, hardQueueLimit: 1 << 20)
+            listener = try UnixListener(loop: fixture.loop, source: .path(path), logger: fixture.logger) {
+                [recorder, accepted] stream in
+                accepted.connection = try? Connection(
+                    id: 1, loop: fixture.loop, acceptingFrom: stream, limits: limits, readBuffer: readBuffer)
+                accepted.connection?.delegate = recorder
+                accepted.connection?.startReading()
+            }
+            client = try WireClient(path: path)
+            // A deadline against hanging only: the client is already in the backlog.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while accepted.connection == nil, ContinuousClock.now < deadline { uv_run(fixture.loop, UV_RUN_NOWAIT) }
+            guard accepted.connection != nil else { throw TestFailure("the client was not accepted") }
+        }
+
+        /// The daemon side of the client, until `dropConnection()`.
+        var connection: Connection? { accepted.connection }
+
+        /// Lets go of the connection: only its handle keeps it alive now.
+        func dropConnection() { accepted.connection = nil }
+
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     @Test func handlesLeftOpenAreLoggedByTypeAndClosedByTheirOwners() throws {
@@ -75,5 +134,36 @@ import Testing
         #expect(LoopShutdown.close(fixture.loop, logger: fixture.logger).isEmpty)
         #expect(fixture.log.isEmpty, "\(fixture.log)")
         try DaemonHarness.requireNoLeftoverHandles(in: fixture.log)
+    }
+
+    @Test func pipesLeftOpenAreLoggedAndClosedThroughTheirListenerAndConnection() throws {
+        let fixture = try Fixture()
+        let pipes = try ListenerWithOneClient(fixture)
+
+        let leftovers = LoopShutdown.close(fixture.loop, logger: fixture.logger)
+
+        #expect(leftovers == ["pipe", "pipe"])
+        #expect(fixture.log == String(repeating: "<3>bug: libuv handle left open at shutdown: pipe\n", count: 2))
+        #expect(pipes.recorder.lost == [.loopEnded], "the connection told its server, once, why")
+        #expect(access(pipes.path, F_OK) != 0, "the listener removed its socket file")
+        #expect(try pipes.client.readsEndOfStream(), "the client's socket was closed")
+        #expect(throws: TestFailure.self) { try DaemonHarness.requireNoLeftoverHandles(in: fixture.log) }
+    }
+
+    @Test func pipesTheirOwnersClosedSayNothingAndLiveUntilTheirCloseCallback() throws {
+        let fixture = try Fixture()
+        let pipes = try ListenerWithOneClient(fixture)
+        weak let connection = pipes.connection
+        pipes.listener.close()
+        connection?.close(reason: .shutdown)
+        pipes.dropConnection()
+        #expect(connection != nil, "its handle keeps it until the close callback")
+
+        #expect(LoopShutdown.close(fixture.loop, logger: fixture.logger).isEmpty)
+        #expect(fixture.log.isEmpty, "\(fixture.log)")
+        #expect(connection == nil, "released in the close callback")
+        #expect(pipes.recorder.lost == [.shutdown])
+        #expect(access(pipes.path, F_OK) != 0)
+        #expect(try pipes.client.readsEndOfStream())
     }
 }

@@ -15,14 +15,17 @@ protocol ConnectionDelegate: AnyObject {
     /// encoded when the socket could take it; `nil` when the subscription is gone.
     func connection(_ connection: Connection, newestModelOf subscription: Int64) -> (version: UInt64, model: [UInt8])?
     /// The connection is gone, for `reason`. Called exactly once; release everything it held.
-    func connectionLost(_ connection: Connection, reason: String)
+    func connectionLost(_ connection: Connection, reason: DisconnectReason)
 }
 
-/// One accepted client socket: reads frames in, writes queued bytes out.
+/// One accepted client socket: reads frames in, writes queued bytes out. Where it is in its life
+/// (greeting, serving, draining, closed) is its `ConnectionStateMachine`; this class performs
+/// the effects the machine's transitions return.
 ///
-/// Lifetime: the connection owns its `uv_pipe_t`, whose `data` points back at it. It retains
-/// itself when the handle is initialised and releases that reference in the close callback, so
-/// it outlives every libuv callback that can name it. Loop-confined: not `Sendable`.
+/// Lifetime: its `uv_pipe_t` is a `LoopHandle` whose target is the connection, kept alive until
+/// the close callback, so the connection outlives every libuv callback that can name it. The
+/// write request's `data` points at the connection unretained: a write's callback always runs
+/// before the pipe's close callback. Loop-confined: not `Sendable`.
 ///
 /// ```
 ///  accepted ──read──▶ frames to delegate
@@ -30,7 +33,7 @@ protocol ConnectionDelegate: AnyObject {
 ///     ▼
 ///  close(reason) ──▶ delegate.connectionLost ──▶ uv_close ──▶ close callback frees memory
 /// ```
-final class Connection {
+final class Connection: LoopHandleTarget {
     /// Bytes read per `read(2)`, into the loop's one `ReadBuffer`.
     static let readChunkSize = 64 * 1024
 
@@ -50,8 +53,8 @@ final class Connection {
     private(set) var peer: (uid: UInt32, gid: UInt32, pid: Int32)?
     weak var delegate: (any ConnectionDelegate)?
 
-    private let limits: Limits
-    private let pipe: UnsafeMutablePointer<uv_pipe_t>
+    private var machine: ConnectionStateMachine
+    private let pipe: LoopHandle<uv_pipe_t>
     private let writeRequest: UnsafeMutablePointer<uv_write_t>
     /// Shared with the loop's other connections; see `ReadBuffer`.
     private let readBuffer: ReadBuffer
@@ -59,14 +62,6 @@ final class Connection {
     private var inFlight: UnsafeMutableRawBufferPointer?
     private var decoder: FrameDecoder
     private var outbound: OutboundQueue
-    private var isReading = false
-    /// Set when no more requests will ever be read (end of input, shutdown), whatever the queue.
-    private var readingEnded = false
-    /// Whether the delegate was already asked for a flush this loop pass.
-    private var isFlushScheduled = false
-    /// Set once the connection is to close as soon as its queue is written, and why.
-    private var closeWhenFlushed: String?
-    private(set) var isClosed = false
 
     /// Initialises the pipe handle on `loop` and accepts the pending client of `server`.
     init(
@@ -74,47 +69,50 @@ final class Connection {
         limits: Limits, readBuffer: ReadBuffer
     ) throws(DaemonError) {
         self.id = id
-        self.limits = limits
         self.readBuffer = readBuffer
+        machine = ConnectionStateMachine(softQueueLimit: limits.softQueueLimit, hardQueueLimit: limits.hardQueueLimit)
         decoder = FrameDecoder(maximumLength: limits.maximumFrameLength)
         outbound = OutboundQueue(coalescingThreshold: limits.softQueueLimit)
-        pipe = .allocate(capacity: 1)
+        pipe = try .pipe(loop: loop, "client connection")
         writeRequest = .allocate(capacity: 1)
-        let initialised = uv_pipe_init(loop, pipe, 0)
-        guard initialised == 0 else {
-            Self.free(pipe: pipe, writeRequest: writeRequest)
-            throw .libuv(operation: "uv_pipe_init", subject: "client connection", code: initialised)
-        }
-        // From here on the handle exists and must go through uv_close; the retained reference
-        // is released in the close callback.
-        pipe.pointee.data = Unmanaged.passRetained(self).toOpaque()
-        writeRequest.pointee.data = pipe.pointee.data
-        let accepted = uv_accept(server, cuv_pipe_as_stream(pipe))
+        pipe.attach(self)
+        writeRequest.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        let accepted = uv_accept(server, pipe.stream)
         if accepted < 0 {
-            isClosed = true
-            uv_close(cuv_pipe_as_handle(pipe), Self.onClose)
+            // Never served, so no one is told: the handle closes and the connection goes with it.
+            pipe.close()
             throw .libuv(operation: "uv_accept", subject: "client connection", code: accepted)
         }
         var credentials = cuv_peer_credentials()
-        if cuv_read_peer_credentials(pipe, &credentials) == 0 {
+        if cuv_read_peer_credentials(pipe.handle, &credentials) == 0 {
             peer = (credentials.uid, credentials.gid, credentials.pid)
         }
     }
 
+    deinit {
+        inFlight?.deallocate()
+        writeRequest.deallocate()
+    }
+
+    /// Whether a valid `hello` was received and the connection is still serving.
+    var isGreeted: Bool { machine.isGreeted }
+
+    /// Whether the client finished sending (end of stream read) and the connection is still open.
+    var clientEndedInput: Bool { machine.clientEndedInput }
+
     /// Starts delivering frames to the delegate.
     func startReading() {
-        guard !isClosed, !isReading else { return }
-        let result = uv_read_start(cuv_pipe_as_stream(pipe), Self.onAllocate, Self.onRead)
-        if result < 0 {
-            close(reason: "cannot read: \(String(cString: uv_err_name(result)))")
-        } else {
-            isReading = true
-        }
+        perform(machine.startReading())
+    }
+
+    /// Records that the client's `hello` was answered with a welcome: the connection serves.
+    func greet() {
+        machine.greet()
     }
 
     /// Queues a framed reply; it goes out with everything else queued in this loop pass.
     func enqueue(_ frame: [UInt8]) {
-        guard !isClosed, closeWhenFlushed == nil else { return }
+        guard machine.isOpen else { return }
         outbound.append(frame)
         didEnqueue()
     }
@@ -125,7 +123,7 @@ final class Connection {
     /// be asked for its newest model when the socket drains.
     @discardableResult
     func enqueueUpdate(_ change: ViewChange, subscription: Int64, version: UInt64) -> Bool {
-        guard !isClosed, closeWhenFlushed == nil else { return false }
+        guard machine.isOpen else { return false }
         let outcome = outbound.appendUpdate(
             change, subscription: subscription, version: version, writingByteCount: inFlight?.count ?? 0)
         if outcome != .absorbed { didEnqueue() }
@@ -134,78 +132,62 @@ final class Connection {
 
     /// Writes what is queued, unless a write is already in flight (its callback writes the rest).
     func flush() {
-        isFlushScheduled = false
-        guard !isClosed, inFlight == nil else { return }
+        guard machine.beginFlush(), inFlight == nil else { return }
         let drained = outbound.drain { subscription in delegate?.connection(self, newestModelOf: subscription) }
         guard let buffer = drained else {
-            if let reason = closeWhenFlushed {
-                close(reason: reason)
-            } else {
-                resumeReadingIfDrained()
-            }
+            perform(machine.didFlush(wroteNothing: true, queuedByteCount: queuedByteCount))
             return
         }
         inFlight = buffer
         var descriptor = uv_buf_init(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
-        let result = uv_write(writeRequest, cuv_pipe_as_stream(pipe), &descriptor, 1, Self.onWrite)
+        let result = uv_write(writeRequest, pipe.stream, &descriptor, 1, Self.onWrite)
         if result < 0 {
             releaseInFlight()
-            close(reason: Self.reason("write", result))
+            perform(machine.close(.failure(of: .write, status: result)))
+            return
         }
-        resumeReadingIfDrained()
+        perform(machine.didFlush(wroteNothing: false, queuedByteCount: queuedByteCount))
     }
 
     /// Stops reading, writes what is queued (an error explaining why, typically), then closes.
-    func closeAfterFlushing(reason: String = "closed by the server") {
-        guard !isClosed, closeWhenFlushed == nil else { return }
-        stopReading()
-        closeWhenFlushed = reason
-        scheduleFlush()
+    func closeAfterFlushing(reason: DisconnectReason) {
+        perform(machine.drain(reason))
+    }
+
+    /// Stops delivering frames for good: backpressure will not resume reading.
+    func endReading() {
+        perform(machine.endInput(.byServer))
     }
 
     /// The one disconnect path: EOF, read or write errors, protocol violations, shutdown.
     /// Tells the delegate once, then closes the handle; queued bytes are dropped.
-    func close(reason: String) {
-        guard !isClosed else { return }
-        isClosed = true
-        delegate?.connectionLost(self, reason: reason)
-        uv_close(cuv_pipe_as_handle(pipe), Self.onClose)
+    func close(reason: DisconnectReason) {
+        perform(machine.close(reason))
+    }
+
+    /// Closes for `.loopEnded` (the loop ended with the connection open).
+    func closeLeftoverHandle() {
+        close(reason: .loopEnded)
     }
 
     private var queuedByteCount: Int { outbound.pendingByteCount + (inFlight?.count ?? 0) }
 
     private func didEnqueue() {
-        if outbound.pendingReplyByteCount > limits.hardQueueLimit {
-            close(reason: "slow consumer: more than \(limits.hardQueueLimit) bytes of replies unwritten")
+        perform(machine.didQueue(replyByteCount: outbound.pendingReplyByteCount, queuedByteCount: queuedByteCount))
+    }
+
+    /// Carries out what a transition of the machine asked for, in the order `Effects` documents.
+    private func perform(_ effects: ConnectionStateMachine.Effects) {
+        if let reason = effects.close {
+            delegate?.connectionLost(self, reason: reason)
+            pipe.close()
             return
         }
-        // Backpressure: a client that does not read its replies gets no new requests read.
-        if queuedByteCount > limits.softQueueLimit { stopReading() }
-        scheduleFlush()
-    }
-
-    private func scheduleFlush() {
-        guard !isFlushScheduled else { return }
-        isFlushScheduled = true
-        delegate?.connectionNeedsFlush(self)
-    }
-
-    /// Stops delivering frames for good: backpressure will not resume reading.
-    func endReading() {
-        readingEnded = true
-        stopReading()
-    }
-
-    /// Stops delivering frames until the queue drains (libuv stops reading the socket).
-    private func stopReading() {
-        guard isReading else { return }
-        uv_read_stop(cuv_pipe_as_stream(pipe))
-        isReading = false
-    }
-
-    private func resumeReadingIfDrained() {
-        if !isReading, !readingEnded, closeWhenFlushed == nil, queuedByteCount <= limits.softQueueLimit / 2 {
-            startReading()
+        if effects.stopReading { uv_read_stop(pipe.stream) }
+        if effects.scheduleFlush { delegate?.connectionNeedsFlush(self) }
+        if effects.startReading {
+            let result = uv_read_start(pipe.stream, Self.onAllocate, Self.onRead)
+            if result < 0 { perform(machine.close(.failure(of: .read, status: result))) }
         }
     }
 
@@ -216,12 +198,12 @@ final class Connection {
 
     private func didRead(_ count: Int) {
         decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer.bytes[..<count]))
-        while !isClosed, closeWhenFlushed == nil {
+        while machine.isOpen {
             do {
                 guard let payload = try decoder.next() else { return }
                 delegate?.connection(self, didReceive: payload)
             } catch {
-                stopReading()
+                perform(machine.endInput(.byServer))
                 delegate?.connection(self, didBreakFraming: error)
                 return
             }
@@ -230,36 +212,22 @@ final class Connection {
 
     private func didWrite(status: Int32) {
         releaseInFlight()
+        // ECANCELED comes only from the connection's own uv_close, after which closing is a no-op.
         if status < 0 {
-            close(reason: status == UV_ECANCELED.rawValue ? "closed" : Self.reason("write", status))
+            perform(machine.close(.failure(of: .write, status: status)))
             return
         }
         flush()
     }
 
-    private static func free(pipe: UnsafeMutablePointer<uv_pipe_t>, writeRequest: UnsafeMutablePointer<uv_write_t>) {
-        pipe.deallocate()
-        writeRequest.deallocate()
-    }
-
     private static func owner(_ data: UnsafeMutableRawPointer?) -> Connection {
-        Unmanaged<Connection>.fromOpaque(data!).takeUnretainedValue()
+        LoopHandle<uv_pipe_t>.target(of: data, as: Connection.self)
     }
 
     private static let onAllocate: uv_alloc_cb = { handle, _, buffer in
         let connection = owner(handle!.pointee.data)
         let bytes = connection.readBuffer.bytes
         buffer!.pointee = uv_buf_init(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
-    }
-
-    /// Why a `read` or `write` that ended with `status` closes the connection. A client that
-    /// closed its socket while replies were on their way (a one-shot `todo list` does, once it
-    /// has its model) makes writes fail with EPIPE or reads with ECONNRESET: that is the client
-    /// going away, not a failure.
-    private static func reason(_ operation: String, _ status: Int32) -> String {
-        let name = String(cString: uv_err_name(status))
-        return status == UV_EPIPE.rawValue || status == UV_ECONNRESET.rawValue
-            ? "client went away (\(name))" : "\(operation) failed: \(name)"
     }
 
     private static let onRead: uv_read_cb = { stream, nread, _ in
@@ -269,23 +237,15 @@ final class Connection {
         } else if nread == Int(UV_EOF.rawValue) {
             // The client may have only shut down its sending side: the delegate closes once
             // everything it asked for is answered.
-            connection.endReading()
+            connection.perform(connection.machine.endInput(.byClient))
             connection.delegate?.connectionReachedEndOfInput(connection)
         } else if nread < 0 {
-            connection.close(reason: reason("read", Int32(nread)))
+            connection.close(reason: .failure(of: .read, status: Int32(nread)))
         }
         // nread == 0 is EAGAIN, not EOF: nothing to do.
     }
 
     private static let onWrite: uv_write_cb = { request, status in
-        owner(request!.pointee.data).didWrite(status: status)
-    }
-
-    private static let onClose: uv_close_cb = { handle in
-        let unmanaged = Unmanaged<Connection>.fromOpaque(handle!.pointee.data!)
-        let connection = unmanaged.takeUnretainedValue()
-        connection.releaseInFlight()
-        free(pipe: connection.pipe, writeRequest: connection.writeRequest)
-        unmanaged.release()
+        Unmanaged<Connection>.fromOpaque(request!.pointee.data!).takeUnretainedValue().didWrite(status: status)
     }
 }

@@ -1,10 +1,10 @@
 import CUV
 import Glibc
 
-/// The listening Unix socket: bound here, or passed by systemd (socket activation). Owns its
-/// `uv_pipe_t`; `data` points back at the listener, which retains itself until the close
-/// callback frees the handle. Loop-confined: not `Sendable`.
-final class UnixListener {
+/// The listening Unix socket: bound here, or passed by systemd (socket activation). Its
+/// `uv_pipe_t` is a `LoopHandle` whose target is the listener, which it keeps alive until the
+/// close callback. Loop-confined: not `Sendable`.
+final class UnixListener: LoopHandleTarget {
     /// Where the socket is.
     enum Source {
         /// Bind this path (mode 0600, via the umask); the file is removed at close.
@@ -16,11 +16,10 @@ final class UnixListener {
     /// What to call the socket in logs.
     let path: String
 
-    private let pipe: UnsafeMutablePointer<uv_pipe_t>
+    private let pipe: LoopHandle<uv_pipe_t>
     private let onConnection: (UnsafeMutablePointer<uv_stream_t>) -> Void
     private let logger: Logger
     private var boundInode: ino_t = 0
-    private var isClosed = false
 
     /// Listens on `source`. `onConnection` is called with the server stream each time a
     /// client is waiting to be accepted.
@@ -34,21 +33,16 @@ final class UnixListener {
         }
         self.logger = logger
         self.onConnection = onConnection
-        pipe = .allocate(capacity: 1)
-        let initialised = uv_pipe_init(loop, pipe, 0)
-        guard initialised == 0 else {
-            pipe.deallocate()
-            throw .libuv(operation: "uv_pipe_init", subject: "listening socket", code: initialised)
-        }
-        pipe.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        pipe = try .pipe(loop: loop, "listening socket")
+        pipe.attach(self)
         do {
             switch source {
             case .path(let path):
                 try bind(path)
             case .descriptor(let descriptor):
-                try DaemonError.check(uv_pipe_open(pipe, descriptor), "opening", path)
+                try DaemonError.check(uv_pipe_open(pipe.handle, descriptor), "opening", path)
             }
-            try DaemonError.check(uv_listen(cuv_pipe_as_stream(pipe), 128, Self.onListen), "listening on", path)
+            try DaemonError.check(uv_listen(pipe.stream, 128, Self.onListen), "listening on", path)
         } catch {
             close()
             throw error
@@ -57,18 +51,20 @@ final class UnixListener {
 
     /// Stops accepting and removes the socket file if it is still the one this listener bound.
     func close() {
-        guard !isClosed else { return }
-        isClosed = true
+        guard !pipe.isClosed else { return }
         var status = stat()
         if boundInode != 0, lstat(path, &status) == 0, status.st_ino == boundInode {
             unlink(path)
         }
-        uv_close(cuv_pipe_as_handle(pipe), Self.onClose)
+        pipe.close()
     }
+
+    /// Closes as `close()` does (the loop ended with the listener open).
+    func closeLeftoverHandle() { close() }
 
     private func bind(_ path: String) throws(DaemonError) {
         let previousMask = umask(0o177)
-        let bound = uv_pipe_bind(pipe, path)
+        let bound = uv_pipe_bind(pipe.handle, path)
         umask(previousMask)
         try DaemonError.check(bound, "binding", path)
         var status = stat()
@@ -76,8 +72,8 @@ final class UnixListener {
     }
 
     private static let onListen: uv_connection_cb = { server, status in
-        let listener = Unmanaged<UnixListener>.fromOpaque(server!.pointee.data!).takeUnretainedValue()
-        guard !listener.isClosed else { return }
+        let listener = LoopHandle<uv_pipe_t>.target(of: server!.pointee.data, as: UnixListener.self)
+        guard !listener.pipe.isClosed else { return }
         guard status == 0 else {
             // Typically EMFILE: the client waits in the backlog; say so, it is worth knowing.
             listener.logger.log(
@@ -85,11 +81,5 @@ final class UnixListener {
             return
         }
         listener.onConnection(server!)
-    }
-
-    private static let onClose: uv_close_cb = { handle in
-        let unmanaged = Unmanaged<UnixListener>.fromOpaque(handle!.pointee.data!)
-        unmanaged.takeUnretainedValue().pipe.deallocate()
-        unmanaged.release()
     }
 }

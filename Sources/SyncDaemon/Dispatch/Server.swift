@@ -120,7 +120,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
                     ProtocolError(
                         .permissionDenied,
                         "This daemon does not serve user \(connection.peer.map { String($0.uid) } ?? "unknown")."),
-                    session)
+                    session, because: .peerRefused)
                 return
             }
             logger.log(.debug, "\(session.logName) connected (uid \(peer.uid) pid \(peer.pid))")
@@ -159,20 +159,19 @@ final class Server<App: SyncApp>: ConnectionDelegate {
             reply = ProtocolError(.frameTooLarge, "A frame announced \(length) bytes; the limit is \(maximum).")
         }
         logger.log(.warning, "\(session.logName): \(reply.message) Closing.")
-        closeWithError(reply, session)
+        closeWithError(reply, session, because: .framingBroken)
     }
 
     func connectionReachedEndOfInput(_ connection: Connection) {
         guard let session = sessions[connection.id] else { return }
-        session.inputEnded = true
         closeIfFinished(session)
     }
 
     /// Closes the connection of a client that finished sending once nothing it asked for is
     /// still waiting for an answer.
     private func closeIfFinished(_ session: Session) {
-        if session.inputEnded && session.awaitedReplies == 0 {
-            session.connection.closeAfterFlushing(reason: "client closed the connection")
+        if session.connection.clientEndedInput && session.awaitedReplies == 0 {
+            session.connection.closeAfterFlushing(reason: .endOfInput)
         }
     }
 
@@ -188,15 +187,13 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         passEnd.start()
     }
 
-    func connectionLost(_ connection: Connection, reason: String) {
+    func connectionLost(_ connection: Connection, reason: DisconnectReason) {
         guard let session = sessions.removeValue(forKey: connection.id) else { return }
         sideEffectCalls.cancelCalls(of: connection.id)
         for (subscription, key) in session.subscriptions {
             hub.unsubscribe(.init(connectionID: connection.id, subscription: subscription), from: key)
         }
-        let abnormal =
-            reason.hasPrefix("slow consumer") || reason.hasPrefix("read failed") || reason.hasPrefix("write failed")
-        logger.log(abnormal ? .warning : .debug, "\(session.logName) disconnected: \(reason)")
+        logger.log(reason.logLevel, "\(session.logName) disconnected: \(reason.logText)")
         finishShutdownIfDone()
     }
 
@@ -268,7 +265,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
                 requestID: id)
             session.connection.enqueue(
                 FrameEncoder.frame(ServerMessage.error(error, supported: WireProtocol.supportedVersions).encoded()))
-            session.connection.closeAfterFlushing()
+            session.connection.closeAfterFlushing(reason: .handshakeRefused)
             return
         }
         if let clientID, let problem = ClientID.problem(with: clientID) {
@@ -281,11 +278,10 @@ final class Server<App: SyncApp>: ConnectionDelegate {
                         .invalidMessage,
                         "The \"clientId\" is not a valid client id: \(problem) (1 to \(ClientID.maximumLength) of A-Z a-z 0-9 . _ -).",
                         requestID: id)), to: session)
-            session.connection.closeAfterFlushing()
+            session.connection.closeAfterFlushing(reason: .handshakeRefused)
             return
         }
-        session.clientName = client.isEmpty ? "unnamed" : client
-        session.clientID = clientID
+        session.greet(client: client, clientID: clientID)
         // Features not known here are left out of the answer, not refused: the client learns
         // what it got and does without the rest.
         let granted = features.isEmpty ? nil : Array(Set(features).intersection(WireProtocol.features)).sorted()
@@ -300,16 +296,18 @@ final class Server<App: SyncApp>: ConnectionDelegate {
 
     private func refuseBeforeHello(_ session: Session, because reason: String) {
         logger.log(.warning, "\(session.logName): handshake refused: \(reason)")
-        closeWithError(ProtocolError(.handshakeRequired, "The first message must be hello (\(reason))."), session)
+        closeWithError(
+            ProtocolError(.handshakeRequired, "The first message must be hello (\(reason))."), session,
+            because: .handshakeRefused)
     }
 
     func send(_ message: ServerMessage, to session: Session) {
         session.connection.enqueue(FrameEncoder.frame(message.encoded()))
     }
 
-    private func closeWithError(_ error: ProtocolError, _ session: Session) {
+    private func closeWithError(_ error: ProtocolError, _ session: Session, because reason: DisconnectReason) {
         send(.error(error), to: session)
-        session.connection.closeAfterFlushing()
+        session.connection.closeAfterFlushing(reason: reason)
     }
 }
 

@@ -1,8 +1,9 @@
 import CUV
 
 /// The end of an event loop: every handle still open is a bug (each owner closes its own
-/// handle during the shutdown), so it is named in the log, closed through its owner, and the
-/// loop runs until every close callback has run before it is closed.
+/// handle during the shutdown), so it is named in the log by its type, closed through its
+/// `LoopHandle` (and that handle's target, if it has one), and the loop runs until every close
+/// callback has run before it is closed.
 ///
 /// ```
 ///  uv_walk ──▶ open handle? ──▶ log "bug: … : TYPE" ──▶ owner closes it (or uv_close)
@@ -21,9 +22,9 @@ enum LoopShutdown {
         for handle in leftovers {
             logger.log(.error, leftoverHandleLine + typeName(of: handle))
             if let data = handle.pointee.data,
-                let owner = Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? any HandleOwner
+                let owner = Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? any AnyLoopHandle
             {
-                owner.closeLeftoverHandle()
+                owner.closeLeftover()
             } else {
                 uv_close(handle, nil)
             }
@@ -55,24 +56,4 @@ enum LoopShutdown {
         }
         return handles
     }
-}
-
-/// An object that owns one libuv handle: the handle's `data` points at it, retained until the
-/// close callback, which frees the handle's memory. Lets the shutdown close a handle left open
-/// the way its owner would, without knowing the owner's type.
-protocol HandleOwner: AnyObject {
-    /// Closes the handle with the owner's own close callback (a no-op if already closed).
-    func closeLeftoverHandle()
-}
-
-extension LoopHandle: HandleOwner {
-    func closeLeftoverHandle() { close() }
-}
-
-extension UnixListener: HandleOwner {
-    func closeLeftoverHandle() { close() }
-}
-
-extension Connection: HandleOwner {
-    func closeLeftoverHandle() { close(reason: "still open when the event loop ended") }
 }

@@ -42,15 +42,15 @@ extension Server {
         // The deadline first: saying bye can end the last connection, and with it the shutdown.
         do {
             shutdownDeadline = try .timer(loop: loop, after: Self.byeDeadlineMilliseconds) { [unowned self] in
-                for session in sessions.values { session.connection.close(reason: "did not read its bye in time") }
+                for session in sessions.values { session.connection.close(reason: .byeNotRead) }
             }
         } catch {
             logger.log(.warning, "no shutdown deadline (\(error)); closing every client now")
-            for session in sessions.values { session.connection.close(reason: "daemon shutting down") }
+            for session in sessions.values { session.connection.close(reason: .shutdown) }
         }
         for session in sessions.values {
             send(.bye(reason: "the daemon is shutting down"), to: session)
-            session.connection.closeAfterFlushing(reason: "daemon shutting down")
+            session.connection.closeAfterFlushing(reason: .shutdown)
         }
         finishShutdownIfDone()
     }
@@ -65,7 +65,7 @@ extension Server {
             .error,
             "a commit may or may not be on disk (\(reason)); stopping so that recovery decides what was committed")
         shutdown = .finished
-        for session in sessions.values { session.connection.close(reason: "daemon stopping: commit outcome unknown") }
+        for session in sessions.values { session.connection.close(reason: .uncertainCommit) }
         shutdownDeadline?.close()
         passEnd.close()
         onFatalError()
