@@ -27,6 +27,8 @@ protocol ConnectionDelegate: AnyObject {
 /// write request's `data` points at the connection unretained: a write's callback always runs
 /// before the pipe's close callback. Loop-confined: not `Sendable`.
 ///
+/// Reading is in `Connection+Read.swift`, writing in `Connection+Write.swift`.
+///
 /// ```
 ///  accepted ──read──▶ frames to delegate
 ///     │  enqueue ──▶ OutboundQueue ──flush()──▶ one uv_write in flight at a time
@@ -53,15 +55,20 @@ final class Connection: LoopHandleTarget {
     private(set) var peer: (uid: UInt32, gid: UInt32, pid: Int32)?
     weak var delegate: (any ConnectionDelegate)?
 
-    private var machine: ConnectionStateMachine
-    private let pipe: LoopHandle<uv_pipe_t>
-    private let writeRequest: UnsafeMutablePointer<uv_write_t>
+    /// Where the connection is in its life; changed only through its transitions.
+    var machine: ConnectionStateMachine
+    /// The client's socket.
+    let pipe: LoopHandle<uv_pipe_t>
+    /// The one write request, reused for every write.
+    let writeRequest: UnsafeMutablePointer<uv_write_t>
     /// Shared with the loop's other connections; see `ReadBuffer`.
-    private let readBuffer: ReadBuffer
+    let readBuffer: ReadBuffer
     /// The bytes of the write in flight; they must live until its callback.
-    private var inFlight: UnsafeMutableRawBufferPointer?
-    private var decoder: FrameDecoder
-    private var outbound: OutboundQueue
+    var inFlight: UnsafeMutableRawBufferPointer?
+    /// Cuts the bytes read into frames.
+    var decoder: FrameDecoder
+    /// What waits to be written.
+    var outbound: OutboundQueue
 
     /// Initialises the pipe handle on `loop` and accepts the pending client of `server`.
     init(
@@ -100,63 +107,14 @@ final class Connection: LoopHandleTarget {
     /// Whether the client finished sending (end of stream read) and the connection is still open.
     var clientEndedInput: Bool { machine.clientEndedInput }
 
-    /// Starts delivering frames to the delegate.
-    func startReading() {
-        perform(machine.startReading())
-    }
-
     /// Records that the client's `hello` was answered with a welcome: the connection serves.
     func greet() {
         machine.greet()
     }
 
-    /// Queues a framed reply; it goes out with everything else queued in this loop pass.
-    func enqueue(_ frame: [UInt8]) {
-        guard machine.isOpen else { return }
-        outbound.append(frame)
-        didEnqueue()
-    }
-
-    /// Queues `change` as the update of `subscription` at `version`; past the soft limit it
-    /// coalesces with a pending one, and a whole model is encoded only once the socket can take
-    /// it (see `OutboundQueue`). Returns whether the subscription is stale: the delegate will
-    /// be asked for its newest model when the socket drains.
-    @discardableResult
-    func enqueueUpdate(_ change: ViewChange, subscription: Int64, version: UInt64) -> Bool {
-        guard machine.isOpen else { return false }
-        let outcome = outbound.appendUpdate(
-            change, subscription: subscription, version: version, writingByteCount: inFlight?.count ?? 0)
-        if outcome != .absorbed { didEnqueue() }
-        return outcome.isStale
-    }
-
-    /// Writes what is queued, unless a write is already in flight (its callback writes the rest).
-    func flush() {
-        guard machine.beginFlush(), inFlight == nil else { return }
-        let drained = outbound.drain { subscription in delegate?.connection(self, newestModelOf: subscription) }
-        guard let buffer = drained else {
-            perform(machine.didFlush(wroteNothing: true, queuedByteCount: queuedByteCount))
-            return
-        }
-        inFlight = buffer
-        var descriptor = uv_buf_init(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
-        let result = uv_write(writeRequest, pipe.stream, &descriptor, 1, Self.onWrite)
-        if result < 0 {
-            releaseInFlight()
-            perform(machine.close(.failure(of: .write, status: result)))
-            return
-        }
-        perform(machine.didFlush(wroteNothing: false, queuedByteCount: queuedByteCount))
-    }
-
     /// Stops reading, writes what is queued (an error explaining why, typically), then closes.
     func closeAfterFlushing(reason: DisconnectReason) {
         perform(machine.drain(reason))
-    }
-
-    /// Stops delivering frames for good: backpressure will not resume reading.
-    func endReading() {
-        perform(machine.endInput(.byServer))
     }
 
     /// The one disconnect path: EOF, read or write errors, protocol violations, shutdown.
@@ -170,14 +128,8 @@ final class Connection: LoopHandleTarget {
         close(reason: .loopEnded)
     }
 
-    private var queuedByteCount: Int { outbound.pendingByteCount + (inFlight?.count ?? 0) }
-
-    private func didEnqueue() {
-        perform(machine.didQueue(replyByteCount: outbound.pendingReplyByteCount, queuedByteCount: queuedByteCount))
-    }
-
     /// Carries out what a transition of the machine asked for, in the order `Effects` documents.
-    private func perform(_ effects: ConnectionStateMachine.Effects) {
+    func perform(_ effects: ConnectionStateMachine.Effects) {
         if let reason = effects.close {
             delegate?.connectionLost(self, reason: reason)
             pipe.close()
@@ -191,61 +143,8 @@ final class Connection: LoopHandleTarget {
         }
     }
 
-    private func releaseInFlight() {
-        inFlight?.deallocate()
-        inFlight = nil
-    }
-
-    private func didRead(_ count: Int) {
-        decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer.bytes[..<count]))
-        while machine.isOpen {
-            do {
-                guard let payload = try decoder.next() else { return }
-                delegate?.connection(self, didReceive: payload)
-            } catch {
-                perform(machine.endInput(.byServer))
-                delegate?.connection(self, didBreakFraming: error)
-                return
-            }
-        }
-    }
-
-    private func didWrite(status: Int32) {
-        releaseInFlight()
-        // ECANCELED comes only from the connection's own uv_close, after which closing is a no-op.
-        if status < 0 {
-            perform(machine.close(.failure(of: .write, status: status)))
-            return
-        }
-        flush()
-    }
-
-    private static func owner(_ data: UnsafeMutableRawPointer?) -> Connection {
+    /// The connection whose pipe's `data` is `data`.
+    static func owner(_ data: UnsafeMutableRawPointer?) -> Connection {
         LoopHandle<uv_pipe_t>.target(of: data, as: Connection.self)
-    }
-
-    private static let onAllocate: uv_alloc_cb = { handle, _, buffer in
-        let connection = owner(handle!.pointee.data)
-        let bytes = connection.readBuffer.bytes
-        buffer!.pointee = uv_buf_init(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
-    }
-
-    private static let onRead: uv_read_cb = { stream, nread, _ in
-        let connection = owner(stream!.pointee.data)
-        if nread > 0 {
-            connection.didRead(nread)
-        } else if nread == Int(UV_EOF.rawValue) {
-            // The client may have only shut down its sending side: the delegate closes once
-            // everything it asked for is answered.
-            connection.perform(connection.machine.endInput(.byClient))
-            connection.delegate?.connectionReachedEndOfInput(connection)
-        } else if nread < 0 {
-            connection.close(reason: .failure(of: .read, status: Int32(nread)))
-        }
-        // nread == 0 is EAGAIN, not EOF: nothing to do.
-    }
-
-    private static let onWrite: uv_write_cb = { request, status in
-        Unmanaged<Connection>.fromOpaque(request!.pointee.data!).takeUnretainedValue().didWrite(status: status)
     }
 }

@@ -9,7 +9,7 @@ extension Server {
         for (requester, version) in pendingAcks.takeDurable() {
             switch requester {
             case .client(let connectionID, let requestID):
-                if let session = sessions[connectionID] { send(.ack(id: requestID, version: version), to: session) }
+                sessions[connectionID]?.connection.send(.ack(id: requestID, version: version))
                 didAnswerAwaitedRequest(of: connectionID)
             case .sideEffect(let continuation):
                 continuation.resume(returning: version)
@@ -36,5 +36,20 @@ extension Server {
         case .sideEffect(let continuation):
             continuation.resume(throwing: error)
         }
+    }
+
+    /// Closes the connection of a client that finished sending once nothing it asked for is
+    /// still waiting for an answer.
+    func closeIfFinished(_ session: Session) {
+        if session.connection.clientEndedInput && session.awaitedReplies == 0 {
+            session.connection.closeAfterFlushing(reason: .endOfInput)
+        }
+    }
+
+    /// Notes that a request of `connectionID` that waited for the journal has its answer queued.
+    func didAnswerAwaitedRequest(of connectionID: Int) {
+        guard let session = sessions[connectionID] else { return }
+        session.awaitedReplies -= 1
+        closeIfFinished(session)
     }
 }

@@ -27,9 +27,10 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     let writer: JournalWriter<App.State>
     let hub = ViewHub<App.State>()
     /// What every connection reads into.
-    private let readBuffer = ReadBuffer(byteCount: Connection.readChunkSize)
+    let readBuffer = ReadBuffer(byteCount: Connection.readChunkSize)
     var sessions: [Int: Session] = [:]
-    private var nextConnectionID = 1
+    /// The id the next accepted connection gets.
+    var nextConnectionID = 1
     let loop: UnsafeMutablePointer<uv_loop_t>
     var passEnd: LoopHandle<uv_prepare_t>!
     var connectionsToFlush: [Connection] = []
@@ -99,229 +100,15 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     /// Number of connected clients.
     var connectionCount: Int { sessions.count }
 
-    /// Accepts the client waiting on `listener` and starts serving it.
-    func accept(from listener: UnsafeMutablePointer<uv_stream_t>) {
-        guard case .serving = shutdown else { return }
-        let limits = Connection.Limits(
-            maximumFrameLength: configuration.maximumFrameLength,
-            softQueueLimit: configuration.softQueueLimit,
-            hardQueueLimit: configuration.hardQueueLimit)
-        do {
-            let connection = try Connection(
-                id: nextConnectionID, loop: loop, acceptingFrom: listener, limits: limits, readBuffer: readBuffer)
-            nextConnectionID += 1
-            connection.delegate = self
-            let session = Session(connection: connection)
-            sessions[connection.id] = session
-            guard let peer = connection.peer, configuration.peerPolicy.allows(uid: peer.uid, gid: peer.gid) else {
-                let who = connection.peer.map { "uid \($0.uid) pid \($0.pid)" } ?? "an unknown peer"
-                logger.log(.warning, "refused \(who): not allowed (see --allow-uid, --allow-group)")
-                closeWithError(
-                    ProtocolError(
-                        .permissionDenied,
-                        "This daemon does not serve user \(connection.peer.map { String($0.uid) } ?? "unknown")."),
-                    session, because: .peerRefused)
-                return
-            }
-            logger.log(.debug, "\(session.logName) connected (uid \(peer.uid) pid \(peer.pid))")
-            connection.startReading()
-        } catch {
-            logger.log(.warning, "cannot accept a client: \(error)")
-        }
-    }
-
-    // MARK: ConnectionDelegate
-
-    func connection(_ connection: Connection, didReceive payload: [UInt8]) {
-        guard let session = sessions[connection.id] else { return }
-        let request: ClientRequest
-        let payloadLocation: DispatchPayloadLocation
-        do {
-            (request, payloadLocation) = try ClientRequest.decodeLocatingPayload(payload)
-        } catch {
-            if session.isGreeted {
-                send(.error(error), to: session)
-            } else {
-                refuseBeforeHello(session, because: error.message)
-            }
-            return
-        }
-        handle(request, payload: payload, payloadLocation: payloadLocation, from: session)
-    }
-
-    func connection(_ connection: Connection, didBreakFraming error: FrameError) {
-        guard let session = sessions[connection.id] else { return }
-        let reply: ProtocolError
-        switch error {
-        case .emptyFrame:
-            reply = ProtocolError(.invalidFrame, "A frame announced a payload of 0 bytes.")
-        case .frameTooLarge(let length, let maximum):
-            reply = ProtocolError(.frameTooLarge, "A frame announced \(length) bytes; the limit is \(maximum).")
-        }
-        logger.log(.warning, "\(session.logName): \(reply.message) Closing.")
-        closeWithError(reply, session, because: .framingBroken)
-    }
-
-    func connectionReachedEndOfInput(_ connection: Connection) {
-        guard let session = sessions[connection.id] else { return }
-        closeIfFinished(session)
-    }
-
-    /// Closes the connection of a client that finished sending once nothing it asked for is
-    /// still waiting for an answer.
-    private func closeIfFinished(_ session: Session) {
-        if session.connection.clientEndedInput && session.awaitedReplies == 0 {
-            session.connection.closeAfterFlushing(reason: .endOfInput)
-        }
-    }
-
-    /// Notes that a request of `connectionID` that waited for the journal has its answer queued.
-    func didAnswerAwaitedRequest(of connectionID: Int) {
-        guard let session = sessions[connectionID] else { return }
-        session.awaitedReplies -= 1
-        closeIfFinished(session)
-    }
-
-    func connectionNeedsFlush(_ connection: Connection) {
-        connectionsToFlush.append(connection)
-        passEnd.start()
-    }
-
-    func connectionLost(_ connection: Connection, reason: DisconnectReason) {
-        guard let session = sessions.removeValue(forKey: connection.id) else { return }
-        sideEffectCalls.cancelCalls(of: connection.id)
-        for (subscription, key) in session.subscriptions {
-            hub.unsubscribe(.init(connectionID: connection.id, subscription: subscription), from: key)
-        }
-        logger.log(reason.logLevel, "\(session.logName) disconnected: \(reason.logText)")
-        finishShutdownIfDone()
-    }
-
-    // MARK: Requests
-
-    private func handle(
-        _ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation, from session: Session
-    ) {
-        if case .hello(let id, let protocolVersion, let client, let clientID, let features) = request {
-            greet(
-                session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID,
-                features: features)
-            return
-        }
-        guard session.isGreeted else {
-            refuseBeforeHello(session, because: "the first message was not hello")
-            return
-        }
-        switch request {
-        case .hello:
-            break
-        case .dispatch(let id, let name, let sequence) where actionTypes[name] == nil && sideEffectTypes[name] != nil:
-            runSideEffect(
-                named: name, payload: payload, at: payloadLocation, numbered: sequence != nil, from: session,
-                requestID: id)
-        case .dispatch(let id, let name, let sequence):
-            var numbered: DispatchLedger.Key?
-            if let sequence {
-                // A duplicate or a stale sequence is answered here, whatever the action.
-                guard let key = admitNumberedDispatch(sequence: sequence, from: session, requestID: id) else { return }
-                numbered = key
-            }
-            guard let type = actionTypes[name] else {
-                send(
-                    .error(
-                        ProtocolError(.unknownAction, "No action or side effect is named \"\(name)\".", requestID: id)),
-                    to: session)
-                return
-            }
-            dispatch(
-                type, payload: payload, at: payloadLocation,
-                requester: .client(connectionID: session.connection.id, requestID: id), numbered: numbered)
-        case .subscribe(let id, let viewModel):
-            subscribe(session, requestID: id, viewModel: viewModel, payload: payload)
-        case .unsubscribe(let id, let subscription):
-            unsubscribe(session, requestID: id, subscription: subscription)
-        case .ping(let id):
-            send(.pong(id: id), to: session)
-        case .history(let id, let after, let limit):
-            history(session, requestID: id, after: after, limit: limit)
-        case .get(let id, let viewModel, let at):
-            get(session, requestID: id, viewModel: viewModel, at: at, payload: payload)
-        }
-    }
-
-    private func greet(
-        _ session: Session, id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String]
-    ) {
-        guard !session.isGreeted else {
-            send(
-                .error(ProtocolError(.invalidMessage, "This connection already said hello.", requestID: id)),
-                to: session)
-            return
-        }
-        guard WireProtocol.supportedVersions.contains(protocolVersion) else {
-            let error = ProtocolError(
-                .unsupportedProtocol,
-                "Protocol \(protocolVersion) is not supported; this server speaks protocol \(WireProtocol.version).",
-                requestID: id)
-            session.connection.enqueue(
-                FrameEncoder.frame(ServerMessage.error(error, supported: WireProtocol.supportedVersions).encoded()))
-            session.connection.closeAfterFlushing(reason: .handshakeRefused)
-            return
-        }
-        if let clientID, let problem = ClientID.problem(with: clientID) {
-            // Like a refused protocol: the client asked for something this connection cannot
-            // give, so it gets the reason and the connection closes rather than going on without.
-            logger.log(.warning, "\(session.logName): hello refused: the client id is invalid (\(problem))")
-            send(
-                .error(
-                    ProtocolError(
-                        .invalidMessage,
-                        "The \"clientId\" is not a valid client id: \(problem) (1 to \(ClientID.maximumLength) of A-Z a-z 0-9 . _ -).",
-                        requestID: id)), to: session)
-            session.connection.closeAfterFlushing(reason: .handshakeRefused)
-            return
-        }
-        session.greet(client: client, clientID: clientID)
-        // Features not known here are left out of the answer, not refused: the client learns
-        // what it got and does without the rest.
-        let granted = features.isEmpty ? nil : Array(Set(features).intersection(WireProtocol.features)).sorted()
-        session.takesPatches = granted?.contains("patch") ?? false
-        let lastSequence = clientID.map { ledger.lastSequence(of: $0, durableThrough: publishedVersion) }
-        send(
-            .welcome(
-                id: id, protocolVersion: WireProtocol.version, server: configuration.serverName,
-                version: publishedVersion,
-                clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus), to: session)
-    }
-
-    private func refuseBeforeHello(_ session: Session, because reason: String) {
-        logger.log(.warning, "\(session.logName): handshake refused: \(reason)")
-        closeWithError(
-            ProtocolError(.handshakeRequired, "The first message must be hello (\(reason))."), session,
-            because: .handshakeRefused)
-    }
-
+    /// Queues `message` for `session`'s client.
     func send(_ message: ServerMessage, to session: Session) {
-        session.connection.enqueue(FrameEncoder.frame(message.encoded()))
+        session.connection.send(message)
     }
 
-    private func closeWithError(_ error: ProtocolError, _ session: Session, because reason: DisconnectReason) {
+    /// Queues `error` for `session`'s client, then closes its connection once it is written.
+    func closeWithError(_ error: ProtocolError, _ session: Session, because reason: DisconnectReason) {
         send(.error(error), to: session)
         session.connection.closeAfterFlushing(reason: reason)
     }
-}
 
-extension Error {
-    /// Where decoding failed, in a few words, for error messages.
-    var shortDescription: String {
-        switch self as? DecodingError {
-        case .keyNotFound(let key, _): return "missing field \"\(key.stringValue)\""
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).filter {
-                $0 != "action" && $0 != "payload" && $0 != "params"
-            }
-            return path.isEmpty ? "wrong type" : "field \"\(path.joined(separator: "."))\" has the wrong type or value"
-        default: return String(describing: self)
-        }
-    }
 }
