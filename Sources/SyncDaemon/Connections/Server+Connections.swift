@@ -2,7 +2,8 @@ import CUV
 import SyncProtocol
 
 /// The server's side of its connections: accepting a client, and what each connection reports
-/// besides frames (broken framing, the end of input, a flush wanted, the connection gone).
+/// besides frames (broken framing, the end of input, the connection gone; a flush wanted is
+/// the pass end's, in `Server+PassEnd.swift`).
 extension Server {
     /// Accepts the client waiting on `listener` and starts serving it.
     func accept(from listener: UnsafeMutablePointer<uv_stream_t>) {
@@ -51,11 +52,6 @@ extension Server {
     func connectionReachedEndOfInput(_ connection: Connection) {
         guard let session = sessions[connection.id] else { return }
         closeIfFinished(session)
-    }
-
-    func connectionNeedsFlush(_ connection: Connection) {
-        connectionsToFlush.append(connection)
-        passEnd.start()
     }
 
     func connectionLost(_ connection: Connection, reason: DisconnectReason) {

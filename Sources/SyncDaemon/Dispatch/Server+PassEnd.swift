@@ -1,3 +1,4 @@
+import CUV
 import SyncJournal
 
 /// The end of a loop pass, where what was applied becomes durable, visible and answered. Each
@@ -17,6 +18,17 @@ import SyncJournal
 /// answered in the same pass, and what was ready before it was written first, so that it does
 /// not wait for the fsync.
 extension Server {
+    /// The hook that runs `passDidEnd()` at the end of every loop pass while started.
+    func makePassEndHook() throws(DaemonError) -> LoopHandle<uv_prepare_t> {
+        try .passEnd(loop: loop) { [unowned self] in passDidEnd() }
+    }
+
+    /// A connection queued output: it is written at the end of this pass.
+    func connectionNeedsFlush(_ connection: Connection) {
+        connectionsToFlush.append(connection)
+        passEnd.start()
+    }
+
     /// Runs once per loop pass while started.
     func passDidEnd() {
         answerWhatIsDurable()

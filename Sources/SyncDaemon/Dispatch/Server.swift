@@ -36,7 +36,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
     var connectionsToFlush: [Connection] = []
     /// The actions applied since the last commit started, in order: the next commit's batch.
     var uncommitted: [JournalEntry] = []
-    /// The dispatches whose answer waits for the journal (see `Server+Acks.swift`).
+    /// The dispatches whose answer waits for the journal (`PendingAcks`, in `Server+Acks.swift`).
     var pendingAcks = PendingAcks()
     /// Shutdown progress (see `Server+Shutdown.swift`).
     var shutdown = ShutdownProgress.serving
@@ -89,7 +89,7 @@ final class Server<App: SyncApp>: ConnectionDelegate {
         rebuilds = RebuildQueue(
             concurrencyLimit: configuration.maximumConcurrentRebuilds,
             waitingLimit: configuration.maximumWaitingRebuilds)
-        passEnd = try .passEnd(loop: loop) { [unowned self] in self.passDidEnd() }
+        passEnd = try makePassEndHook()
         writer.delegate = self
         sideEffectCalls = try SideEffectCalls(
             loop: loop, mirror: mirror, dependencies: dependencies,
