@@ -6,7 +6,7 @@ import SyncStore
 /// The protocol engine: turns frames from connections into store changes, replies and view
 /// model updates. Generic over the app; knows nothing of its domain. Loop-confined.
 ///
-/// Durable before visible: an applied action is recorded in the journal writer and nothing of it
+/// Durable before visible: an applied action is kept for the next commit and nothing of it
 /// is shown until the writer reports it committed. Replies are queued at once, except acks,
 /// which wait for the commit and are written at the end of a loop pass, after that pass's
 /// updates. So no client sees a version a crash could lose, every update reflecting version V

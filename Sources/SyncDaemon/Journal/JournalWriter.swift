@@ -294,7 +294,7 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Runs on the loop thread when the job is done: keeps what it left for `takeFinished()`.
     /// A pool job's end is told to the delegate, and the next job goes to the pool whatever
-    /// its size: actions recorded while a commit ran mean load, under which the loop should
+    /// its size: actions applied while a commit ran mean load, under which the loop should
     /// not wait for the disk.
     fileprivate func jobFinished(status: Int32, ranInline: Bool = false) {
         guard let ended = job else { return }
