@@ -37,6 +37,8 @@ let package = Package(
         ),
         // <sys/epoll.h>, which Swift's Glibc module leaves out (the benchmark's load generators).
         .systemLibrary(name: "CEpoll"),
+        // glibc's allocator settings, which the Glibc module leaves out (the daemon sets them).
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -56,7 +58,9 @@ let package = Package(
         // PostgreSQL the log several daemons share.
         .target(name: "SyncJournal", dependencies: ["CSQLite", "CPQ", "CCrypto"]),
         // The daemon runtime on libuv, generic over a SyncApp.
-        .target(name: "SyncDaemon", dependencies: ["CUV", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
+        .target(
+            name: "SyncDaemon",
+            dependencies: ["CMalloc", "CUV", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
         // The client library any program links to dispatch and subscribe.
         .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
         // Testing an app without a daemon: TCA's TestStore, a test clock, ids in a fixed sequence.
