@@ -281,6 +281,9 @@ final class JournalWriter<State: Codable & Sendable> {
                 results.commit = .failure(error)
             }
         }
+        // Encoding a snapshot of a large state frees as much as it allocated, in small blocks
+        // between live ones, which the heap would otherwise keep.
+        if job.snapshot != nil { MemoryTuning.returnFreedMemory() }
         var overtaken = false
         if case .failure(.overtaken) = results.commit { overtaken = true }
         if overtaken || (job.entries.isEmpty && job.catchUp) {

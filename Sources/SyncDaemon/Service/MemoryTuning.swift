@@ -22,4 +22,10 @@ enum MemoryTuning {
         if getenv("MALLOC_MMAP_THRESHOLD_") == nil { mallopt(M_MMAP_THRESHOLD, threshold) }
         if getenv("MALLOC_TRIM_THRESHOLD_") == nil { mallopt(M_TRIM_THRESHOLD, threshold) }
     }
+
+    /// Gives the free pages inside the heap back to the system (`malloc_trim`), after work
+    /// that freed a lot at once.
+    static func returnFreedMemory() {
+        malloc_trim(0)
+    }
 }
