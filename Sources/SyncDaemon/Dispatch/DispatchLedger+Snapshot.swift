@@ -17,7 +17,9 @@ extension DispatchLedger {
         bytes.reserveCapacity(clients.count * 80 + 16)
         for (index, (clientID, client)) in orderedClients.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += #"{"floor":\#(client.floor),"id":"#.utf8
+            bytes += #"{"floor":"#.utf8
+            JSONDigits.append(client.floor, to: &bytes)
+            bytes += #","id":"#.utf8
             do {
                 try WireJSON.appendString(clientID, to: &bytes)
             } catch {
@@ -25,7 +27,10 @@ extension DispatchLedger {
             }
             bytes += #","recent":["#.utf8
             for (position, applied) in client.recent.enumerated() {
-                bytes += "\(position > 0 ? "," : "")\(applied.sequence),\(applied.version)".utf8
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONDigits.append(applied.sequence, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+                JSONDigits.append(applied.version, to: &bytes)
             }
             bytes += "]}".utf8
         }

@@ -7,8 +7,9 @@ import SyncProtocol
 ///
 /// The server keeps the actions it applied since the last commit and, at the end of a loop
 /// pass, hands them all to `startNextJob(entries:…)`, which commits them as one transaction;
-/// whatever the server applies while that commit runs goes into the next one. Reads of the journal (history) ride along in the same
-/// job, after the commit, so the journal is only ever used by one thread at a time. A job
+/// whatever the server applies while that commit runs goes into the next one. Reads of the
+/// journal (history) ride along in the same job, after the commit, so the journal is only ever
+/// used by one thread at a time. A job
 /// that ends keeps its outcomes and its reads' results until the server takes them with
 /// `takeFinished()`: at once after an inline commit (`startNextJob()` says it ran inline), and
 /// when the delegate hears that a pool job ended.
@@ -38,7 +39,7 @@ import SyncProtocol
 /// the pool thread only reads `job` and `journal` and only writes `jobResults`, which the loop
 /// thread reads after the job (libuv's queue orders the two). Not `Sendable`.
 final class JournalWriter<State: Codable & Sendable> {
-    /// What became of the recorded actions.
+    /// What became of a committed batch.
     enum Outcome {
         /// Everything up to `version` is on disk; `state` is the state at `version`.
         case durable(version: UInt64, state: State)
@@ -89,7 +90,7 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// How `startNextJob()` ran the job it started.
     enum Start {
-        /// No job started: one is running, or there is nothing to do.
+        /// No job started: there is nothing to do.
         case none
         /// The job went to the thread pool; its outcome comes later.
         case queued
@@ -106,9 +107,9 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Hears when a job on the thread pool ended.
     weak var delegate: (any JournalWriterDelegate)?
     private var finished = Finished()
-    /// Whether the last job ran on the thread pool: the daemon is under load, and the next
-    /// job goes there too, whatever its size.
-    private var lastJobRanOnPool = false
+    /// Whether a job on the thread pool ended since the last `startNextJob`: the daemon is
+    /// under load, and the job started next goes there too, whatever its size (only that one).
+    private var poolJobEnded = false
     private var pendingReads: [JournalRead] = []
     private var catchUpRequested = false
     private var job: Job?
@@ -210,6 +211,8 @@ final class JournalWriter<State: Codable & Sendable> {
         entries: [JournalEntry], appliedState: State, appliedLedger: @autoclosure () -> DispatchLedger
     ) -> Start {
         precondition(job == nil, "startNextJob while a job runs")
+        let mayRunInline = !poolJobEnded
+        poolJobEnded = false
         guard !entries.isEmpty || !pendingReads.isEmpty || catchUpRequested else { return .none }
         let state = entries.isEmpty ? nil : appliedState
         // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
@@ -223,7 +226,7 @@ final class JournalWriter<State: Codable & Sendable> {
         }
         pendingReads.removeFirst(reads.count)
         job = next
-        if !lastJobRanOnPool, next.snapshot == nil, next.reads.isEmpty, !next.catchUp,
+        if mayRunInline, next.snapshot == nil, next.reads.isEmpty, !next.catchUp,
             next.entries.count <= inlineCommitLimit
         {
             performJob()
@@ -302,7 +305,7 @@ final class JournalWriter<State: Codable & Sendable> {
     fileprivate func jobFinished(status: Int32, ranInline: Bool = false) {
         guard let ended = job else { return }
         job = nil
-        lastJobRanOnPool = !ranInline
+        poolJobEnded = !ranInline
         var results = jobResults
         jobResults = JournalJobResults()
         if status != 0 {

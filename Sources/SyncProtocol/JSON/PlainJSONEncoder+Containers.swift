@@ -24,16 +24,16 @@ struct PlainKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     mutating func encode(_ value: String, forKey key: Key) throws { add(key, scalar: try PlainNode.scalar(value)) }
     mutating func encode(_ value: Double, forKey key: Key) throws { throw PlainJSONEncoder.Unsupported() }
     mutating func encode(_ value: Float, forKey key: Key) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Int, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { add(key, scalar: Array(String(value).utf8)) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         add(key, try PlainNode.encoding(value, codingPath: codingPath + [key]))
@@ -86,16 +86,16 @@ struct PlainUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: String) throws { add(scalar: try PlainNode.scalar(value)) }
     mutating func encode(_ value: Double) throws { throw PlainJSONEncoder.Unsupported() }
     mutating func encode(_ value: Float) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Int) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: Int8) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: Int16) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: Int32) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: Int64) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt8) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt16) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt32) throws { add(scalar: Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt64) throws { add(scalar: Array(String(value).utf8)) }
+    mutating func encode(_ value: Int) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int8) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int16) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int32) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int64) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt8) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt16) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt32) throws { add(scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt64) throws { add(scalar: JSONDigits.decimal(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         array.elements.append(try PlainNode.encoding(value, codingPath: codingPath + [PlainIndexKey(intValue: count)]))
@@ -138,16 +138,16 @@ struct PlainSingleValueEncodingContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: String) throws { node.set(try PlainNode.scalar(value)) }
     mutating func encode(_ value: Double) throws { throw PlainJSONEncoder.Unsupported() }
     mutating func encode(_ value: Float) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Int) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: Int8) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: Int16) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: Int32) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: Int64) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt8) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt16) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt32) throws { node.set(Array(String(value).utf8)) }
-    mutating func encode(_ value: UInt64) throws { node.set(Array(String(value).utf8)) }
+    mutating func encode(_ value: Int) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int8) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int16) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int32) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: Int64) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt8) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt16) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt32) throws { node.set(JSONDigits.decimal(value)) }
+    mutating func encode(_ value: UInt64) throws { node.set(JSONDigits.decimal(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         guard case .empty = node.content else { throw PlainJSONEncoder.Unsupported() }

@@ -56,11 +56,11 @@ final class PlainNode {
         switch value {
         case let text as String: node.set(try scalar(text))
         case let flag as Bool: node.set(Array((flag ? "true" : "false").utf8))
-        case let number as Int: node.set(Array(String(number).utf8))
-        case let number as Int64: node.set(Array(String(number).utf8))
-        case let number as UInt64: node.set(Array(String(number).utf8))
-        case let number as Int32: node.set(Array(String(number).utf8))
-        case let number as UInt32: node.set(Array(String(number).utf8))
+        case let number as Int: node.set(JSONDigits.decimal(number))
+        case let number as Int64: node.set(JSONDigits.decimal(number))
+        case let number as UInt64: node.set(JSONDigits.decimal(number))
+        case let number as Int32: node.set(JSONDigits.decimal(number))
+        case let number as UInt32: node.set(JSONDigits.decimal(number))
         case is Double, is Float: throw PlainJSONEncoder.Unsupported()
         default:
             guard !WireJSON.isSpecialCased(T.self) else { throw PlainJSONEncoder.Unsupported() }

@@ -60,6 +60,20 @@ import Testing
         #expect(counts.actions == 5 && counts.commits == 5 && counts.inline == 5)
     }
 
+    @Test func aJournalReadOnThePoolDoesNotSendLaterCommitsThere() throws {
+        let daemon = try DaemonHarness()
+        let client = try daemon.greetedClient()
+        #expect(try client.dispatchAndWait("add", ["text": "before"]).type == "ack")
+        // A history read is a job on the thread pool.
+        #expect(try client.request(["type": "history", "id": 100]).type == "entries")
+        for number in 1...5 {
+            #expect(try client.dispatchAndWait("add", ["text": "item \(number)"]).type == "ack")
+        }
+        #expect(try daemon.stop() == 0)
+        let counts = try commitCounts(daemon.process.standardError)
+        #expect(counts.actions == 6 && counts.commits == 6 && counts.inline == 6)
+    }
+
     @Test func aBurstLargerThanTheLimitIsGroupCommittedOnThePool() throws {
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()

@@ -1,0 +1,66 @@
+import CUV
+import Foundation
+import SyncJournal
+import Testing
+
+@testable import SyncDaemon
+
+/// Where the journal writer runs a job: a small commit on the loop thread, except a job started
+/// right after a job on the thread pool ended (work waited meanwhile: the daemon is under
+/// load), which goes to the pool too; once a pass finds nothing waiting, small commits are
+/// inline again.
+@Suite struct JournalWriterPlacementTests {
+    private final class Ends: JournalWriterDelegate {
+        var count = 0
+        func journalWriterFinishedJob() { count += 1 }
+    }
+
+    private static func entry(_ version: UInt64) -> JournalEntry {
+        JournalEntry(
+            version: version, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)
+    }
+
+    @Test func onlyTheJobAfterAPoolJobGoesToThePool() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try SQLiteJournal(path: directory.appendingPathComponent("journal.sqlite3").path)
+        try journal.prepareForWriting()
+        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
+        defer { loop.deallocate() }
+        #expect(uv_loop_init(loop) == 0)
+        defer { uv_loop_close(loop) }
+        let writer = JournalWriter<Int>(
+            journal: journal, loop: loop, durableVersion: 0, lastSnapshotVersion: 0, snapshotInterval: 1000,
+            inlineCommitLimit: 8, logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
+        let ends = Ends()
+        writer.delegate = ends
+        var read: [JournalEntry]?
+        writer.read(after: 0, limit: 10) { read = try? $0.get() }
+
+        #expect(writer.startNextJob(entries: [], appliedState: 0, appliedLedger: DispatchLedger()) == .queued)
+        uv_run(loop, UV_RUN_DEFAULT)
+        #expect(ends.count == 1)
+        for deliver in writer.takeFinished().reads { deliver() }
+        #expect(read == [])
+
+        #expect(
+            writer.startNextJob(entries: [Self.entry(1)], appliedState: 1, appliedLedger: DispatchLedger()) == .queued)
+        uv_run(loop, UV_RUN_DEFAULT)
+        #expect(ends.count == 2)
+        #expect(writer.durableVersion == 1)
+        _ = writer.takeFinished()
+        // The pass after it has nothing waiting: the load is over.
+        #expect(writer.startNextJob(entries: [], appliedState: 1, appliedLedger: DispatchLedger()) == .none)
+
+        for version in UInt64(2)...4 {
+            #expect(
+                writer.startNextJob(
+                    entries: [Self.entry(version)], appliedState: Int(version), appliedLedger: DispatchLedger())
+                    == .ranInline)
+        }
+        #expect(writer.durableVersion == 4)
+        #expect(writer.takeFinished().outcomes.count == 3)
+        #expect(ends.count == 2)
+    }
+}
