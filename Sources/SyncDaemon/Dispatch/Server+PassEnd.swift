@@ -7,8 +7,8 @@ import SyncJournal
 /// ```
 /// publish   ViewHub.swift          an update for each subscriber whose model changed
 /// ack       Server+Acks.swift      the acks of what became durable, after its updates
-/// write     Connection.swift       one write per connection, with all of the above
-/// commit    JournalWriter.swift    what was recorded since the last commit, as one transaction
+/// write     Connection+Write.swift one write per connection, with all of the above
+/// commit    JournalWriter.swift    what was applied since the last commit, as one transaction
 /// settle    Server+Commits.swift   its outcome: at once when it ran on the loop thread (then
 ///                                  publish, ack and write again); from the thread pool when
 ///                                  the writer's delegate hears that it ended (then the next pass)

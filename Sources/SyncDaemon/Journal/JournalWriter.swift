@@ -39,28 +39,6 @@ import SyncProtocol
 /// the pool thread only reads `job` and `journal` and only writes `jobResults`, which the loop
 /// thread reads after the job (libuv's queue orders the two). Not `Sendable`.
 final class JournalWriter<State: Codable & Sendable> {
-    /// What became of a committed batch.
-    enum Outcome {
-        /// Everything up to `version` is on disk; `state` is the state at `version`.
-        case durable(version: UInt64, state: State)
-        /// A commit failed. Nothing after `durableVersion` is saved; the server drops what it
-        /// applied while the commit ran too: those actions were applied on top of lost ones.
-        case failed(durableVersion: UInt64, reason: String)
-        /// A shared log only: other daemons appended `foreign` (durable, the next versions
-        /// after the previous durable version, which is now the last of them). `unsaved` is
-        /// the overtaken batch, in order, with the versions its actions were applied as: the
-        /// server applies the foreign entries, re-runs these and what it applied since on top,
-        /// and commits them again.
-        case overtaken(foreign: [JournalEntry], unsaved: [JournalEntry])
-        /// A commit may or may not be on disk, and the journal cannot tell now. Nothing after
-        /// `durableVersion` is saved here. A journal of this daemon only: recovery at a
-        /// restart must decide; a shared log: reading it later settles it.
-        case uncertain(durableVersion: UInt64, reason: String)
-        /// A shared log only: it no longer holds what this daemon read from it; nothing after
-        /// `durableVersion` is saved, and nothing more may be written.
-        case rewritten(durableVersion: UInt64, reason: String)
-    }
-
     /// One unit of work for the thread pool.
     private struct Job {
         var entries: [JournalEntry]
@@ -79,24 +57,6 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Most journal reads done in one job.
     static var readsPerJob: Int { 8 }
-
-    /// What the jobs that ended since the last `takeFinished()` left for the server.
-    struct Finished {
-        /// What became of the commits, in the order they ended.
-        var outcomes: [Outcome] = []
-        /// What delivers each read's result, in the order the reads were queued.
-        var reads: [() -> Void] = []
-    }
-
-    /// How `startNextJob()` ran the job it started.
-    enum Start {
-        /// No job started: there is nothing to do.
-        case none
-        /// The job went to the thread pool; its outcome comes later.
-        case queued
-        /// The job ran on the loop thread; it is finished when `startNextJob()` returns.
-        case ranInline
-    }
 
     private let journal: any Journal
     private let loop: UnsafeMutablePointer<uv_loop_t>
@@ -384,13 +344,6 @@ final class JournalWriter<State: Codable & Sendable> {
     }
 }
 
-/// Hears from a `JournalWriter` on the loop thread.
-protocol JournalWriterDelegate: AnyObject {
-    /// A job on the thread pool ended: its outcomes and reads wait in `takeFinished()`, and the
-    /// writer is free for the next job.
-    func journalWriterFinishedJob()
-}
-
 /// The part of `JournalWriter` the C callbacks need, without its generic parameter (a C
 /// function pointer cannot capture one).
 private protocol ThreadPoolJob: AnyObject {
@@ -407,30 +360,4 @@ private let onPoolThread: uv_work_cb = { work in
 private let afterPoolJob: uv_after_work_cb = { work, status in
     (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeRetainedValue() as! any ThreadPoolJob).jobFinished(
         status: status, ranInline: false)
-}
-
-/// Why a snapshot could not be encoded.
-private struct SnapshotFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// A read of the journal queued by the server. Not nested in the generic `JournalWriter`
-/// (neither is `JournalJobResults`), so that their type metadata is not looked up at run time
-/// on every commit.
-struct JournalRead {
-    /// Reads, on the job's thread, and returns what delivers the result on the loop thread.
-    let perform: (any Journal) -> () -> Void
-    /// Delivers a failure when the job could not run.
-    let fail: (JournalError) -> Void
-}
-
-/// What the pool thread found.
-private struct JournalJobResults {
-    var commit: Result<Void, JournalError> = .success(())
-    /// Why the snapshot due could not be encoded (the commit went ahead without it).
-    var snapshotFailure: String?
-    /// What other daemons appended, read after an overtaken commit or for a catch-up.
-    var foreign: Result<[JournalEntry], JournalError>?
-    /// What delivers each read's result, in the order of the job's reads.
-    var reads: [() -> Void] = []
 }

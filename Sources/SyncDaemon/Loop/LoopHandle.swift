@@ -151,6 +151,7 @@ extension LoopHandle where Handle == uv_prepare_t {
 
     /// Stops running the hook.
     func stop() {
+        guard !isClosed else { return }
         uv_prepare_stop(handle)
     }
 }

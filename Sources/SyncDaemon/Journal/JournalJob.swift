@@ -1,0 +1,27 @@
+import SyncJournal
+
+/// Why a snapshot could not be encoded.
+struct SnapshotFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A read of the journal queued by the server. Not nested in the generic `JournalWriter`
+/// (neither is `JournalJobResults`), so that their type metadata is not looked up at run time
+/// on every commit.
+struct JournalRead {
+    /// Reads, on the job's thread, and returns what delivers the result on the loop thread.
+    let perform: (any Journal) -> () -> Void
+    /// Delivers a failure when the job could not run.
+    let fail: (JournalError) -> Void
+}
+
+/// What the pool thread found.
+struct JournalJobResults {
+    var commit: Result<Void, JournalError> = .success(())
+    /// Why the snapshot due could not be encoded (the commit went ahead without it).
+    var snapshotFailure: String?
+    /// What other daemons appended, read after an overtaken commit or for a catch-up.
+    var foreign: Result<[JournalEntry], JournalError>?
+    /// What delivers each read's result, in the order of the job's reads.
+    var reads: [() -> Void] = []
+}
