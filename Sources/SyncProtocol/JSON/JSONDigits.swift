@@ -2,25 +2,36 @@
 /// then an array for every integer of every snapshot and action the daemon encodes.
 public enum JSONDigits {
     /// The decimal digits of `value`, with a leading `-` when it is negative.
+    @inlinable
     public static func decimal(_ value: some BinaryInteger) -> [UInt8] {
         var bytes: [UInt8] = []
         append(value, to: &bytes)
         return bytes
     }
 
-    /// Appends the decimal digits of `value`, with a leading `-` when it is negative.
+    /// Appends the decimal digits of `value`, with a leading `-` when it is negative. Inlinable,
+    /// so that callers in other modules get it specialised for their integer type.
+    @inlinable
     public static func append(_ value: some BinaryInteger, to bytes: inout [UInt8]) {
-        var magnitude = UInt64(value.magnitude)
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        guard magnitude > 0 else {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
+        appendMagnitude(UInt64(value.magnitude), to: &bytes)
+    }
+
+    /// Appends the digits of `magnitude`: written lowest first, then turned around in place.
+    @usableFromInline
+    static func appendMagnitude(_ magnitude: UInt64, to bytes: inout [UInt8]) {
         let start = bytes.count
-        while magnitude > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
+        var rest = magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        var low = start
+        var high = bytes.count - 1
+        while low < high {
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
         }
-        bytes[start...].reverse()
     }
 }
