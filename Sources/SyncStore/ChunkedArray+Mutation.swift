@@ -11,6 +11,11 @@ extension ChunkedArray {
     @inlinable
     public mutating func replace(at index: Int, with element: Element) {
         let (chunk, offset) = location(of: index)
+        if isKnownUniquelyReferenced(&storedChunks[chunk]) {
+            // No other array holds the chunk: nothing can tell it changed.
+            storedChunks[chunk].storage[offset] = element
+            return
+        }
         var elements = storedChunks[chunk].elements
         elements[offset] = element
         replaceChunks(chunk..<chunk + 1, with: [Chunk(elements)])

@@ -4,23 +4,32 @@
 /// A state value is copied once per commit (the journal and the subscribers keep the version they
 /// were given while the store moves on), and a plain `Array` then copies all its elements on the
 /// next change. Here that copy is of the chunk list, and the change rebuilds one chunk of at most
-/// `chunkCapacity` elements. A chunk never changes once made, so a chunk that is the same object
-/// (`===`) in two arrays holds the same elements in both: view models reuse what they derived from
+/// `chunkCapacity` elements (a chunk no other array holds is changed in place: the actions of
+/// one commit that touch the same chunk copy it once). A chunk never changes once shared, so a
+/// chunk that is the same object (`===`) in two arrays holds the same elements in both: view models reuse what they derived from
 /// it (`ChunkDerivation`) and diffs skip it (`ModelChange.arrayChanges`).
 ///
 /// Indices are positions, as in an array. Reading by position finds the chunk by binary search;
 /// iterating walks the chunks in order. Its code is inlinable, so that callers in other modules
 /// run it specialized for their element type rather than through generic metadata per element.
 public struct ChunkedArray<Element: Sendable>: Sendable {
-    /// A run of consecutive elements. Immutable: a change makes a new chunk.
-    public final class Chunk: Sendable {
+    /// A run of consecutive elements. Immutable once shared: a change to a chunk that another
+    /// array (a copy of the state, a view model's derivation) also holds makes a new chunk; only
+    /// a chunk held by this array alone is changed in place (`replace(at:with:)`).
+    public final class Chunk: @unchecked Sendable {
+        // @unchecked: `storage` changes only in `ChunkedArray.replace(at:with:)` while the array
+        // holds the only reference to the chunk, so no other array, state or thread sees it.
+        @usableFromInline
+        var storage: [Element]
+
         /// The elements, in order. May be empty only in arrays built from derived chunks.
-        public let elements: [Element]
+        @inlinable
+        public var elements: [Element] { storage }
 
         /// A chunk holding `elements`.
         @inlinable
         public init(_ elements: [Element]) {
-            self.elements = elements
+            storage = elements
         }
     }
 

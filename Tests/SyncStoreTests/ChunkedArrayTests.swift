@@ -57,6 +57,22 @@ import Testing
         }
     }
 
+    @Test func replacingInAChunkNoOtherArrayHoldsKeepsTheChunkAndChangesNoCopy() {
+        var array = Numbers(0..<600)
+        let before = array.chunks.map(ObjectIdentifier.init)
+        array.replace(at: 300, with: -1)
+        #expect(array.chunks.map(ObjectIdentifier.init) == before, "a chunk held by one array alone changes in place")
+        #expect(array[300] == -1)
+
+        let copy = array
+        let held = array.chunks[1]
+        array.replace(at: 301, with: -2)
+        #expect(array[301] == -2 && copy[301] == 301, "the copy keeps its element")
+        #expect(held.elements[301 - 256] == 301, "a chunk another array holds is never changed")
+        #expect(array.chunks[1] !== copy.chunks[1] && array.chunks[0] === copy.chunks[0])
+        expectWellFormed(array, "after replacing")
+    }
+
     @Test func removingEveryMatchKeepsChunksWithoutMatchesShared() {
         let before = Numbers(0..<2000)
         var after = before
