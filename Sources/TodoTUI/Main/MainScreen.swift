@@ -47,7 +47,9 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
                 (context as? ListViewModel.Row).map { ConfirmDeleteScreen(row: $0, store: store) }
             },
             .hide(TodoRoute.deleteItem): .dismissModally,
-            .show(TodoRoute.help): .presentModally { _ in HelpScreen() },
+            .show(TodoRoute.help): .presentModally { _ in
+                KeyHelpScreen(keys: TodoKeys.help, store: TodoStore.inert)
+            },
             .hide(TodoRoute.help): .dismissModally,
             .show(TodoRoute.history): .presentModally { [unowned self] _ in
                 HistoryScreen(newest: status.version ?? 0, filter: filter, history: history)

@@ -35,7 +35,9 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
                 (context as? String).map { CardFormScreen(column: $0, store: store) }
             },
             .hide(BoardRoute.addCard): .dismissModally,
-            .show(BoardRoute.help): .presentModally { _ in BoardHelpScreen() },
+            .show(BoardRoute.help): .presentModally { _ in
+                KeyHelpScreen(keys: BoardKeys.help, store: BoardStore.inert)
+            },
             .hide(BoardRoute.help): .dismissModally,
         ]
     }
