@@ -224,7 +224,7 @@ import TodoDomain
     @Test func theFormFieldScrolledToTheCursor() throws {
         let input = TextInput(String(repeating: "0123456789", count: 10), cursor: 55)
         try snapshots.verify(
-            "item-form-scrolled", of: ItemFormView(), model: ItemFormModel(title: "Edit item 9", input: input),
+            "item-form-scrolled", of: TextFormView(), model: TextFormModel(title: "Edit item 9", input: input),
             sizes: [
                 Size(columns: 30, rows: 6), Size(columns: 80, rows: 6),
             ])

@@ -1,20 +1,20 @@
-import TerminalUI
-
-/// The add-card form, presented modally: a box with a one-line field for the title, the
-/// daemon's refusal if any, and the keys.
+/// A one-line form, presented modally (`TextFormScreen`): a box with a text field, the
+/// refusal of the last attempt if any, and the keys.
 ///
 /// ```
-/// ┌ Add a card to doing ───────────────────┐
-/// │                                         │
-/// │ > review the PR_                        │
-/// │ column doing is at its limit of 3       │
-/// │ Enter add   Esc cancel                  │
-/// └─────────────────────────────────────────┘
+/// ┌ Add item ─────────────────────────────┐
+/// │                                        │
+/// │ > buy milk_                            │
+/// │ the text is empty                      │
+/// │ Enter save   Esc cancel                │
+/// └────────────────────────────────────────┘
 /// ```
 ///
 /// Keys that edit the text are reported as `didEdit` with the edited `TextInput`; Enter is
 /// `didSubmit`, Esc `didCancel`.
-public final class CardFormView: BaseView<CardFormModel> {
+public final class TextFormView: BaseView<TextFormModel> {
+    /// A form showing nothing until it has a model.
+    override public init() {}
 
     /// The text changed.
     public var didEdit: ((TextInput) -> Void)?
@@ -29,7 +29,7 @@ public final class CardFormView: BaseView<CardFormModel> {
     }
 
     /// Repaints the whole view: it is small, and shown only while in use.
-    override public func update(oldModel: CardFormModel?) {
+    override public func update(oldModel: TextFormModel?) {
         guard let model, canvas.size.columns >= 4, canvas.size.rows >= 3 else { return }
         let inner = Rect(row: 1, column: 1, columns: canvas.size.columns - 2, rows: canvas.size.rows - 2)
         canvas.fill(canvas.bounds)
@@ -47,9 +47,8 @@ public final class CardFormView: BaseView<CardFormModel> {
                 style: Style(foreground: .red), clip: inner)
         }
         if fieldRow + 2 < inner.maxRow {
-            canvas.write(
-                model.isSending ? "adding..." : "Enter add   Esc cancel", row: fieldRow + 2, column: 2,
-                style: Style(dim: true), clip: inner)
+            let keys = model.isSending ? model.sendingLabel : "Enter \(model.submitLabel)   Esc cancel"
+            canvas.write(keys, row: fieldRow + 2, column: 2, style: Style(dim: true), clip: inner)
         }
     }
 
