@@ -87,11 +87,7 @@ enum StalledSubscriberFigure {
             subscriber = socket
         }
         let rate = try PipelinedWriter(socketPath: daemon.socketPath, clients: clients, depth: depth, total: items) {
-            id, _ in
-            FrameEncoder.frame(
-                FrameSocket.encode {
-                    try RequestEncoder.dispatch(id: id, actionName: AddItem.wireName, payload: AddItem(text: text))
-                })
+            id, _ in DispatchLoad.addFrame(id: id, text: text)
         }.run()
         // Let the commit and snapshot in flight (one is due at every 1000th version) finish.
         MonotonicClock.sleep(seconds: IdleMemoryFigure.settleSeconds)

@@ -18,12 +18,7 @@ enum StateMemoryFigure {
         _ = try PipelinedWriter(
             socketPath: daemon.socketPath, clients: StalledSubscriberFigure.clients,
             depth: StalledSubscriberFigure.depth, total: items
-        ) { id, _ in
-            FrameEncoder.frame(
-                FrameSocket.encode {
-                    try RequestEncoder.dispatch(id: id, actionName: AddItem.wireName, payload: AddItem(text: text))
-                })
-        }.run()
+        ) { id, _ in DispatchLoad.addFrame(id: id, text: text) }.run()
         // Let the commit and snapshot in flight (one is due at every 1000th version) finish.
         MonotonicClock.sleep(seconds: IdleMemoryFigure.settleSeconds)
         let resident = try daemon.process.residentBytes()

@@ -23,6 +23,15 @@ enum DispatchLoad {
             })
     }
 
+    /// The framed `dispatch` of an `add` of `text`, with request id `id` (the figures that grow
+    /// the state).
+    static func addFrame(id: Int64, text: String) -> [UInt8] {
+        FrameEncoder.frame(
+            FrameSocket.encode {
+                try RequestEncoder.dispatch(id: id, actionName: AddItem.wireName, payload: AddItem(text: text))
+            })
+    }
+
     /// Checks that `payload` is an `ack` without decoding all of it (a pipelined writer reads
     /// tens of thousands per second); anything else is thrown with its text.
     static func expectAck(_ payload: [UInt8], from path: String) throws(BenchError) {
