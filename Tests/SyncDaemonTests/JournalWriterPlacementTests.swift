@@ -12,7 +12,9 @@ import Testing
 @Suite struct JournalWriterPlacementTests {
     private final class Ends: JournalWriterDelegate {
         var count = 0
+        var snapshots = 0
         func journalWriterFinishedJob() { count += 1 }
+        func journalWriterEncodedSnapshot() { snapshots += 1 }
     }
 
     private static func entry(_ version: UInt64) -> JournalEntry {
@@ -62,5 +64,42 @@ import Testing
         #expect(writer.durableVersion == 4)
         #expect(writer.takeFinished().outcomes.count == 3)
         #expect(ends.count == 2)
+    }
+
+    /// A commit that crosses a multiple of the snapshot interval is durable (here: inline, in
+    /// the same pass) before its snapshot is encoded, on the pool; a later job saves it.
+    @Test func aSnapshotIsEncodedAfterItsCommitAndSavedByTheNextJob() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try SQLiteJournal(path: directory.appendingPathComponent("journal.sqlite3").path)
+        try journal.prepareForWriting()
+        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
+        defer { loop.deallocate() }
+        #expect(uv_loop_init(loop) == 0)
+        defer { uv_loop_close(loop) }
+        let writer = JournalWriter<Int>(
+            journal: journal, loop: loop, durableVersion: 0, lastSnapshotVersion: 0, snapshotInterval: 2,
+            inlineCommitLimit: 8, logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
+        let ends = Ends()
+        writer.delegate = ends
+
+        #expect(
+            writer.startNextJob(entries: [Self.entry(1)], appliedState: 1, appliedLedger: DispatchLedger())
+                == .ranInline)
+        #expect(
+            writer.startNextJob(entries: [Self.entry(2)], appliedState: 2, appliedLedger: DispatchLedger())
+                == .ranInline)
+        #expect(writer.durableVersion == 2, "durable before any snapshot was encoded")
+        #expect(try journal.latestSnapshot() == nil)
+        uv_run(loop, UV_RUN_DEFAULT)
+        #expect(ends.snapshots == 1)
+        #expect(writer.startNextJob(entries: [], appliedState: 2, appliedLedger: DispatchLedger()) == .queued)
+        uv_run(loop, UV_RUN_DEFAULT)
+        _ = writer.takeFinished()
+        let saved = try #require(try journal.latestSnapshot())
+        #expect(saved.version == 2)
+        #expect(String(decoding: saved.state, as: UTF8.self) == "2")
+        #expect(writer.startNextJob(entries: [], appliedState: 2, appliedLedger: DispatchLedger()) == .none)
     }
 }

@@ -20,6 +20,11 @@ extension Server: JournalWriterDelegate {
         passEnd.start()
     }
 
+    /// A snapshot is ready to be saved: the next pass end starts the job that saves it.
+    func journalWriterEncodedSnapshot() {
+        passEnd.start()
+    }
+
     /// Settles each commit's outcome, then delivers the results of the journal reads.
     func settle(_ finished: JournalWriter<App.State>.Finished) {
         for outcome in finished.outcomes { settle(outcome) }

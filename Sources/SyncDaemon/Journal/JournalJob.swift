@@ -18,8 +18,6 @@ struct JournalRead {
 /// What the pool thread found.
 struct JournalJobResults {
     var commit: Result<Void, JournalError> = .success(())
-    /// Why the snapshot due could not be encoded (the commit went ahead without it).
-    var snapshotFailure: String?
     /// What other daemons appended, read after an overtaken commit or for a catch-up.
     var foreign: Result<[JournalEntry], JournalError>?
     /// What delivers each read's result, in the order of the job's reads.

@@ -40,10 +40,17 @@ enum JournalOpener {
             var waited = 0
             while true {
                 do {
-                    return try PostgresJournal(
+                    let journal = try PostgresJournal(
                         conninfo: conninfo, schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
                         host: configuration.hostName, applicationName: configuration.serverName,
                         headFile: directory.file(sharedHeadFileName))
+                    if let old = journal.migratedFrom {
+                        logger.log(
+                            .info,
+                            "migrated the shared log's schema in \(journal.location) from version \(old) to \(SharedLogSchema.schemaVersion)"
+                        )
+                    }
+                    return journal
                 } catch .storage(let location, "connecting", let reason) where waited < databaseWaitSeconds {
                     if waited == 0 {
                         logger.log(

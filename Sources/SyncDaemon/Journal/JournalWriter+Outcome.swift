@@ -49,4 +49,6 @@ protocol JournalWriterDelegate: AnyObject {
     /// A job on the thread pool ended: its outcomes and reads wait in `takeFinished()`, and the
     /// writer is free for the next job.
     func journalWriterFinishedJob()
+    /// A snapshot was encoded beside the commits: the next job saves it.
+    func journalWriterEncodedSnapshot()
 }

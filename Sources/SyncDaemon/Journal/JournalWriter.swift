@@ -15,7 +15,7 @@ import SyncProtocol
 /// when the delegate hears that a pool job ended.
 ///
 /// Where a job runs depends on its size. A small batch (at most `inlineCommitLimit` actions,
-/// no snapshot due, no reads) is committed on the loop thread itself, as Redis does with
+/// no snapshot to save, no reads) is committed on the loop thread itself, as Redis does with
 /// `appendfsync always`: the loop waits for one fsync, but the action's ack leaves in the same
 /// pass, without the two cross-thread wake-ups (loop → pool → loop) that cost more than the
 /// fsync on a lightly loaded daemon. Anything larger, and every job started when one ends
@@ -28,6 +28,12 @@ import SyncProtocol
 ///                                     journal.append + reads
 /// then: takeFinished() ─▶ the server settles the outcomes and delivers the reads
 /// ```
+///
+/// Snapshots never hold a commit back. A commit whose batch crosses a multiple of the snapshot
+/// interval keeps the state and ledger it ends with; once it is durable, they are encoded on
+/// the thread pool beside the next commits (a large state takes long to encode, and a commit
+/// overtaken on a shared log would have encoded it for nothing), and the next job saves the
+/// encoded snapshot.
 ///
 /// With a log other daemons share (PostgreSQL), a commit can be overtaken: another daemon
 /// appended first. The job then reads what they appended, and the server rebases what it
@@ -42,9 +48,11 @@ final class JournalWriter<State: Codable & Sendable> {
     /// One unit of work for the thread pool.
     private struct Job {
         var entries: [JournalEntry]
-        /// What a snapshot due with this commit saves; encoded on the pool thread, so that a
-        /// large state does not stall the loop.
-        var snapshot: (state: State, ledger: DispatchLedger, version: UInt64)?
+        /// A snapshot encoded since the last job, saved with this one.
+        var snapshot: Snapshot?
+        /// What a snapshot is made of once this commit is durable (the batch crosses a multiple
+        /// of the snapshot interval): encoded then beside the commits, never before one.
+        var snapshotDue: SnapshotSource<State>?
         var endState: State?
         var reads: [JournalRead]
         /// Read what other daemons appended after `durableVersion` (a shared log).
@@ -57,6 +65,10 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Most journal reads done in one job.
     static var readsPerJob: Int { 8 }
+
+    /// Most snapshots waiting to be encoded; beyond, the oldest waiting is left out (only a
+    /// state that takes longer to encode than the interval's actions take to commit gets here).
+    static var snapshotBacklog: Int { 4 }
 
     private let journal: any Journal
     private let loop: UnsafeMutablePointer<uv_loop_t>
@@ -73,6 +85,12 @@ final class JournalWriter<State: Codable & Sendable> {
     private var pendingReads: [JournalRead] = []
     private var catchUpRequested = false
     private var job: Job?
+    /// Snapshots due and not encoded yet, oldest first (one is encoded at a time).
+    private var snapshotsToEncode: [SnapshotSource<State>] = []
+    /// Whether a snapshot is being encoded on the thread pool.
+    private var isEncodingSnapshot = false
+    /// Snapshots encoded and not saved yet, oldest first: each job saves one.
+    private var encodedSnapshots: [Snapshot] = []
     private var jobResults = JournalJobResults()
     private(set) var durableVersion: UInt64
     private var lastSnapshotVersion: UInt64
@@ -173,16 +191,21 @@ final class JournalWriter<State: Codable & Sendable> {
         precondition(job == nil, "startNextJob while a job runs")
         let mayRunInline = !poolJobEnded
         poolJobEnded = false
-        guard !entries.isEmpty || !pendingReads.isEmpty || catchUpRequested else { return .none }
+        guard !entries.isEmpty || !pendingReads.isEmpty || catchUpRequested || !encodedSnapshots.isEmpty else {
+            return .none
+        }
         let state = entries.isEmpty ? nil : appliedState
         // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
         var next = Job(
-            entries: entries, snapshot: nil, endState: state, reads: reads, catchUp: catchUpRequested,
-            durableVersion: durableVersion)
+            entries: entries, snapshot: encodedSnapshots.first, endState: state, reads: reads,
+            catchUp: catchUpRequested, durableVersion: durableVersion)
         catchUpRequested = false
-        if let last = entries.last, let state, last.version - lastSnapshotVersion >= snapshotInterval {
-            next.snapshot = (state, appliedLedger(), last.version)
+        if !encodedSnapshots.isEmpty { encodedSnapshots.removeFirst() }
+        if let first = entries.first, let last = entries.last, let state,
+            last.version / snapshotInterval > (first.version - 1) / snapshotInterval
+        {
+            next.snapshotDue = SnapshotSource(state: state, ledger: appliedLedger(), version: last.version)
         }
         pendingReads.removeFirst(reads.count)
         job = next
@@ -230,23 +253,13 @@ final class JournalWriter<State: Codable & Sendable> {
     fileprivate func performJob() {
         guard let job else { return }
         var results = JournalJobResults()
-        if !job.entries.isEmpty {
-            var snapshot: Snapshot?
-            if let due = job.snapshot {
-                switch Self.encodeSnapshot(due.state, ledger: due.ledger, version: due.version) {
-                case .success(let encoded): snapshot = encoded
-                case .failure(let reason): results.snapshotFailure = reason.description
-                }
-            }
+        if !job.entries.isEmpty || job.snapshot != nil {
             do {
-                try journal.append(job.entries, snapshot: snapshot)
+                try journal.append(job.entries, snapshot: job.snapshot)
             } catch {
                 results.commit = .failure(error)
             }
         }
-        // Encoding a snapshot of a large state frees as much as it allocated, in small blocks
-        // between live ones, which the heap would otherwise keep.
-        if job.snapshot != nil { MemoryTuning.returnFreedMemory() }
         var overtaken = false
         if case .failure(.overtaken) = results.commit { overtaken = true }
         if overtaken || (job.entries.isEmpty && job.catchUp) {
@@ -274,6 +287,13 @@ final class JournalWriter<State: Codable & Sendable> {
             results = JournalJobResults(
                 commit: .failure(failure), reads: ended.reads.map { read in { read.fail(failure) } })
         }
+        if let snapshot = ended.snapshot {
+            switch results.commit {
+            case .success: lastSnapshotVersion = max(lastSnapshotVersion, snapshot.version)
+            case .failure(let error):
+                logger.log(.error, "the snapshot at version \(snapshot.version) was not saved: \(error)")
+            }
+        }
         if case .success(let foreign)? = results.foreign, !foreign.isEmpty {
             absorb(foreign, unsaved: ended.entries)
         } else if let last = ended.entries.last {
@@ -283,11 +303,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 commitCount += 1
                 committedActionCount += ended.entries.count
                 if ranInline { inlineCommitCount += 1 }
-                if let reason = results.snapshotFailure {
-                    logger.log(.error, reason)
-                } else if let snapshot = ended.snapshot {
-                    lastSnapshotVersion = snapshot.version
-                }
+                if let due = ended.snapshotDue { encodeSnapshot(of: due) }
                 if let state = ended.endState { report(.durable(version: last.version, state: state)) }
             case .failure(let error):
                 // Overtaken, and the newer entries could not be read: that failure is the cause.
@@ -322,6 +338,45 @@ final class JournalWriter<State: Codable & Sendable> {
         finished.outcomes.append(outcome)
     }
 
+    /// Encodes a snapshot of `source` (durable) on the thread pool, beside the commits, and
+    /// keeps it for a later job to save: encoding a large state takes long, and no commit
+    /// waits for it. Snapshots are encoded one at a time, in version order.
+    private func encodeSnapshot(of source: SnapshotSource<State>) {
+        snapshotsToEncode.append(source)
+        if snapshotsToEncode.count > Self.snapshotBacklog { snapshotsToEncode.removeFirst() }
+        encodeNextSnapshot()
+    }
+
+    private func encodeNextSnapshot() {
+        guard !isEncodingSnapshot, !snapshotsToEncode.isEmpty else { return }
+        let source = snapshotsToEncode.removeFirst()
+        isEncodingSnapshot = true
+        PoolTask.run(
+            on: loop,
+            work: {
+                let result = Self.encodeSnapshot(source.state, ledger: source.ledger, version: source.version)
+                // Encoding a large state frees as much as it allocated, in small blocks between
+                // live ones, which the heap would otherwise keep.
+                MemoryTuning.returnFreedMemory()
+                return result
+            },
+            completion: { [weak self] result in
+                guard let self else { return }
+                isEncodingSnapshot = false
+                defer { encodeNextSnapshot() }
+                switch result {
+                case .success(let snapshot)?:
+                    encodedSnapshots.append(snapshot)
+                    delegate?.journalWriterEncodedSnapshot()
+                case .failure(let failure)?: logger.log(.error, failure.description)
+                case nil:
+                    logger.log(
+                        .error, "cannot encode a snapshot at version \(source.version): the thread pool refused the job"
+                    )
+                }
+            })
+    }
+
     /// Other daemons appended `foreign`: they are durable, and the batch this job did not save
     /// goes back to the server to be rebased on them.
     private func absorb(_ foreign: [JournalEntry], unsaved: [JournalEntry]) {
@@ -342,6 +397,13 @@ final class JournalWriter<State: Codable & Sendable> {
             return .failure(SnapshotFailure(description: "cannot encode a snapshot at version \(version): \(error)"))
         }
     }
+}
+
+/// What a snapshot is made of: the durable state, the dispatch ledger matching it, its version.
+struct SnapshotSource<State: Sendable>: Sendable {
+    let state: State
+    let ledger: DispatchLedger
+    let version: UInt64
 }
 
 /// The part of `JournalWriter` the C callbacks need, without its generic parameter (a C

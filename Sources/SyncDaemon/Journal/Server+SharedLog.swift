@@ -19,6 +19,9 @@ extension Server {
     /// Notes what the listener saw, and catches up when other daemons appended.
     func sharedLogDidChange(_ observation: SharedLogObservation) {
         sharedLog = observation
+        if let refusal = observation.refusal {
+            refuseWrites(because: "the shared log was found rewritten (\(refusal))")
+        }
         if writeRefusal == nil, let head = observation.head, head > writer.durableVersion {
             writer.requestCatchUp()
             passEnd.start()

@@ -48,6 +48,9 @@ public final class PostgresJournal: Journal {
     public var settleTimeoutMilliseconds = 1_200
 
     public var snapshotSpacing: UInt64 = 0
+    /// The schema version the database had when this daemon migrated it to the current one
+    /// (`nil`: it was current, or new).
+    public private(set) var migratedFrom: Int?
     public var location: String { target.description }
     public var isShared: Bool { true }
 
@@ -83,12 +86,32 @@ public final class PostgresJournal: Journal {
         return version
     }
 
+    /// Appends `entries`, then saves `snapshot` (a state at or below the head, encoded after
+    /// its version became durable) whether or not the append went through: it is a copy of
+    /// what the log already holds, saved at best, and never holds the append back.
     public func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) {
-        if !entries.isEmpty { try appendBatch(entries) }
-        if let snapshot { saveSnapshot(snapshot) }
+        defer { if let snapshot { saveSnapshot(snapshot) } }
+        if !entries.isEmpty { try recordingRefusal { () throws(JournalError) in try appendBatch(entries) } }
     }
 
     public func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] {
+        try recordingRefusal { () throws(JournalError) in try verifiedEntries(after: version, limit: limit) }
+    }
+
+    /// Records in the database that the log was found rewritten, so that every host refuses
+    /// changes (the append function refuses once the record exists), then throws on.
+    private func recordingRefusal<Result>(_ body: () throws(JournalError) -> Result) throws(JournalError) -> Result {
+        do {
+            return try body()
+        } catch {
+            if case .rewritten(_, let reason) = error {
+                _ = try? run(schema.recordRefusal, ["\(host) found: \(reason)"], operation: "recording the refusal")
+            }
+            throw error
+        }
+    }
+
+    private func verifiedEntries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] {
         let rows = try run(schema.readEntries, [String(version), String(limit)], operation: "reading actions")
         guard !rows.isEmpty else { return [] }
         var link = version == head.version ? head : try link(at: version)
@@ -176,7 +199,6 @@ public final class PostgresJournal: Journal {
             link = link.appending(entry)
             links.append(link)
         }
-        let batch = Self.batchJSON(entries, links)
         let operation = "appending versions \(entries[0].version)-\(entries.last!.version)"
         var session: Int32 = 0
         let rows: PostgresConnection.Rows
@@ -184,7 +206,7 @@ public final class PostgresJournal: Journal {
             rows = try perform(operation) { connection throws(PostgresError) in
                 session = connection.backendPID
                 return try connection.execute(
-                    schema.append, [String(base.version), base.hexHash, batch],
+                    schema.append, [String(base.version), base.hexHash] + Self.batchArrays(entries, links),
                     timeoutMilliseconds: statementTimeoutMilliseconds)
             }
         } catch .storage(_, _, let reason) where connection == nil && sentButUnanswered {
@@ -204,7 +226,20 @@ public final class PostgresJournal: Journal {
             throw .overtaken(head: current)
         }
         advance(to: links.last!)
+        ringDoorbell()
         return .committed
+    }
+
+    /// Tells the other daemons' listeners that the head moved, after the commit and outside
+    /// it; a failure only costs them the wait for their next head read.
+    private func ringDoorbell() {
+        guard let connection else { return }
+        do {
+            try connection.execute(
+                schema.doorbell(head: head.version), timeoutMilliseconds: statementTimeoutMilliseconds)
+        } catch {
+            disconnect(after: error)
+        }
     }
 
     /// The append was sent and the connection broke: find out whether it committed, never guess.
@@ -266,34 +301,34 @@ public final class PostgresJournal: Journal {
     }
 
     private func saveSnapshot(_ snapshot: Snapshot) {
-        guard snapshot.version == head.version else { return }
+        guard snapshot.version <= head.version,
+            let link = snapshot.version == head.version ? head : try? link(at: snapshot.version)
+        else { return }
         let savedAt = Int64(time(nil)) * 1000
         _ = try? run(
             schema.writeSnapshot,
             [
-                String(snapshot.version), head.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex),
+                String(snapshot.version), link.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex),
                 String(savedAt),
             ],
             operation: "saving a snapshot")
         _ = try? run(schema.pruneSnapshots, [String(snapshotSpacing)], operation: "pruning snapshots")
     }
 
-    /// The batch as the JSON array `PREFIX_append` reads: text fields hex-encoded.
-    static func batchJSON(_ entries: [JournalEntry], _ links: [LogChain]) -> String {
-        var json = "["
-        json.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count * 2 + 200 })
-        for (index, entry) in entries.enumerated() {
-            if index > 0 { json += "," }
-            json +=
-                "{\"v\":\(entry.version),\"n\":\"\(LogChain.hex(Array(entry.name.utf8)))\",\"p\":\"\(LogChain.hex(entry.payload))\",\"a\":\(entry.acceptedAt)"
-            if let uid = entry.peerUID { json += ",\"u\":\(uid)" }
-            if let pid = entry.peerPID { json += ",\"i\":\(pid)" }
-            if let clientID = entry.clientID { json += ",\"c\":\"\(LogChain.hex(Array(clientID.utf8)))\"" }
-            if let sequence = entry.clientSequence { json += ",\"s\":\(sequence)" }
-            if let host = entry.host { json += ",\"h\":\"\(LogChain.hex(Array(host.utf8)))\"" }
-            json += ",\"x\":\"\(links[index].hexHash)\"}"
-        }
-        return json + "]"
+    /// The batch as the typed arrays `PREFIX_append` takes, in its parameters' order: names,
+    /// payloads, acceptance times, uids, pids, client ids, sequences, hosts and chain hashes.
+    static func batchArrays(_ entries: [JournalEntry], _ links: [LogChain]) -> [String?] {
+        [
+            PostgresArrayLiteral.text(entries.lazy.map { $0.name }),
+            PostgresArrayLiteral.text(entries.lazy.map { String(decoding: $0.payload, as: UTF8.self) }),
+            PostgresArrayLiteral.integers(entries.lazy.map { $0.acceptedAt }),
+            PostgresArrayLiteral.integers(entries.lazy.map { $0.peerUID.map(Int64.init) }),
+            PostgresArrayLiteral.integers(entries.lazy.map { $0.peerPID.map(Int64.init) }),
+            PostgresArrayLiteral.text(entries.lazy.map { $0.clientID }),
+            PostgresArrayLiteral.integers(entries.lazy.map { $0.clientSequence.map { Int64(bitPattern: $0) } }),
+            PostgresArrayLiteral.text(entries.lazy.map { $0.host }),
+            PostgresArrayLiteral.bytes(links.lazy.map(\.hash)),
+        ]
     }
 
     // MARK: Reading
@@ -397,7 +432,9 @@ public final class PostgresJournal: Journal {
             do {
                 return try body(current)
             } catch {
-                if case .server = error {
+                if case .server(let state, let message) = error {
+                    // Another host found the log rewritten: the append refuses, as every host must.
+                    if state == SharedLogSchema.refusalState { throw .rewritten(path: location, reason: message) }
                     throw .storage(path: location, operation: operation, reason: error.description)
                 }
                 connection = nil
@@ -422,9 +459,9 @@ public final class PostgresJournal: Journal {
         connection = nil
     }
 
-    /// Creates the tables and the append function unless they exist, under an advisory lock
-    /// so that daemons starting together on an empty database create them once; refuses a
-    /// schema newer than this build's.
+    /// Creates the tables and the append function unless they exist, and migrates an older
+    /// schema to this build's, under an advisory lock so that daemons starting together do it
+    /// once; refuses a schema newer than this build's.
     private func createSchemaIfNeeded(_ connection: PostgresConnection) throws(JournalError) {
         do {
             try connection.execute("BEGIN", timeoutMilliseconds: 5_000)
@@ -436,12 +473,16 @@ public final class PostgresJournal: Journal {
                 try connection.execute(schema.createAppendFunction, timeoutMilliseconds: 30_000)
             }
             let found = try connection.execute(schema.readSchemaVersion, timeoutMilliseconds: 5_000).first?[0]
-            try connection.execute(
-                found == String(SharedLogSchema.schemaVersion) ? "COMMIT" : "ROLLBACK", timeoutMilliseconds: 5_000)
-            guard found == String(SharedLogSchema.schemaVersion) else {
+            guard let version = found.flatMap(Int.init), (1...SharedLogSchema.schemaVersion).contains(version) else {
+                try connection.execute("ROLLBACK", timeoutMilliseconds: 5_000)
                 throw JournalError.unknownSchema(
                     path: location, found: found ?? "none", supported: SharedLogSchema.schemaVersion)
             }
+            for migration in schema.migrations where migration.version > version {
+                try connection.execute(migration.sql, timeoutMilliseconds: 30_000)
+            }
+            try connection.execute("COMMIT", timeoutMilliseconds: 5_000)
+            if exists && version < SharedLogSchema.schemaVersion { migratedFrom = version }
         } catch let error as JournalError {
             throw error
         } catch {

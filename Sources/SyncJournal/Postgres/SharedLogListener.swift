@@ -12,10 +12,12 @@ public struct SharedLogObservation: Equatable, Sendable {
     public var problem: String?
     /// Whether this daemon holds the leader lock, so runs the side effects that act for every host.
     public var isLeader: Bool
+    /// Why every host refuses changes, once one of them found the log rewritten and recorded it.
+    public var refusal: String?
 
     /// What is known before the first poll.
     public static let unknown = SharedLogObservation(
-        head: nil, isReachable: true, unreachableSince: nil, problem: nil, isLeader: false)
+        head: nil, isReachable: true, unreachableSince: nil, problem: nil, isLeader: false, refusal: nil)
 }
 
 /// The listening side of a shared log: one connection per daemon that `LISTEN`s for the
@@ -74,6 +76,7 @@ public final class SharedLogListener {
     private func readHead(_ connection: PostgresConnection) throws(PostgresError) {
         let rows = try connection.execute(schema.readHead, timeoutMilliseconds: 2_000)
         if let text = rows.first?[0], let head = UInt64(text) { observation.head = head }
+        if let refusal = rows.first?[2] { observation.refusal = refusal }
         if wantsLeadership && !observation.isLeader {
             let taken = try connection.execute(
                 "SELECT pg_try_advisory_lock($1)", [String(schema.leaderLockKey)], timeoutMilliseconds: 2_000)

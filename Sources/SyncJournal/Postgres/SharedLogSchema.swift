@@ -4,13 +4,16 @@
 /// on first use.
 ///
 /// ```
-/// PREFIX_meta(key text PRIMARY KEY, value text)                 -- schema_version
+/// PREFIX_meta(key text PRIMARY KEY, value text)   -- schema_version; refusal, once a host found
+///                                                 -- the log rewritten (every host then refuses)
 /// PREFIX_head(only_row boolean PRIMARY KEY, version bigint, hash bytea)   -- one row
 /// PREFIX_log(version bigint PRIMARY KEY, name, payload text, accepted_at bigint,
 ///           peer_uid, peer_pid, client_id, client_sequence, host, hash bytea,
-///           UNIQUE (client_id, client_sequence))
+///           UNIQUE (client_id, client_sequence))   -- append-only: a trigger refuses
+///                                                  -- UPDATE, DELETE and TRUNCATE
 /// PREFIX_snapshots(version bigint PRIMARY KEY, hash bytea, state text, ledger text, saved_at)
-/// PREFIX_append(base, base_hash, batch json) → the new head, or -(head + 1) when overtaken
+/// PREFIX_append(base, base_hash, names[], payloads[], …, hashes[]) → the new head, or
+///           -(head + 1) when overtaken (schema 2: typed arrays; schema 1 took one JSON text)
 /// ```
 ///
 /// The version is never a sequence (sequences leave gaps and hand out numbers out of commit
@@ -18,10 +21,18 @@
 /// inserts the batch in the same statement, so the head row is locked only inside the server,
 /// never across a client's round trip. A second daemon appending on the same base waits for the
 /// row, then finds it moved and gets the new head back instead (read committed re-checks the
-/// condition on the updated row).
+/// condition on the updated row). The append does not notify: a notifying transaction holds a
+/// lock of the whole cluster through its commit's flush, which would put every host's commits
+/// in one line; the doorbell (`doorbell`) rings afterwards in a transaction of its own that
+/// waits for no flush.
+///
+/// The function runs with its owner's rights (`SECURITY DEFINER`), so the daemons' role needs
+/// no right to change the log's tables itself (docs/SCALE_OUT.md, "Roles").
 public struct SharedLogSchema: Sendable, Equatable {
-    /// The schema version this build creates and reads.
-    public static let schemaVersion = 1
+    /// The schema version this build creates and reads; an older database is migrated to it.
+    public static let schemaVersion = 2
+    /// The SQLSTATE of the append refusing because a host recorded a refusal.
+    static let refusalState = "TD001"
 
     /// What every name starts with: the daemon's name with `-` as `_` (`todod`).
     public let prefix: String
@@ -31,8 +42,18 @@ public struct SharedLogSchema: Sendable, Equatable {
     public let leaderLockKey: Int64
     /// The channel notified with the new head after every append.
     let channel: String
+    /// Schema 1, as the first release created it; `migrations` take it from there.
     let createTables: String
     let createAppendFunction: String
+    /// What takes the schema from version `n - 1` to `n`, in order, each with the version it
+    /// makes (run in the transaction that holds the schema lock).
+    let migrations: [Migration]
+    /// Records why every host must refuse changes (`$1`), unless another host did first.
+    let recordRefusal: String
+    /// The head, the newest version in the log, and the refusal if any, seen at one instant.
+    let readAuditHead: String
+    /// Every snapshot's version and hash.
+    let readSnapshotLinks: String
     let readEntries: String
     let readHead: String
     let readHashAt: String
@@ -87,7 +108,7 @@ public struct SharedLogSchema: Sendable, Equatable {
                 ledger text,
                 saved_at bigint NOT NULL);
             INSERT INTO \(prefix)_head (version, hash) VALUES (0, decode(repeat('00', 32), 'hex')) ON CONFLICT DO NOTHING;
-            INSERT INTO \(prefix)_meta (key, value) VALUES ('schema_version', '\(Self.schemaVersion)') ON CONFLICT DO NOTHING;
+            INSERT INTO \(prefix)_meta (key, value) VALUES ('schema_version', '1') ON CONFLICT DO NOTHING;
             """
 
         // The append function. Every text field travels hex-encoded, so the batch needs no escaping.
@@ -124,12 +145,24 @@ public struct SharedLogSchema: Sendable, Equatable {
             END $$;
             """
 
+        migrations = [Migration(version: 2, sql: Self.schema2(prefix))]
+        recordRefusal =
+            "INSERT INTO \(prefix)_meta (key, value) VALUES ('refusal', $1) ON CONFLICT (key) DO NOTHING"
+        readAuditHead = """
+            SELECT h.version, h.hash, (SELECT max(version) FROM \(prefix)_log),
+                   (SELECT value FROM \(prefix)_meta WHERE key = 'refusal')
+            FROM \(prefix)_head h
+            """
+        readSnapshotLinks = "SELECT version, hash FROM \(prefix)_snapshots ORDER BY version"
+
         readEntries = """
             SELECT version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence, host, hash
             FROM \(prefix)_log WHERE version > $1 ORDER BY version LIMIT $2
             """
 
-        readHead = "SELECT version, hash FROM \(prefix)_head"
+        readHead = """
+            SELECT h.version, h.hash, (SELECT value FROM \(prefix)_meta WHERE key = 'refusal') FROM \(prefix)_head h
+            """
 
         readHashAt = "SELECT hash FROM \(prefix)_log WHERE version = $1"
 
@@ -157,7 +190,65 @@ public struct SharedLogSchema: Sendable, Equatable {
             """
         tablesExist = "SELECT to_regclass('\(prefix)_meta') IS NOT NULL"
         readSchemaVersion = "SELECT value FROM \(prefix)_meta WHERE key = 'schema_version'"
-        append = "SELECT \(prefix)_append($1, decode($2, 'hex'), $3::json)"
+        append = """
+            SELECT \(prefix)_append($1::bigint, decode($2, 'hex'), $3::text[], $4::text[], $5::bigint[], $6::bigint[],
+                $7::integer[], $8::text[], $9::bigint[], $10::text[], $11::bytea[])
+            """
+    }
+
+    /// Schema 2: the append takes typed arrays (no JSON read field by field) and no longer
+    /// notifies; it refuses every batch once a host recorded a refusal; the log is append-only.
+    private static func schema2(_ prefix: String) -> String {
+        """
+        DROP FUNCTION IF EXISTS \(prefix)_append(bigint, bytea, json);
+        CREATE FUNCTION \(prefix)_append(
+            base bigint, base_hash bytea, names text[], payloads text[], accepted bigint[], uids bigint[],
+            pids integer[], client_ids text[], sequences bigint[], hosts text[], hashes bytea[]) RETURNS bigint
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+        DECLARE
+            n integer := cardinality(names);
+            current bigint;
+            refusal text;
+        BEGIN
+            SELECT value INTO refusal FROM \(prefix)_meta WHERE key = 'refusal';
+            IF FOUND THEN
+                RAISE EXCEPTION 'every host refuses changes: %', refusal USING ERRCODE = 'TD001';
+            END IF;
+            IF n IS NULL OR n = 0 THEN
+                RAISE EXCEPTION '\(prefix)_append: an empty batch';
+            END IF;
+            UPDATE \(prefix)_head SET version = base + n, hash = hashes[n] WHERE version = base AND hash = base_hash;
+            IF NOT FOUND THEN
+                SELECT version INTO current FROM \(prefix)_head;
+                RETURN -1 - current;
+            END IF;
+            INSERT INTO \(prefix)_log (version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence, host, hash)
+            SELECT base + e.o, e.n, e.p, e.a, e.u, e.i, e.c, e.s, e.h, e.x
+            FROM unnest(names, payloads, accepted, uids, pids, client_ids, sequences, hosts, hashes)
+                WITH ORDINALITY AS e(n, p, a, u, i, c, s, h, x, o);
+            RETURN base + n;
+        END $$;
+        CREATE OR REPLACE FUNCTION \(prefix)_refuse_rewrite() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION '\(prefix)_log is append-only: % refused', TG_OP USING ERRCODE = 'TD002';
+        END $$;
+        DROP TRIGGER IF EXISTS \(prefix)_log_append_only ON \(prefix)_log;
+        CREATE TRIGGER \(prefix)_log_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON \(prefix)_log
+            FOR EACH STATEMENT EXECUTE FUNCTION \(prefix)_refuse_rewrite();
+        UPDATE \(prefix)_meta SET value = '2' WHERE key = 'schema_version';
+        """
+    }
+
+    /// What moves the schema to `version` from the one before it.
+    struct Migration: Sendable, Equatable {
+        let version: Int
+        let sql: String
+    }
+
+    /// Rings the doorbell with the new head, in a transaction that waits for no flush (it
+    /// changes nothing; a lost notification costs a listener at most its next head read).
+    func doorbell(head: UInt64) -> String {
+        "BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_notify('\(channel)', '\(head)'); COMMIT"
     }
 
     /// The high bits of the advisory lock keys: the prefix's bytes when it has at most five

@@ -95,6 +95,11 @@ import Testing
         while acked < ids.count { if try client.receive().type == "ack" { acked += 1 } }
         // A few more, one commit each: too few for another snapshot, so they form the tail.
         for n in 1200..<1205 { _ = try client.dispatchAndWait("add", ["text": "item \(n)"]) }
+        // The snapshot is encoded after its commit, beside the later ones, and saved after it.
+        try eventually("no snapshot was saved") {
+            try JournalFile.query("SELECT max(version) >= 1000 FROM snapshots", on: JournalFile.path(daemon)) == ["1"]
+                ? true : nil
+        }
         try daemon.crash()
         try daemon.start()
         let line = try #require(

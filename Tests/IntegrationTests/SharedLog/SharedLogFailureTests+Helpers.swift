@@ -74,13 +74,25 @@ extension SharedLogFailureTests {
     }
 
     /// Deletes the entries after `version` (and the snapshots after it) and moves the head back
-    /// there, as a restore of an older backup would.
+    /// there, as a restore of an older backup would (past the append-only trigger).
     static func cutLog(_ postgres: PrivatePostgres, to version: Int) throws {
-        try postgres.psql(
+        try tamper(
+            postgres,
             """
             DELETE FROM todod_log WHERE version > \(version);
             UPDATE todod_head SET version = \(version), hash = (SELECT hash FROM todod_log WHERE version = \(version));
             DELETE FROM todod_snapshots WHERE version > \(version);
+            """)
+    }
+
+    /// Runs `sql` on the log as an attacker with the rights of the tables' owner would: with
+    /// the append-only trigger disabled while it runs.
+    static func tamper(_ postgres: PrivatePostgres, _ sql: String) throws {
+        try postgres.psql(
+            """
+            ALTER TABLE todod_log DISABLE TRIGGER todod_log_append_only;
+            \(sql);
+            ALTER TABLE todod_log ENABLE TRIGGER todod_log_append_only;
             """)
     }
 

@@ -232,8 +232,8 @@ struct SharedLogFailureTests {
         _ = try cluster.agreedList(atLeast: 6)
         // Killed, it saved no snapshot: its next start replays the log from the beginning.
         try b.crash()
-        try cluster.postgres.psql(
-            "UPDATE todod_log SET payload = replace(payload, 'item 2', 'forged') WHERE version = 2")
+        try Self.tamper(
+            cluster.postgres, "UPDATE todod_log SET payload = replace(payload, 'item 2', 'forged') WHERE version = 2")
 
         let refused = try Self.refusedRestart(of: b, cluster)
         #expect(refused.status == 1)
@@ -377,7 +377,7 @@ struct SharedLogFailureTests {
                 return DaemonHarness.isAnswering(directory + "/todod.sock") ? true : nil
             }
         }
-        #expect(try postgres.psql("SELECT key, value FROM todod_meta") == "schema_version|1")
+        #expect(try postgres.psql("SELECT key, value FROM todod_meta") == "schema_version|2")
         #expect(try postgres.psql("SELECT version FROM todod_head") == "0")
         #expect(!postgres.log.contains("ERROR"), "no daemon's schema statements failed: \(postgres.log)")
         for (index, directory) in directories.enumerated() {
@@ -404,7 +404,7 @@ struct SharedLogFailureTests {
         let refused = try Self.refusedStart(["--postgres", cluster.postgres.conninfo], in: directory)
         #expect(refused.status == 1)
         #expect(
-            refused.error.contains("has schema version 99; this daemon reads schema versions 1 to 1"),
+            refused.error.contains("has schema version 99; this daemon reads schema versions 1 to 2"),
             "\(refused.error)")
         #expect(try cluster.postgres.psql("SELECT value FROM todod_meta") == "99")
         #expect(
