@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "SyncProtocol", dependencies: ["SyncDiff"]),
         // Durable storage of accepted actions and snapshots; SQLite is the embedded default,
         // PostgreSQL the log several daemons share.
-        .target(name: "SyncJournal", dependencies: ["CSQLite", "CPQ", "CCrypto"]),
+        .target(name: "SyncJournal", dependencies: ["CSQLite", "CPQ", "CCrypto", "SyncLock"]),
         // The daemon runtime on libuv, generic over a SyncApp.
         .target(
             name: "SyncDaemon",

@@ -33,6 +33,8 @@ public struct DaemonArguments: Sendable {
     public private(set) var snapshotInterval: UInt64?
     /// `--max-replay N`.
     public private(set) var maximumReplayedActions: Int?
+    /// `--verify-interval SECONDS`.
+    public private(set) var verifyIntervalSeconds: Int?
     /// `--allow-uid` and `--allow-group`.
     public private(set) var peerPolicy = PeerPolicy()
     private var appValues: [String: [String]] = [:]
@@ -68,6 +70,12 @@ public struct DaemonArguments: Sendable {
                 "see the manual). The data directory then holds only",
                 "the lock and the last head seen. Prefer the environment",
                 "variable or ~/.pgpass for a password: other users can read", "a command line",
+            ]),
+        DaemonOption(
+            "--verify-interval", argument: "SECONDS",
+            help: [
+                "with --postgres: verify the whole shared log again every",
+                "SECONDS (default 30), at most a twentieth of one core",
             ]),
         DaemonOption(
             "--snapshot-interval", argument: "N", help: ["save a snapshot of the state every N versions (default 1000)"]
@@ -121,6 +129,8 @@ public struct DaemonArguments: Sendable {
                 snapshotInterval = UInt64(try Self.integer(try value(), for: word, in: 1...Int.max))
             case "--max-replay":
                 maximumReplayedActions = try Self.integer(try value(), for: word, in: 1...Int.max)
+            case "--verify-interval":
+                verifyIntervalSeconds = try Self.integer(try value(), for: word, in: 1...86_400)
             case "--help", "-h": request = .help
             case "--version": request = .version
             default:
@@ -166,6 +176,7 @@ public struct DaemonArguments: Sendable {
         if let inlineCommitLimit { configuration.inlineCommitLimit = inlineCommitLimit }
         if let snapshotInterval { configuration.snapshotInterval = snapshotInterval }
         if let maximumReplayedActions { configuration.maximumReplayedActions = maximumReplayedActions }
+        if let verifyIntervalSeconds { configuration.verifyIntervalSeconds = verifyIntervalSeconds }
         if let conninfo = postgres ?? environment[identity.postgresVariable], !conninfo.isEmpty {
             if case .failure(let error) = PostgresTarget.parse(conninfo) {
                 throw DaemonUsageError("--postgres: \(error)")

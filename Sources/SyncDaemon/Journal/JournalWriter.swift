@@ -102,6 +102,8 @@ final class JournalWriter<State: Codable & Sendable> {
     /// Commits a shared log refused because other daemons had appended first (each rebased
     /// and tried again).
     private(set) var overtakenCount = 0
+    /// What the log says while a shared log's database is away.
+    private var outage: SharedLogOutage
 
     /// A writer appending to `journal`, whose last durable version is `durableVersion`, with a
     /// snapshot every `snapshotInterval` versions, committing batches of at most
@@ -117,6 +119,7 @@ final class JournalWriter<State: Codable & Sendable> {
         self.snapshotInterval = snapshotInterval
         self.inlineCommitLimit = inlineCommitLimit
         self.logger = logger
+        outage = SharedLogOutage(logger: logger)
         work = .allocate(capacity: 1)
     }
 
@@ -143,6 +146,11 @@ final class JournalWriter<State: Codable & Sendable> {
     /// apply: the state served stays the one at `version` (and no more is written).
     func takeBackDurableVersion(to version: UInt64) {
         durableVersion = min(durableVersion, version)
+    }
+
+    /// The shared log's listener lost the database because of `problem`.
+    func sharedLogBecameUnreachable(_ problem: String) {
+        outage.failed(problem)
     }
 
     /// Asks the next job to read what other daemons appended to a shared log.
@@ -290,10 +298,13 @@ final class JournalWriter<State: Codable & Sendable> {
         if let snapshot = ended.snapshot {
             switch results.commit {
             case .success: lastSnapshotVersion = max(lastSnapshotVersion, snapshot.version)
+            // A shared log saves a snapshot whether or not the append beside it went through.
+            case .failure(.overtaken) where journal.isShared: break
             case .failure(let error):
                 logger.log(.error, "the snapshot at version \(snapshot.version) was not saved: \(error)")
             }
         }
+        if case .success? = results.foreign { outage.succeeded() }
         if case .success(let foreign)? = results.foreign, !foreign.isEmpty {
             absorb(foreign, unsaved: ended.entries)
         } else if let last = ended.entries.last {
@@ -303,6 +314,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 commitCount += 1
                 committedActionCount += ended.entries.count
                 if ranInline { inlineCommitCount += 1 }
+                outage.succeeded()
                 if let due = ended.snapshotDue { encodeSnapshot(of: due) }
                 if let state = ended.endState { report(.durable(version: last.version, state: state)) }
             case .failure(let error):
@@ -317,6 +329,9 @@ final class JournalWriter<State: Codable & Sendable> {
                 case .rewritten:
                     logger.log(.error, "commit of \(versions) failed: \(cause)")
                     report(.rewritten(durableVersion: durableVersion, reason: cause.description))
+                case .storage where journal.isShared:
+                    outage.failed("commit of \(versions) failed: \(cause)")
+                    report(.failed(durableVersion: durableVersion, reason: cause.description))
                 default:
                     logger.log(.error, "commit of \(versions) failed: \(cause)")
                     report(.failed(durableVersion: durableVersion, reason: cause.description))
@@ -327,7 +342,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 logger.log(.error, "reading the shared log failed: \(error)")
                 report(.rewritten(durableVersion: durableVersion, reason: error.description))
             } else {
-                logger.log(.warning, "catching up with the shared log failed (tried again within a second): \(error)")
+                outage.failed("catching up with the shared log failed: \(error)")
             }
         }
         finished.reads += results.reads

@@ -81,8 +81,11 @@ extension Server {
     func refuseWrites(because reason: String) {
         guard writeRefusal == nil else { return }
         writeRefusal = reason
-        logger.log(
-            .error, "refusing every change from now on: \(reason); restart this daemon once the log is sorted out")
+        let advice =
+            writer.isShared
+            ? "once the log is sorted out, delete the refusal recorded in the database (docs/SCALE_OUT.md, \"A changed log\") and restart the daemons"
+            : "restart this daemon once the log is sorted out"
+        logger.log(.error, "refusing every change from now on: \(reason); \(advice)")
     }
 
     /// The reason a re-run action gives, as a dispatch's rejection says it.

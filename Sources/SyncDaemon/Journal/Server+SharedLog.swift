@@ -16,6 +16,18 @@ extension Server {
             unreachableSince: sharedLog.unreachableSince, problem: sharedLog.problem, refusingWrites: writeRefusal)
     }
 
+    /// Refuses every change once a verification pass found the log rewritten.
+    func sharedLogWasVerified(_ audit: SharedLogAudit) {
+        switch audit {
+        case .rewritten(let reason):
+            refuseWrites(because: "the shared log was found rewritten (\(reason))")
+        case .intact(let head, let entries, let milliseconds):
+            logger.log(
+                .debug, "verified the shared log: \(entries) entries up to version \(head) in \(milliseconds) ms")
+        case .unavailable: break
+        }
+    }
+
     /// Notes what the listener saw, and catches up when other daemons appended.
     func sharedLogDidChange(_ observation: SharedLogObservation) {
         sharedLog = observation

@@ -17,8 +17,7 @@ final class SharedLogWatcher {
 
     private let inbox: LoopInbox<SharedLogObservation>
     private let stopping = Locked(false)
-    private var thread = pthread_t()
-    private var isRunning = false
+    private var thread: BackgroundThread?
 
     /// A watcher of the log of `schema` in the database of `conninfo` whose news reach
     /// `onChange` on the loop thread;
@@ -31,7 +30,7 @@ final class SharedLogWatcher {
         inbox = try LoopInbox(loop: loop, onReceive: onChange)
         let sender = inbox.sender
         let stopping = stopping
-        let work = ListenerThreadWork {
+        let body: @Sendable () -> Void = {
             let listener = SharedLogListener(
                 conninfo: conninfo, schema: schema, applicationName: applicationName, wantsLeadership: wantsLeadership)
             var last: SharedLogObservation?
@@ -48,35 +47,21 @@ final class SharedLogWatcher {
                 }
             }
         }
-        let started = pthread_create(
-            &thread, nil,
-            { raw in
-                Unmanaged<ListenerThreadWork>.fromOpaque(raw!).takeRetainedValue().body()
-                return nil
-            }, Unmanaged.passRetained(work).toOpaque())
-        guard started == 0 else {
+        do {
+            thread = try BackgroundThread("the shared log's listener thread", body: body)
+        } catch {
             _ = inbox.close()
-            throw .system(operation: "starting", subject: "the shared log's listener thread", errno: started)
+            throw error
         }
-        isRunning = true
     }
 
     /// Stops the thread (once its poll in progress ends) and closes the inbox. Its listening connection
     /// closes with it, which releases the leader lock.
     func stop() {
-        guard isRunning else { return }
-        isRunning = false
+        guard let thread else { return }
+        self.thread = nil
         stopping.withLock { $0 = true }
-        pthread_join(thread, nil)
+        thread.join()
         _ = inbox.close()
-    }
-}
-
-/// The body of the listener thread, carried through `pthread_create`'s argument.
-private final class ListenerThreadWork: Sendable {
-    let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
     }
 }

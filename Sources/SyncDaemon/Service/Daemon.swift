@@ -75,6 +75,7 @@ public final class Daemon<App: SyncApp> {
             dependencies: dependencies, logger: logger)
         var effects: SideEffectRunner<App.State, App.Dependencies>?
         var watcher: SharedLogWatcher?
+        var verifier: SharedLogVerifier?
         var listener: UnixListener?
         var timers: [LoopHandle<uv_timer_t>] = []
         var signals: [LoopHandle<uv_signal_t>] = []
@@ -86,6 +87,7 @@ public final class Daemon<App: SyncApp> {
         let shutDown = {
             listener?.close()
             watcher?.stop()
+            verifier?.stop()
             effects?.stop()
             server.stopSideEffects()
             for timer in timers { timer.close() }
@@ -118,10 +120,19 @@ public final class Daemon<App: SyncApp> {
                     schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
                     applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
                 ) { [unowned server, logger] observation in
-                    Self.noteChanges(from: server.sharedLog, to: observation, logger: logger)
+                    Self.noteChanges(from: server.sharedLog, to: observation, writer: writer, logger: logger)
                     server.sharedLogDidChange(observation)
                     // The side effects that act for every host run on the leader only.
                     if observation.isLeader { effects?.start() } else { effects?.pause() }
+                }
+            }
+            if let conninfo = configuration.postgres, let shared = journal as? PostgresJournal {
+                verifier = try SharedLogVerifier(
+                    loop: loop, conninfo: conninfo, schema: shared.schema, applicationName: configuration.serverName,
+                    host: shared.host, intervalSeconds: configuration.verifyIntervalSeconds,
+                    verifiedHead: shared.verifiedHead
+                ) { [unowned server] audit in
+                    server.sharedLogWasVerified(audit)
                 }
             }
             listener = try UnixListener(
@@ -169,17 +180,14 @@ public final class Daemon<App: SyncApp> {
         }
     }
 
-    /// Logs the database going away or coming back, and the leader lock changing hands.
-    private static func noteChanges(from old: SharedLogObservation?, to new: SharedLogObservation, logger: Logger) {
+    /// Notes the database going away (the writer logs it, and its return once a commit or a
+    /// read works again), and logs the leader lock changing hands.
+    private static func noteChanges(
+        from old: SharedLogObservation?, to new: SharedLogObservation, writer: JournalWriter<App.State>,
+        logger: Logger
+    ) {
         let old = old ?? .unknown
-        if old.isReachable && !new.isReachable {
-            logger.log(
-                .warning,
-                "the shared log's database is unreachable (\(new.problem ?? "no answer")); reads go on, changes wait for it"
-            )
-        } else if !old.isReachable && new.isReachable {
-            logger.log(.info, "the shared log's database is reachable again")
-        }
+        if old.isReachable && !new.isReachable { writer.sharedLogBecameUnreachable(new.problem ?? "no answer") }
         if old.isLeader != new.isLeader {
             logger.log(
                 .info,
@@ -220,7 +228,7 @@ extension Int {
 
 extension Double {
     /// The value with one decimal.
-    fileprivate var formatted1: String {
+    var formatted1: String {
         let tenths = Int((self * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }

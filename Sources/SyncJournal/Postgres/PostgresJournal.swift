@@ -1,4 +1,5 @@
 import Glibc
+import SyncLock
 
 /// The log several daemons share: one PostgreSQL database holding one totally ordered, gapless
 /// action log with a chained hash per entry (`LogChain`), so every daemon applies the same
@@ -29,6 +30,8 @@ public final class PostgresJournal: Journal {
     private var connection: PostgresConnection?
     /// The newest link of the chain this daemon has verified: the durable head as far as it knows.
     private(set) var head = LogChain.origin
+    /// `head`, for other threads: what a `SharedLogAuditor` compares the log with.
+    public let verifiedHead = Locked(LogChain.origin)
     /// Whether `head` goes to the head file as it moves: only once `prepareForWriting` has
     /// checked the file. Recovery's reads move `head` too, and must not replace the head this
     /// daemon saw before the check compares the log with it (nor after a refused start).
@@ -39,13 +42,15 @@ public final class PostgresJournal: Journal {
     /// Whether the last failed statement was sent and then lost (it may have run).
     private var sentButUnanswered = false
 
-    /// How long one statement may take before the call counts as lost. With the time to settle
-    /// an ambiguous append, a dispatch is answered within 3 s however the database fails.
-    public var statementTimeoutMilliseconds = 1_500
+    /// How long one statement may take before the call counts as lost. The three deadlines
+    /// bound a dispatch's answer however the database fails: the job before it at worst
+    /// reconnects, sends and settles (0.6 + 0.9 + 0.7 s), and its own job finds the backoff's
+    /// last failure or tries to connect once (0.6 s): within 3 s.
+    public var statementTimeoutMilliseconds = 900
     /// How long a connection attempt may take.
-    public var connectTimeoutMilliseconds = 1_000
+    public var connectTimeoutMilliseconds = 600
     /// How long settling an ambiguous append may take: reconnect, end the old session, read.
-    public var settleTimeoutMilliseconds = 1_200
+    public var settleTimeoutMilliseconds = 700
 
     public var snapshotSpacing: UInt64 = 0
     /// The schema version the database had when this daemon migrated it to the current one
@@ -347,9 +352,17 @@ public final class PostgresJournal: Journal {
     }
 
     private func decode(_ row: [String?]) throws(JournalError) -> (JournalEntry, [UInt8]) {
+        guard let decoded = Self.decode(row) else {
+            throw .corrupt(path: location, reason: "an entry of the log is malformed")
+        }
+        return decoded
+    }
+
+    /// A row of `readEntries` as the entry and its stored chain hash, `nil` if malformed.
+    static func decode(_ row: [String?]) -> (JournalEntry, [UInt8])? {
         guard row.count == 10, let version = row[0].flatMap(UInt64.init), let name = row[1], let payload = row[2],
             let acceptedAt = row[3].flatMap(Int64.init), let hash = row[9].flatMap(LogChain.bytes(hex:))
-        else { throw .corrupt(path: location, reason: "an entry of the log is malformed") }
+        else { return nil }
         let entry = JournalEntry(
             version: version, name: name, payload: Array(payload.utf8), acceptedAt: acceptedAt,
             peerUID: row[4].flatMap(UInt32.init), peerPID: row[5].flatMap(Int32.init),
@@ -360,6 +373,7 @@ public final class PostgresJournal: Journal {
     /// Moves the verified head to `link`, and the head file with it once it was checked.
     private func advance(to link: LogChain) {
         head = link
+        verifiedHead.withLock { $0 = link }
         if remembersHead { headFile.remember(link) }
     }
 

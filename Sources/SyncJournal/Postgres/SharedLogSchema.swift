@@ -9,8 +9,8 @@
 /// PREFIX_head(only_row boolean PRIMARY KEY, version bigint, hash bytea)   -- one row
 /// PREFIX_log(version bigint PRIMARY KEY, name, payload text, accepted_at bigint,
 ///           peer_uid, peer_pid, client_id, client_sequence, host, hash bytea,
-///           UNIQUE (client_id, client_sequence))   -- append-only: a trigger refuses
-///                                                  -- UPDATE, DELETE and TRUNCATE
+///           UNIQUE (client_id, client_sequence))   -- append-only: triggers refuse UPDATE,
+///                                                  -- DELETE, TRUNCATE and rows beyond the head
 /// PREFIX_snapshots(version bigint PRIMARY KEY, hash bytea, state text, ledger text, saved_at)
 /// PREFIX_append(base, base_hash, names[], payloads[], …, hashes[]) → the new head, or
 ///           -(head + 1) when overtaken (schema 2: typed arrays; schema 1 took one JSON text)
@@ -235,6 +235,16 @@ public struct SharedLogSchema: Sendable, Equatable {
         DROP TRIGGER IF EXISTS \(prefix)_log_append_only ON \(prefix)_log;
         CREATE TRIGGER \(prefix)_log_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON \(prefix)_log
             FOR EACH STATEMENT EXECUTE FUNCTION \(prefix)_refuse_rewrite();
+        CREATE OR REPLACE FUNCTION \(prefix)_refuse_insert_beyond_head() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF (SELECT max(version) FROM inserted) > (SELECT version FROM \(prefix)_head) THEN
+                RAISE EXCEPTION '\(prefix)_log takes rows only through \(prefix)_append' USING ERRCODE = 'TD002';
+            END IF;
+            RETURN NULL;
+        END $$;
+        DROP TRIGGER IF EXISTS \(prefix)_log_appended_through_head ON \(prefix)_log;
+        CREATE TRIGGER \(prefix)_log_appended_through_head AFTER INSERT ON \(prefix)_log
+            REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION \(prefix)_refuse_insert_beyond_head();
         UPDATE \(prefix)_meta SET value = '2' WHERE key = 'schema_version';
         """
     }

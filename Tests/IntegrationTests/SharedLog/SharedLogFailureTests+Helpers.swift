@@ -86,13 +86,13 @@ extension SharedLogFailureTests {
     }
 
     /// Runs `sql` on the log as an attacker with the rights of the tables' owner would: with
-    /// the append-only trigger disabled while it runs.
+    /// the log's triggers disabled while it runs.
     static func tamper(_ postgres: PrivatePostgres, _ sql: String) throws {
         try postgres.psql(
             """
-            ALTER TABLE todod_log DISABLE TRIGGER todod_log_append_only;
+            ALTER TABLE todod_log DISABLE TRIGGER USER;
             \(sql);
-            ALTER TABLE todod_log ENABLE TRIGGER todod_log_append_only;
+            ALTER TABLE todod_log ENABLE TRIGGER USER;
             """)
     }
 

@@ -1,0 +1,65 @@
+import CUV
+import Glibc
+import SyncJournal
+import SyncLock
+
+/// Runs a `SharedLogAuditor` on a thread of its own: a whole pass over the shared log every
+/// `intervalSeconds` after the previous one ended, each at most a twentieth of one core, and
+/// brings what a pass found to the loop thread. After a pass that found the log rewritten it
+/// stops checking (every change is refused from then on). Loop-confined itself; not `Sendable`.
+///
+/// ```
+/// verifier thread: wait interval ─▶ pass (chain from version 1, head row, snapshots, own head) ─▶ inbox ─▶ onAudit (loop)
+/// ```
+final class SharedLogVerifier {
+    private let inbox: LoopInbox<SharedLogAudit>
+    private let stopping = Locked(false)
+    private var thread: BackgroundThread?
+
+    /// A verifier of the log of `schema` in the database of `conninfo`, comparing it with
+    /// `verifiedHead` (what this daemon applied); its passes reach `onAudit` on the loop.
+    init(
+        loop: UnsafeMutablePointer<uv_loop_t>, conninfo: String, schema: SharedLogSchema, applicationName: String,
+        host: String, intervalSeconds: Int, verifiedHead: Locked<LogChain>,
+        onAudit: @escaping (SharedLogAudit) -> Void
+    ) throws(DaemonError) {
+        inbox = try LoopInbox(loop: loop, onReceive: onAudit)
+        let sender = inbox.sender
+        let stopping = stopping
+        let body: @Sendable () -> Void = {
+            let auditor = SharedLogAuditor(
+                conninfo: conninfo, schema: schema, applicationName: applicationName, host: host)
+            let isStopping = { stopping.withLock { $0 } }
+            while Self.wait(seconds: intervalSeconds, unless: isStopping) {
+                let audit = auditor.verify(known: { verifiedHead.withLock { $0 } }, shouldStop: isStopping)
+                if case .unavailable = audit { continue }
+                guard sender.post(audit) else { return }
+                if case .rewritten = audit { return }
+            }
+        }
+        do {
+            thread = try BackgroundThread("the shared log's verifier thread", body: body)
+        } catch {
+            _ = inbox.close()
+            throw error
+        }
+    }
+
+    /// Stops the thread (once the chunk it reads ends) and closes the inbox.
+    func stop() {
+        guard let thread else { return }
+        self.thread = nil
+        stopping.withLock { $0 = true }
+        thread.join()
+        _ = inbox.close()
+    }
+
+    /// Sleeps `seconds` in steps of 0.1 s; `false` as soon as `stopped()` says so.
+    private static func wait(seconds: Int, unless stopped: () -> Bool) -> Bool {
+        for _ in 0..<(seconds * 10) {
+            if stopped() { return false }
+            usleep(100_000)
+        }
+        return !stopped()
+    }
+}
