@@ -125,7 +125,9 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite",
-            ]
+                "SyncJournal", "ProcessSpawn",
+            ],
+            exclude: ["SharedLog/Fixtures"]
         ),
     ]
 )

@@ -19,26 +19,30 @@ public final class DaemonHarness: @unchecked Sendable {
     public private(set) var process: ChildProcess
     private let arguments: [String]
     private let environment: [String: String]
+    private let launcher: [String]
 
     /// Starts `todod --socket DIR/SOCKETNAME --data-dir DATA` plus `arguments`, with
     /// `environment` added to the test's. `DATA` is `dataDirectory`, else `DIR/data`; one given
-    /// here is the test's to remove.
+    /// here is the test's to remove. `launcher` is what starts it (`ip netns exec NAME` runs
+    /// it in a network namespace; `exec` keeps the process id the daemon's).
     public init(
         arguments: [String] = [], socketName: String = "todod.sock", dataDirectory: String? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], launcher: [String] = []
     ) throws {
         directory = try makeTemporaryDirectory()
         socketPath = directory + "/" + socketName
         self.dataDirectory = dataDirectory ?? directory + "/data"
         self.arguments = ["--socket", socketPath, "--data-dir", self.dataDirectory] + arguments
         self.environment = environment
+        self.launcher = launcher
         process = try Self.launch(
-            self.arguments, environment: environment, socketPath: socketPath, directory: directory)
+            self.arguments, environment: environment, launcher: launcher, socketPath: socketPath, directory: directory)
     }
 
     /// Starts the daemon again (after `stop()` or a kill) on the same socket and data.
     public func start() throws {
-        process = try Self.launch(arguments, environment: environment, socketPath: socketPath, directory: directory)
+        process = try Self.launch(
+            arguments, environment: environment, launcher: launcher, socketPath: socketPath, directory: directory)
     }
 
     /// Kills the daemon with SIGKILL, as a crash would, and reaps it.
@@ -48,10 +52,12 @@ public final class DaemonHarness: @unchecked Sendable {
     }
 
     private static func launch(
-        _ arguments: [String], environment: [String: String], socketPath: String, directory: String
+        _ arguments: [String], environment: [String: String], launcher: [String], socketPath: String,
+        directory: String
     ) throws -> ChildProcess {
+        let command = launcher + [Binaries.path("todod")] + arguments
         let process = try ChildProcess(
-            Binaries.path("todod"), arguments, environment: environment, outputDirectory: directory)
+            command[0], Array(command.dropFirst()), environment: environment, outputDirectory: directory)
         try eventually("todod did not start listening on \(socketPath); stderr:\n\(process.standardError)") {
             if !process.isRunning { throw TestFailure("todod exited at start; stderr:\n\(process.standardError)") }
             return isAnswering(socketPath) ? true : nil

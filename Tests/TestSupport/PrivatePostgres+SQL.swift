@@ -7,8 +7,9 @@ extension PrivatePostgres {
     /// what it printed without the final line break: unaligned rows without headers, columns
     /// separated by `|`, one row a line (`select 1` gives "1"). Throws with psql's error
     /// message (the server's, for bad SQL) when a statement fails or the server is unreachable.
+    /// `user` is the role psql logs in as (the authentication trusts every local user).
     @discardableResult
-    public func psql(_ sql: String) throws -> String {
+    public func psql(_ sql: String, as user: String = "postgres") throws -> String {
         let script = "\(directory)/psql-\(UUID().uuidString.prefix(8)).sql"
         guard
             FileManager.default.createFile(
@@ -18,7 +19,8 @@ extension PrivatePostgres {
         }
         defer { unlink(script) }
         var output = try run(
-            Self.binaries + "/psql", ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", conninfo, "-f", script],
+            Self.binaries + "/psql",
+            ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", conninfo(as: user), "-f", script],
             describedAs: "psql \(sql.count > 200 ? String(sql.prefix(200)) + "…" : sql)"
         )
         while output.hasSuffix("\n") { output.removeLast() }

@@ -38,6 +38,14 @@ public final class PrivatePostgres: @unchecked Sendable {
     public let logPath: String
     /// The libpq conninfo string a client connects with, as the superuser `postgres`.
     public let conninfo: String
+    /// The conninfo for the same database over TCP to `address` (one of `listen_addresses`).
+    public func conninfo(address: String, as user: String = "postgres") -> String {
+        "host=\(address) user=\(user) dbname=postgres connect_timeout=2"
+    }
+    /// The conninfo for the same database as `user` (trusted, as every local user is).
+    public func conninfo(as user: String) -> String {
+        "host=\(directory) user=\(user) dbname=postgres"
+    }
     /// The settings passed to the server as `-c KEY=VALUE` (the defaults with the test's
     /// `extraSettings` over them).
     public let settings: [String: String]
@@ -85,7 +93,11 @@ public final class PrivatePostgres: @unchecked Sendable {
     /// passed over them. Throws, leaving nothing behind, when PostgreSQL is not available, a
     /// setting name is not a plain identifier, or the server does not start (the message has
     /// its log).
-    public static func start(extraSettings: [String: String] = [:]) throws -> PrivatePostgres {
+    /// `trustedNetwork` (`10.X.0.0/16`) lets clients from that network in over TCP without a
+    /// password, for servers that listen on addresses (`listen_addresses` in `extraSettings`).
+    public static func start(extraSettings: [String: String] = [:], trustedNetwork: String? = nil) throws
+        -> PrivatePostgres
+    {
         guard isAvailable else { throw TestFailure("PrivatePostgres: \(skipReason)") }
         if let bad = extraSettings.keys.first(where: { !isSettingName($0) }) {
             throw TestFailure("PrivatePostgres: \"\(bad)\" is not a setting name (letters, digits, _ and . only)")
@@ -103,6 +115,14 @@ public final class PrivatePostgres: @unchecked Sendable {
                 )
             }
             try server.makeCluster()
+            if let trustedNetwork {
+                guard let hba = FileHandle(forWritingAtPath: server.dataDirectory + "/pg_hba.conf") else {
+                    throw TestFailure("PrivatePostgres: cannot open pg_hba.conf")
+                }
+                hba.seekToEndOfFile()
+                hba.write(Data("host all all \(trustedNetwork) trust\n".utf8))
+                hba.closeFile()
+            }
             try server.startAgain()
         } catch {
             server.close()

@@ -51,6 +51,10 @@ public final class PostgresJournal: Journal {
     public var connectTimeoutMilliseconds = 600
     /// How long settling an ambiguous append may take: reconnect, end the old session, read.
     public var settleTimeoutMilliseconds = 700
+    /// The longest wait between two connection attempts while the database is away (the
+    /// backoff doubles from 50 ms up to this): writes resume within it, plus one connection,
+    /// of the database's return.
+    static var longestBackoffMilliseconds: Int { 400 }
 
     public var snapshotSpacing: UInt64 = 0
     /// The schema version the database had when this daemon migrated it to the current one
@@ -313,7 +317,8 @@ public final class PostgresJournal: Journal {
         _ = try? run(
             schema.writeSnapshot,
             [
-                String(snapshot.version), link.hexHash, LogChain.hex(snapshot.state), snapshot.ledger.map(LogChain.hex),
+                String(snapshot.version), link.hexHash, String(decoding: snapshot.state, as: UTF8.self),
+                snapshot.ledger.map { String(decoding: $0, as: UTF8.self) },
                 String(savedAt),
             ],
             operation: "saving a snapshot")
@@ -415,7 +420,7 @@ public final class PostgresJournal: Journal {
             return fresh
         } catch {
             lastConnectFailure = error.description
-            backoffMilliseconds = min(max(100, backoffMilliseconds * 2), 2_000)
+            backoffMilliseconds = min(max(50, backoffMilliseconds * 2), Self.longestBackoffMilliseconds)
             nextConnectAttempt = Deadline.now() + Int64(backoffMilliseconds)
             throw .storage(path: location, operation: "connecting", reason: error.description)
         }

@@ -120,7 +120,7 @@ public final class SharedLogListener {
             observation.unreachableSince = Int64(time(nil)) * 1000
         }
         observation.problem = error.description
-        backoffMilliseconds = min(max(100, backoffMilliseconds * 2), 2_000)
+        backoffMilliseconds = min(max(100, backoffMilliseconds * 2), 1_000)
         nextConnectAttempt = Deadline.now() + Int64(backoffMilliseconds)
     }
 }

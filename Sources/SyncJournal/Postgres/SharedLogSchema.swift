@@ -178,7 +178,7 @@ public struct SharedLogSchema: Sendable, Equatable {
 
         writeSnapshot = """
             INSERT INTO \(prefix)_snapshots (version, hash, state, ledger, saved_at)
-            VALUES ($1, decode($2, 'hex'), convert_from(decode($3, 'hex'), 'UTF8'), convert_from(decode($4, 'hex'), 'UTF8'), $5)
+            VALUES ($1, decode($2, 'hex'), $3, $4, $5)
             ON CONFLICT (version) DO NOTHING
             """
 

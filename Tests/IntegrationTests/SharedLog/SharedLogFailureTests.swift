@@ -47,10 +47,18 @@ struct SharedLogFailureTests {
         let pids = cluster.daemons.map(\.process.pid)
 
         try cluster.postgres.restart(mode: mode)
+        let back = NumberedWriter.now()
         let acked = writers.map(\.ackCount)
         for (writer, count) in zip(writers, acked) { try writer.waitForAcks(atLeast: count + 10) }
         for (index, daemon) in cluster.daemons.enumerated() { try Self.add(["after the restart \(index)"], on: daemon) }
         let summaries = try writers.map { try $0.stop() }
+        if TestEnvironment.assertsTimeBounds {
+            for summary in summaries {
+                let first = try #require(summary.firstAck(after: back))
+                #expect(
+                    first - back < 1, "\(summary.clientID): first ack \(first - back) s after the database returned")
+            }
+        }
 
         #expect(
             cluster.daemons.map(\.process.pid) == pids && cluster.daemons.allSatisfy { $0.process.isRunning },

@@ -21,9 +21,36 @@ final class NumberedWriter: @unchecked Sendable {
         let storageErrors: Int
         /// Connections lost and made again.
         let reconnects: Int
+        /// Every answer, in order: when its dispatch was sent and when the answer came.
+        let answers: [Answer]
 
         /// The text of the item sequence `sequence` added.
         func text(_ sequence: Int) -> String { "\(clientID) \(sequence)" }
+
+        /// The longest time without an ack between `start` and `end` (from `start` to the first
+        /// ack, between acks, from the last ack to `end`), in seconds.
+        func longestAckGap(from start: Double, to end: Double) -> Double {
+            let times = answers.filter { $0.acked && $0.answered > start && $0.answered < end }.map(\.answered)
+            return zip([start] + times, times + [end]).map { $1 - $0 }.max() ?? (end - start)
+        }
+
+        /// The longest any dispatch sent between `start` and `end` waited for its answer.
+        func longestWait(from start: Double, to end: Double) -> Double {
+            answers.filter { $0.sent >= start && $0.sent < end }.map { $0.answered - $0.sent }.max() ?? 0
+        }
+
+        /// When the first ack after `time` came.
+        func firstAck(after time: Double) -> Double? {
+            answers.first { $0.acked && $0.answered > time }?.answered
+        }
+    }
+
+    /// One answer to a dispatch, with the monotonic times (`Self.now()`, seconds) it was sent and
+    /// answered.
+    struct Answer {
+        let sent: Double
+        let answered: Double
+        let acked: Bool
     }
 
     let clientID: String
@@ -32,6 +59,7 @@ final class NumberedWriter: @unchecked Sendable {
     private var acks: [Int] = []
     private var storageErrors = 0
     private var reconnects = 0
+    private var answers: [Answer] = []
     private var failure: String?
     private var stopRequested = false
     private var cancelled = false
@@ -72,7 +100,8 @@ final class NumberedWriter: @unchecked Sendable {
         }
         return try lock.withLock {
             if let failure { throw TestFailure("writer \(clientID) failed: \(failure)") }
-            return Summary(clientID: clientID, acks: acks, storageErrors: storageErrors, reconnects: reconnects)
+            return Summary(
+                clientID: clientID, acks: acks, storageErrors: storageErrors, reconnects: reconnects, answers: answers)
         }
     }
 
@@ -105,9 +134,12 @@ final class NumberedWriter: @unchecked Sendable {
             let connection = try client ?? connect()
             client = connection
             let reply: WireClient.Message
+            let sent = Self.now()
             do {
                 reply = try connection.reply(
                     to: connection.dispatch("add", ["text": "\(clientID) \(sequence)"], sequence: sequence))
+                let answer = Answer(sent: sent, answered: Self.now(), acked: reply.type == "ack")
+                lock.withLock { answers.append(answer) }
             } catch {
                 // The daemon went away (killed, restarting): send the same sequence again.
                 client = nil
@@ -119,6 +151,13 @@ final class NumberedWriter: @unchecked Sendable {
             lock.withLock { storageErrors += 1 }
             usleep(20_000)
         }
+    }
+
+    /// The monotonic clock, in seconds: what `Answer`'s times are read from.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private func connect() throws -> WireClient {

@@ -10,8 +10,11 @@ final class SharedLogCluster: @unchecked Sendable {
     private(set) var daemons: [DaemonHarness] = []
 
     /// A database and `count` daemons on it, each started with `arguments`.
-    init(daemons count: Int, arguments: [String] = [], postgresSettings: [String: String] = [:]) throws {
-        postgres = try PrivatePostgres.start(extraSettings: postgresSettings)
+    init(
+        daemons count: Int, arguments: [String] = [], postgresSettings: [String: String] = [:],
+        trustedNetwork: String? = nil
+    ) throws {
+        postgres = try PrivatePostgres.start(extraSettings: postgresSettings, trustedNetwork: trustedNetwork)
         do {
             for _ in 0..<count { try addDaemon(arguments: arguments) }
         } catch {
@@ -24,11 +27,13 @@ final class SharedLogCluster: @unchecked Sendable {
     /// database, said another way), with `environment` added to the test's; `close()` stops
     /// it with the others.
     @discardableResult
-    func addDaemon(arguments: [String] = [], environment: [String: String] = [:], conninfo: String? = nil) throws
-        -> DaemonHarness
-    {
+    func addDaemon(
+        arguments: [String] = [], environment: [String: String] = [:], conninfo: String? = nil,
+        launcher: [String] = []
+    ) throws -> DaemonHarness {
         let daemon = try DaemonHarness(
-            arguments: ["--postgres", conninfo ?? postgres.conninfo] + arguments, environment: environment)
+            arguments: ["--postgres", conninfo ?? postgres.conninfo] + arguments, environment: environment,
+            launcher: launcher)
         daemons.append(daemon)
         return daemon
     }

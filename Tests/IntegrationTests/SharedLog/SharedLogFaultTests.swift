@@ -1,0 +1,134 @@
+import Foundation
+import Glibc
+import ProcessSpawn
+import TestSupport
+import Testing
+
+/// What a team's laptops do to the shared log (one suspends, one drops off the network, the
+/// database restarts, everyone writes at once): no healthy host waits on another, every
+/// dispatch is answered within a bound, and writes come back within a second. The bounds are
+/// the ones docs/SCALE_OUT.md states; the tests assert them in the plain build only (see
+/// `TestEnvironment.assertsTimeBounds`), and every test checks the log afterwards: each acked
+/// action once, at the version acked, the same list on every host.
+@Suite(
+    .serialized, .enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)),
+    .enabled(if: TestEnvironment.assertsTimeBounds, Comment(rawValue: TestEnvironment.timeBoundsSkipReason)))
+struct SharedLogFaultTests {
+    /// A suspended laptop is a SIGSTOP: its sessions stay open and answer nothing.
+    @Test func aStoppedHostStallsNoHealthyHostAndWritesWithinASecondOfResuming() throws {
+        let cluster = try SharedLogCluster(daemons: 3)
+        defer { cluster.close() }
+        try Self.fill(cluster, versions: 20_000)
+        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 2, prefix: "stopped")
+        defer { for writer in writers { writer.cancel() } }
+        for writer in writers { try writer.waitForAcks(atLeast: 5) }
+
+        let stopped = cluster.daemons[2]
+        let frozen = NumberedWriter.now()
+        stopped.process.send(SIGSTOP)
+        usleep(15_000_000)
+        let resumed = NumberedWriter.now()
+        stopped.process.send(SIGCONT)
+        for writer in writers { try writer.waitForAcks(atLeast: writer.ackCount + 5) }
+        let ended = NumberedWriter.now()
+        let summaries = try writers.map { try $0.stop() }
+
+        for summary in summaries.prefix(4) {
+            let gap = summary.longestAckGap(from: frozen, to: ended)
+            #expect(gap < 1, "\(summary.clientID) went \(gap) s without an ack while another host was stopped")
+        }
+        for summary in summaries.suffix(2) {
+            let first = try #require(summary.firstAck(after: resumed))
+            #expect(first - resumed < 1, "\(summary.clientID): first ack \(first - resumed) s after SIGCONT")
+        }
+        try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster, alsoAdded: Self.filled(20_000))
+    }
+
+    /// A host cut off from the database (its link down: silent, both ways) while the others write.
+    @Test(.enabled(if: SimulatedHosts.unavailableReason == nil, "\(SimulatedHosts.unavailableReason ?? "")"))
+    func aHostCutOffSlowsNoOtherIsAnsweredWithinThreeSecondsAndWritesWithinASecondOfTheHeal() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let hosts = try SimulatedHosts(count: 3, tag: "tt\(getpid() % 100_000)", directory: directory)
+        defer { hosts.tearDown() }
+        let addresses = hosts.hosts.map(\.databaseAddress)
+        let cluster = try SharedLogCluster(
+            daemons: 0, postgresSettings: ["listen_addresses": addresses.joined(separator: ",")],
+            trustedNetwork: hosts.network)
+        defer { cluster.close() }
+        for index in 0..<3 {
+            try cluster.addDaemon(
+                conninfo: cluster.postgres.conninfo(address: addresses[index]), launcher: hosts.launcher(host: index))
+        }
+        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 1, prefix: "cut")
+        defer { for writer in writers { writer.cancel() } }
+        for writer in writers { try writer.waitForAcks(atLeast: 5) }
+
+        let cut = NumberedWriter.now()
+        try hosts.cut(host: 2)
+        usleep(8_000_000)
+        let healed = NumberedWriter.now()
+        try hosts.heal(host: 2)
+        for writer in writers { try writer.waitForAcks(atLeast: writer.ackCount + 5) }
+        let ended = NumberedWriter.now()
+        let summaries = try writers.map { try $0.stop() }
+
+        for summary in summaries.prefix(2) {
+            let gap = summary.longestAckGap(from: cut, to: ended)
+            #expect(gap < 1, "\(summary.clientID) went \(gap) s without an ack while another host was cut off")
+        }
+        let cutOff = summaries[2]
+        #expect(cutOff.storageErrors > 0, "the cut-off host refused changes")
+        let wait = cutOff.longestWait(from: cut, to: healed)
+        #expect(wait <= 3, "a dispatch on the cut-off host waited \(wait) s for its answer")
+        let first = try #require(cutOff.firstAck(after: healed))
+        #expect(first - healed < 1, "first ack \(first - healed) s after the heal")
+        try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster)
+    }
+
+    /// Fairness: three hosts writing flat out, each with two writers; a host that loses the
+    /// race still gets its turn, and no dispatch waits more than a second.
+    @Test func noWriterWaitsMoreThanASecondWhileEveryHostWritesFlatOut() throws {
+        let cluster = try SharedLogCluster(daemons: 3)
+        defer { cluster.close() }
+        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 2, prefix: "flat")
+        defer { for writer in writers { writer.cancel() } }
+        let started = NumberedWriter.now()
+        usleep(10_000_000)
+        let ended = NumberedWriter.now()
+        let summaries = try writers.map { try $0.stop() }
+
+        for summary in summaries {
+            let wait = summary.longestWait(from: started, to: ended)
+            #expect(wait < 1, "\(summary.clientID) waited \(wait) s for an answer")
+            #expect(summary.acks.count >= 20, "\(summary.clientID) made progress: \(summary.acks.count) acks")
+        }
+        print(
+            "SharedLogFaultTests: flat out, acks per writer \(summaries.map(\.acks.count)), worst waits \(summaries.map { ($0.longestWait(from: started, to: ended) * 1000).rounded() }) ms"
+        )
+        try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster)
+    }
+
+    /// The texts `fill` added, in order.
+    static func filled(_ count: Int) -> [String] { (1...count).map { "filler \($0)" } }
+
+    /// Adds `filled(versions)` through daemon 0, pipelined, and waits until every daemon has them.
+    static func fill(_ cluster: SharedLogCluster, versions: Int) throws {
+        let client = try cluster.daemons[0].greetedClient()
+        var next = 1
+        while next <= versions {
+            let batch = (next..<min(next + 1_000, versions + 1)).map { n -> [String: Any] in
+                WireClient.dispatchMessage(id: client.makeID(), "add", ["text": "filler \(n)"])
+            }
+            let replies = try client.pipeline(batch)
+            guard replies.values.allSatisfy({ $0.type == "ack" }) else { throw TestFailure("filling: \(replies)") }
+            next += batch.count
+        }
+        for daemon in cluster.daemons {
+            try eventually(timeout: 120, "a daemon did not reach version \(versions)") {
+                let welcome = try WireClient(path: daemon.socketPath).hello()
+                return (welcome["version"] as? Int ?? 0) >= versions ? true : nil
+            }
+        }
+    }
+}
