@@ -7,9 +7,10 @@ extension PrivatePostgres {
     /// what it printed without the final line break: unaligned rows without headers, columns
     /// separated by `|`, one row a line (`select 1` gives "1"). Throws with psql's error
     /// message (the server's, for bad SQL) when a statement fails or the server is unreachable.
-    /// `user` is the role psql logs in as (the authentication trusts every local user).
+    /// `user` is the role psql logs in as (the authentication trusts every local user), in
+    /// `database`.
     @discardableResult
-    public func psql(_ sql: String, as user: String = "postgres") throws -> String {
+    public func psql(_ sql: String, as user: String = "postgres", in database: String = "postgres") throws -> String {
         let script = "\(directory)/psql-\(UUID().uuidString.prefix(8)).sql"
         guard
             FileManager.default.createFile(
@@ -20,7 +21,7 @@ extension PrivatePostgres {
         defer { unlink(script) }
         var output = try run(
             Self.binaries + "/psql",
-            ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", conninfo(as: user), "-f", script],
+            ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", conninfo(as: user, database: database), "-f", script],
             describedAs: "psql \(sql.count > 200 ? String(sql.prefix(200)) + "…" : sql)"
         )
         while output.hasSuffix("\n") { output.removeLast() }

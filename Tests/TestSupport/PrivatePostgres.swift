@@ -42,9 +42,9 @@ public final class PrivatePostgres: @unchecked Sendable {
     public func conninfo(address: String, as user: String = "postgres") -> String {
         "host=\(address) user=\(user) dbname=postgres connect_timeout=2"
     }
-    /// The conninfo for the same database as `user` (trusted, as every local user is).
-    public func conninfo(as user: String) -> String {
-        "host=\(directory) user=\(user) dbname=postgres"
+    /// The conninfo for `database` on this server as `user` (trusted, as every local user is).
+    public func conninfo(as user: String, database: String = "postgres") -> String {
+        "host=\(directory) user=\(user) dbname=\(database)"
     }
     /// The settings passed to the server as `-c KEY=VALUE` (the defaults with the test's
     /// `extraSettings` over them).

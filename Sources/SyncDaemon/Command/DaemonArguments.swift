@@ -13,6 +13,8 @@ public struct DaemonArguments: Sendable {
         case help
         /// Print the version and exit 0.
         case version
+        /// Create or migrate the shared log's schema (`--postgres`), then exit.
+        case prepareSchema
     }
 
     /// What the command line asks for.
@@ -85,6 +87,12 @@ public struct DaemonArguments: Sendable {
             help: [
                 "replay at most N actions to answer one read of a past version", "(a get with at; default 10000)",
             ]),
+        DaemonOption(
+            "--prepare-schema",
+            help: [
+                "with --postgres: create or migrate the shared log's schema,",
+                "then exit (run it as the role owning the schema)",
+            ]),
         DaemonOption("--help", help: ["show this help"]),
         DaemonOption("--version", help: ["show the version"]),
     ]
@@ -133,6 +141,7 @@ public struct DaemonArguments: Sendable {
                 verifyIntervalSeconds = try Self.integer(try value(), for: word, in: 1...86_400)
             case "--help", "-h": request = .help
             case "--version": request = .version
+            case "--prepare-schema": request = .prepareSchema
             default:
                 guard let option = appNames[word] else { throw DaemonUsageError("unknown option \(word)") }
                 let given = option.takesValue ? try value() : ""

@@ -1,4 +1,5 @@
 import Glibc
+import SyncJournal
 import SyncProtocol
 import SyncStore
 
@@ -57,11 +58,12 @@ public struct DaemonCommand<App: SyncApp> {
             case .version:
                 print("\(identity.daemonName) \(identity.version) (protocol \(WireProtocol.version))")
                 exit(0)
-            case .serve:
+            case .serve, .prepareSchema:
                 break
             }
             configuration = try parsed.configuration(
                 of: identity, environment: Self.environment(identity), userID: getuid())
+            if parsed.request == .prepareSchema { Self.prepareSchema(configuration, logLevel: parsed.logLevel) }
             effects = try sideEffects(parsed)
         } catch {
             fail(error)
@@ -79,6 +81,31 @@ public struct DaemonCommand<App: SyncApp> {
             exit(1)
         }
         exit(0)
+    }
+
+    /// `--prepare-schema`: creates or migrates the shared log's schema and exits (0, or 1 with
+    /// the reason; 2 without `--postgres`).
+    private static func prepareSchema(_ configuration: DaemonConfiguration, logLevel: Logger.Level) -> Never {
+        let logger = Logger(label: configuration.identity.daemonName, minimumLevel: logLevel)
+        guard let conninfo = configuration.postgres else {
+            logger.log(
+                .error, "--prepare-schema needs --postgres CONNINFO; see \(configuration.identity.daemonName) --help")
+            exit(2)
+        }
+        let schema = SharedLogSchema(daemonName: configuration.identity.daemonName)
+        do {
+            let old = try PostgresJournal.prepareSchema(
+                conninfo: conninfo, schema: schema, applicationName: configuration.serverName)
+            let target = (try? PostgresTarget.parse(conninfo).get().description) ?? "the database"
+            let change =
+                old.map { "migrated from version \($0) to \(SharedLogSchema.schemaVersion)" }
+                ?? "at version \(SharedLogSchema.schemaVersion)"
+            logger.log(.info, "the shared log's schema (\(schema.prefix)_*) in \(target) is \(change)")
+            exit(0)
+        } catch {
+            logger.log(.error, "cannot prepare the schema: \(error)")
+            exit(1)
+        }
     }
 
     private static func environment(_ identity: AppIdentity) -> [String: String] {

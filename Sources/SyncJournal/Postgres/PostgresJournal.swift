@@ -454,6 +454,10 @@ public final class PostgresJournal: Journal {
                 if case .server(let state, let message) = error {
                     // Another host found the log rewritten: the append refuses, as every host must.
                     if state == SharedLogSchema.refusalState { throw .rewritten(path: location, reason: message) }
+                    // A version beyond the head is taken already: a row was put in by hand.
+                    if state == "23505" && message.contains("\"\(schema.prefix)_log_pkey\"") {
+                        throw .rewritten(path: location, reason: "the log holds rows beyond its head (\(message))")
+                    }
                     throw .storage(path: location, operation: operation, reason: error.description)
                 }
                 connection = nil
@@ -483,6 +487,19 @@ public final class PostgresJournal: Journal {
     /// once; refuses a schema newer than this build's.
     private func createSchemaIfNeeded(_ connection: PostgresConnection) throws(JournalError) {
         do {
+            migratedFrom = try Self.createSchemaIfNeeded(schema, on: connection, location: location)
+        } catch {
+            self.connection = nil
+            throw error
+        }
+    }
+
+    /// Creates or migrates `schema` on `connection` (see above); returns the version migrated
+    /// from, `nil` when the schema was new or current.
+    private static func createSchemaIfNeeded(
+        _ schema: SharedLogSchema, on connection: PostgresConnection, location: String
+    ) throws(JournalError) -> Int? {
+        do {
             try connection.execute("BEGIN", timeoutMilliseconds: 5_000)
             try connection.execute(
                 "SELECT pg_advisory_xact_lock($1)", [String(schema.schemaLockKey)], timeoutMilliseconds: 30_000)
@@ -501,13 +518,32 @@ public final class PostgresJournal: Journal {
                 try connection.execute(migration.sql, timeoutMilliseconds: 30_000)
             }
             try connection.execute("COMMIT", timeoutMilliseconds: 5_000)
-            if exists && version < SharedLogSchema.schemaVersion { migratedFrom = version }
+            return exists && version < SharedLogSchema.schemaVersion ? version : nil
         } catch let error as JournalError {
             throw error
         } catch {
-            self.connection = nil
-            throw .cannotOpen(path: location, reason: "creating the schema failed: \(error)")
+            let advice =
+                "\(error)".contains("permission denied")
+                ? " (run `--prepare-schema` once as the role that owns the schema: docs/SCALE_OUT.md, \"Roles\")" : ""
+            throw .cannotOpen(path: location, reason: "creating the schema failed: \(error)\(advice)")
         }
+    }
+
+    /// Creates or migrates the shared log's schema in the database of `conninfo` and returns
+    /// the version migrated from (`nil`: new or current), for an operator who runs it as the
+    /// role owning the schema, so that the daemons' role needs no right to change it.
+    public static func prepareSchema(conninfo: String, schema: SharedLogSchema, applicationName: String)
+        throws(JournalError) -> Int?
+    {
+        let location = try PostgresTarget.parse(conninfo).get().description
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection.connect(
+                conninfo, applicationName: applicationName, timeoutMilliseconds: 10_000)
+        } catch {
+            throw .cannotOpen(path: location, reason: error.description)
+        }
+        return try createSchemaIfNeeded(schema, on: connection, location: location)
     }
 
     /// Refuses a server that does not flush commits to disk: an acknowledged action could be

@@ -1,0 +1,257 @@
+import Foundation
+import Glibc
+import SyncJournal
+import TestSupport
+import Testing
+
+/// A shared log changed under running daemons stops every one of them, loudly, while reads go
+/// on; the database refuses such changes in the first place (triggers, and a daemons' role
+/// that may only read and append); and a log written by the first schema is migrated once.
+@Suite(.serialized, .enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
+struct SharedLogIntegrityTests {
+    /// How the log is changed under the daemons, as an attacker with the owner's rights would.
+    enum Change: String, CaseIterable, CustomTestStringConvertible {
+        case payloadRewritten = "a payload rewritten, the hash left alone"
+        case hashesRecomputed = "a payload rewritten, every hash from there recomputed"
+        case rowDeleted = "a row deleted"
+        case rowInserted = "a row inserted beyond the head"
+
+        var testDescription: String { rawValue }
+
+        /// What an ordinary session trying the same change is told by the triggers.
+        var refusal: String {
+            switch self {
+            case .rowInserted: "todod_log takes rows only through todod_append"
+            case .rowDeleted: "todod_log is append-only: DELETE refused"
+            case .payloadRewritten, .hashesRecomputed: "todod_log is append-only: UPDATE refused"
+            }
+        }
+    }
+
+    @Test(arguments: Change.allCases)
+    func aLogChangedUnderRunningDaemonsStopsEveryOneOfThem(change: Change) throws {
+        let cluster = try SharedLogCluster(daemons: 3, arguments: ["--verify-interval", "1"])
+        defer { cluster.close() }
+        for (index, daemon) in cluster.daemons.enumerated() {
+            try SharedLogFailureTests.add((1...10).map { "item \(index) \($0)" }, on: daemon)
+        }
+        let before = try cluster.agreedList(atLeast: 30)
+        let sql = try Self.sql(for: change, cluster.postgres)
+        let refusal = Self.lastError(of: sql, cluster.postgres)
+        #expect(refusal.contains(change.refusal), "the triggers refuse it: \(refusal)")
+        #expect(try cluster.postgres.psql("SELECT count(*) FROM todod_log") == "30", "nothing changed")
+
+        try SharedLogFailureTests.tamper(cluster.postgres, sql)
+        let changed = NumberedWriter.now()
+        // Noticed without a write: by the background verification, and through the refusal it records.
+        for daemon in cluster.daemons {
+            try eventually(timeout: 60, "a daemon did not notice the change") {
+                let log = try WireClient(path: daemon.socketPath).hello()["log"] as? [String: Any]
+                return log?["refusingWrites"] != nil ? true : nil
+            }
+        }
+        let noticed = NumberedWriter.now() - changed
+        for daemon in cluster.daemons {
+            let reply = try eventually(timeout: 60, "a daemon went on accepting changes") {
+                () throws -> WireClient.Message? in
+                let reply = try daemon.greetedClient().dispatchAndWait("add", ["text": "after the change"])
+                return (reply["message"] as? String)?.contains("rewritten") == true ? reply : nil
+            }
+            #expect(reply.code == "storage_unavailable", "\(reply)")
+            let status = try daemon.todo("status")
+            #expect(status.output.contains("refusing changes: "), "\(status.output)")
+            #expect(
+                daemon.process.standardError.components(separatedBy: "refusing every change from now on").count == 2,
+                "said once: \(daemon.process.standardError)")
+        }
+        print("SharedLogIntegrityTests: \(change.rawValue): every daemon noticed it after \(noticed) s")
+        #expect(try cluster.postgres.psql("SELECT count(*) FROM todod_meta WHERE key = 'refusal'") == "1")
+        for daemon in cluster.daemons {
+            #expect(try SharedLogCluster.list(of: daemon) == before, "reads go on, from the state applied")
+        }
+        let logged = change == .rowInserted ? "31" : change == .rowDeleted ? "29" : "30"
+        #expect(try cluster.postgres.psql("SELECT count(*) FROM todod_log") == logged, "no host appended")
+    }
+
+    /// With the default interval (30 s, and a pass), a change is noticed within 60 s.
+    @Test(.enabled(if: TestEnvironment.assertsTimeBounds, Comment(rawValue: TestEnvironment.timeBoundsSkipReason)))
+    func aChangedLogIsNoticedWithinSixtySecondsAtTheDefaultInterval() throws {
+        let cluster = try SharedLogCluster(daemons: 2)
+        defer { cluster.close() }
+        try SharedLogFailureTests.add((1...5).map { "item \($0)" }, on: cluster.daemons[0])
+        _ = try cluster.agreedList(atLeast: 5)
+        try SharedLogFailureTests.tamper(
+            cluster.postgres, "UPDATE todod_log SET payload = replace(payload, 'item 2', 'forged') WHERE version = 2")
+        let changed = NumberedWriter.now()
+        for daemon in cluster.daemons {
+            try eventually(timeout: 60, "not noticed within 60 s") {
+                let log = try WireClient(path: daemon.socketPath).hello()["log"] as? [String: Any]
+                return log?["refusingWrites"] != nil ? true : nil
+            }
+        }
+        let took = NumberedWriter.now() - changed
+        #expect(took < 60)
+        print("SharedLogIntegrityTests: the default interval noticed the change after \(took) s")
+    }
+
+    /// A database written by the first release (schema 1) is migrated once, keeps its log and
+    /// snapshots, and takes appends in the new form.
+    @Test func aLogWrittenBySchemaOneIsMigratedOnceAndKept() throws {
+        let cluster = try SharedLogCluster(daemons: 0)
+        defer { cluster.close() }
+        let fixture = packageRoot.appendingPathComponent(
+            "Tests/IntegrationTests/SharedLog/Fixtures/shared-log-schema-1.sql")
+        try cluster.postgres.psql(try String(contentsOf: fixture, encoding: .utf8))
+        #expect(try cluster.postgres.psql("SELECT value FROM todod_meta WHERE key = 'schema_version'") == "1")
+
+        let first = try cluster.addDaemon(arguments: ["--verify-interval", "1"])
+        #expect(
+            first.process.standardError.contains(
+                "migrated the shared log's schema in PostgreSQL \(cluster.postgres.socketDirectory)/postgres from version 1 to 2"
+            ), "\(first.process.standardError)")
+        #expect(first.process.standardError.contains("recovered version 10 from PostgreSQL"))
+        #expect(first.process.standardError.contains("(snapshot at 10, 0 actions replayed"))
+        #expect(try cluster.postgres.psql("SELECT value FROM todod_meta WHERE key = 'schema_version'") == "2")
+        let second = try cluster.addDaemon()
+        #expect(!second.process.standardError.contains("migrated"), "once")
+
+        let list = try SharedLogCluster.list(of: first)
+        #expect(list.version == 10)
+        #expect(
+            list.items == [
+                "2 x written by schema 1, item 2", "3   edited \"quoted\" \\ backslash é",
+                "4   written by schema 1, item 4", "5   written by schema 1, item 5",
+                "6   written by schema 1, item 6", "7   written by schema 1, item 7",
+            ])
+        // The exactly-once ledger came through the migration: the old client's sequence 3 is known.
+        let old = try WireClient(path: second.socketPath)
+        #expect(try old.hello(name: "test/1", clientID: "fixture-writer")["lastSequence"] as? Int == 8)
+        try SharedLogFailureTests.add(["after the migration"], on: second)
+        _ = try cluster.agreedList(atLeast: 11)
+        #expect(throws: (any Error).self) { try cluster.postgres.psql("DELETE FROM todod_log WHERE version = 1") }
+        usleep(2_500_000)
+        #expect(
+            (try WireClient(path: first.socketPath).hello()["log"] as? [String: Any])?["refusingWrites"] == nil,
+            "the migrated chain verifies")
+    }
+
+    /// docs/shared-log-roles.sql: the schema made by its owner, the daemons on a role that may
+    /// only read and append.
+    @Test func daemonsOnAReadAndAppendRoleWorkAndCannotChangeTheLog() throws {
+        let cluster = try SharedLogCluster(daemons: 0)
+        defer { cluster.close() }
+        let postgres = cluster.postgres
+        try postgres.psql(
+            "CREATE ROLE todod_owner LOGIN; CREATE ROLE todod LOGIN; CREATE DATABASE todo OWNER todod_owner")
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let prepared = try ChildProcess(
+            Binaries.path("todod"),
+            ["--postgres", postgres.conninfo(as: "todod_owner", database: "todo"), "--prepare-schema"],
+            environment: [:], outputDirectory: directory)
+        #expect(try prepared.waitForExit() == 0, "\(prepared.standardError)")
+        #expect(prepared.standardError.contains("the shared log's schema (todod_*) in PostgreSQL"))
+        #expect(prepared.standardError.contains("/todo is at version 2"), "\(prepared.standardError)")
+        let grants = try String(
+            contentsOf: packageRoot.appendingPathComponent("docs/shared-log-roles.sql"), encoding: .utf8)
+        try postgres.psql(grants, as: "todod_owner", in: "todo")
+
+        let a = try cluster.addDaemon(conninfo: postgres.conninfo(as: "todod", database: "todo"))
+        let b = try cluster.addDaemon(conninfo: postgres.conninfo(as: "todod", database: "todo"))
+        try SharedLogFailureTests.add(["from a"], on: a)
+        try SharedLogFailureTests.add(["from b"], on: b)
+        #expect(try cluster.agreedList(atLeast: 2).items == ["1   from a", "2   from b"])
+        for sql in [
+            "UPDATE todod_log SET name = 'x'", "DELETE FROM todod_log", "UPDATE todod_head SET version = 0",
+            "INSERT INTO todod_log (version, name, payload, accepted_at, hash) VALUES (3, 'add', '{}', 0, '')",
+        ] {
+            #expect(throws: (any Error).self, "\(sql) as the daemons' role") {
+                try postgres.psql(sql, as: "todod", in: "todo")
+            }
+            #expect(Self.lastError(of: sql, postgres, as: "todod", in: "todo").contains("permission denied"))
+        }
+        #expect(
+            Self.lastError(of: "UPDATE todod_log SET name = 'x'", postgres, as: "todod_owner", in: "todo").contains(
+                "todod_log is append-only: UPDATE refused"), "the owner is stopped by the trigger")
+        try SharedLogFailureTests.add(["still writing"], on: a)
+        #expect(try cluster.agreedList(atLeast: 3).version == 3)
+    }
+
+    /// psql's error for `sql`, or "" when it ran.
+    static func lastError(
+        of sql: String, _ postgres: PrivatePostgres, as user: String = "postgres", in database: String = "postgres"
+    ) -> String {
+        do {
+            try postgres.psql(sql, as: user, in: database)
+            return ""
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The SQL of `change` on the log of `postgres` (30 entries).
+    static func sql(for change: Change, _ postgres: PrivatePostgres) throws -> String {
+        switch change {
+        case .payloadRewritten:
+            return "UPDATE todod_log SET payload = replace(payload, 'item 0 9', 'forged') WHERE version = 9"
+        case .rowDeleted:
+            return "DELETE FROM todod_log WHERE version = 15"
+        case .rowInserted:
+            return """
+                INSERT INTO todod_log (version, name, payload, accepted_at, host, hash)
+                SELECT 31, name, payload, accepted_at, host, hash FROM todod_log WHERE version = 30
+                """
+        case .hashesRecomputed:
+            return try recomputedChain(from: 9, postgres)
+        }
+    }
+
+    /// Statements that rewrite the payload at `version` and recompute every hash from there on,
+    /// the head's included, so that the chain in the database is whole again.
+    static func recomputedChain(from version: Int, _ postgres: PrivatePostgres) throws -> String {
+        let rows = try postgres.psql(
+            """
+            SELECT version, name, encode(convert_to(payload, 'UTF8'), 'hex'), accepted_at, coalesce(peer_uid::text, ''),
+                   coalesce(peer_pid::text, ''), coalesce(client_id, ''), coalesce(client_sequence::text, ''),
+                   coalesce(host, '') FROM todod_log ORDER BY version
+            """
+        ).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        var link = LogChain.origin
+        var statements: [String] = []
+        for row in rows {
+            var payload = Array(hexBytes(row[2]))
+            let forged = Int(row[0])! == version
+            if forged {
+                payload = Array(
+                    String(decoding: payload, as: UTF8.self).replacingOccurrences(of: "item", with: "forged").utf8)
+            }
+            let entry = JournalEntry(
+                version: UInt64(row[0])!, name: row[1], payload: payload, acceptedAt: Int64(row[3])!,
+                peerUID: UInt32(row[4]), peerPID: Int32(row[5]), clientID: row[6].isEmpty ? nil : row[6],
+                clientSequence: UInt64(row[7]), host: row[8].isEmpty ? nil : row[8])
+            link = link.appending(entry)
+            guard entry.version >= UInt64(version) else { continue }
+            let setPayload = forged ? "payload = convert_from(decode('\(hex(payload))', 'hex'), 'UTF8'), " : ""
+            statements.append(
+                "UPDATE todod_log SET \(setPayload)hash = decode('\(link.hexHash)', 'hex') WHERE version = \(entry.version)"
+            )
+        }
+        statements.append("UPDATE todod_head SET hash = decode('\(link.hexHash)', 'hex')")
+        return statements.joined(separator: ";\n")
+    }
+
+    private static func hexBytes(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            bytes.append(UInt8(text[index..<next], radix: 16)!)
+            index = next
+        }
+        return bytes
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+}
