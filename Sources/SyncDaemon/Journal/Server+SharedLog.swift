@@ -34,7 +34,10 @@ extension Server {
         if let refusal = observation.refusal {
             refuseWrites(because: "the shared log was found rewritten (\(refusal))")
         }
-        if writeRefusal == nil, let head = observation.head, head > writer.durableVersion {
+        // A head at or below the applied version is this daemon's own commit in flight, or
+        // other daemons' appends that the pending commit will be overtaken by and read anyway
+        // (after a rollback the applied version is the durable one again).
+        if writeRefusal == nil, let head = observation.head, head > store.version {
             writer.requestCatchUp()
             passEnd.start()
         }

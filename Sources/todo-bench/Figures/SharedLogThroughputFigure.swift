@@ -1,10 +1,12 @@
+import Foundation
 import SyncLock
 
 /// Figure 10: durable throughput on a shared log with 1, 2 and 3 daemons writing at once (each
 /// on its own simulated host, all on one log in PostgreSQL), against one daemon on its own
 /// SQLite journal in the same run: actions per second, and from the daemons' own counts the
 /// commits, the actions per commit and the commits another daemon overtook (each rebased and
-/// sent again).
+/// sent again), each host's worst ack wait, and the time the append function takes per batch
+/// in the database server.
 enum SharedLogThroughputFigure {
     /// The daemons taking one share of the load together.
     private struct Setup {
@@ -13,6 +15,10 @@ enum SharedLogThroughputFigure {
         var daemons: [TodoDaemon]
         var rate = Throughput()
         var isShared: Bool
+        /// The database of a shared setup.
+        var database: String?
+        /// Each daemon's longest wait from a batch's write to its last ack, over every round.
+        var worstWaits: [Double] = []
     }
 
     /// Measures the figure (starting and stopping its own daemons) and returns its rows.
@@ -39,7 +45,9 @@ enum SharedLogThroughputFigure {
                         directory: try context.directory("figure10-\(count)-host\(host + 1)")))
             }
             setups.append(
-                Setup(name: "PostgreSQL, \(count) daemon\(count == 1 ? "" : "s")", daemons: daemons, isShared: true))
+                Setup(
+                    name: "PostgreSQL, \(count) daemon\(count == 1 ? "" : "s")", daemons: daemons, isShared: true,
+                    database: database))
         }
         for setup in setups {
             let version = try setup.daemons[0].addItems(clients)
@@ -53,8 +61,11 @@ enum SharedLogThroughputFigure {
         for round in 0..<rounds {
             let share = Throughput.share(of: total, rounds: rounds, round: round)
             for index in setups.indices {
-                let seconds = try await writeTogether(share, to: setups[index].daemons, clients: clients, depth: depth)
+                let (seconds, waits) = try await writeTogether(
+                    share, to: setups[index].daemons, clients: clients, depth: depth)
                 setups[index].rate.add(share, seconds: seconds)
+                let worst = setups[index].worstWaits
+                setups[index].worstWaits = worst.isEmpty ? waits : zip(worst, waits).map { max($0, $1) }
             }
         }
         for setup in setups {
@@ -80,6 +91,17 @@ enum SharedLogThroughputFigure {
                 let conflicts = counts.commits > 0 ? Double(counts.overtaken) / Double(counts.commits) : 0
                 report.rows.append(
                     .absolute("\(setup.name), overtaken per commit", unit: "conflicts", ours: conflicts, atMost: nil))
+                if let database = setup.database, let perBatch = try appendMilliseconds(lab, database: database) {
+                    report.rows.append(
+                        .absolute(
+                            "\(setup.name), append per batch in the database", unit: "ms", ours: perBatch, atMost: nil))
+                }
+            }
+            for (host, wait) in setup.worstWaits.enumerated() {
+                report.rows.append(
+                    .absolute(
+                        "\(setup.name), worst ack wait, host \(host + 1)", unit: "ms", ours: wait * 1000,
+                        atMost: setup.isShared ? 1000 : nil))
             }
             let key = setup.isShared ? "postgres\(setup.daemons.count)" : "sqlite"
             report.details["\(key)Actions"] = Double(counts.actions)
@@ -90,18 +112,30 @@ enum SharedLogThroughputFigure {
         report.notes = [
             "Each daemon gets \(clients) raw connections on one thread of its own, each writing \(depth) pre-encoded `edit` dispatches (128-character text) at once and waiting for their \(depth) acks before the next \(depth), as figure 2 does; connection c of every daemon edits item c + 1, so daemons edit the same items (no edit is refused: a rebased edit still applies). A setup's share is split evenly over its daemons, which write at the same time; its time runs from the start of the first writer to the end of the last. \(total) dispatches per setup after \(max(1, total / 20)) unmeasured, in \(rounds) rounds of every setup in turn.",
             "The PostgreSQL daemons run on simulated hosts (\(lab.transport)); each setup has a database of its own. The SQLite daemon runs in the root namespace with its default commits (small batches on the loop thread).",
+            "Worst ack wait: the longest any connection waited from writing its \(depth) dispatches to their last ack, over every measured round (each host's own; the bound is 1 s). Append per batch in the database: the server's own time in the append function (`pg_stat_user_functions`, `track_functions = 'pl'`), over every call of the setup, warm-up included.",
             "Commits, actions per commit and overtaken per commit come from each daemon's own stop line (SIGTERM), summed over a setup's daemons and counted over their whole runs (the setup's \(clients) adds and the unmeasured warm-up included); commits/s is actions/s over actions per commit. An overtaken commit is an append refused because another daemon appended first: the daemon reads what it missed, re-runs its batch on it and appends again.",
         ]
         return report
     }
 
+    /// The mean time of one call of the append function in `database`, in milliseconds, as
+    /// the server counted it (after the daemons stopped, so that their statistics are in).
+    private static func appendMilliseconds(_ lab: SharedLogLab, database: String) throws(BenchError) -> Double? {
+        let row = try lab.server.sql(
+            "SELECT calls, total_time FROM pg_stat_user_functions WHERE funcname = 'todod_append'", database: database)
+        let fields = row.split(separator: "|").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard fields.count == 2, fields[0] > 0 else { return nil }
+        return fields[1] / fields[0]
+    }
+
     /// `total` dispatches split over `daemons`, each taking its share through a
     /// `PipelinedWriter` on a thread of its own, all at once; returns the seconds until the
-    /// last is done.
+    /// last is done, and each daemon's worst ack wait.
     private static func writeTogether(_ total: Int, to daemons: [TodoDaemon], clients: Int, depth: Int) async throws
-        -> Double
+        -> (seconds: Double, worstWaits: [Double])
     {
         let failure = Locked<String?>(nil)
+        let waits = Locked([Double](repeating: 0, count: daemons.count))
         let started = MonotonicClock.now()
         var threads: [BenchThread] = []
         for (index, daemon) in daemons.enumerated() {
@@ -111,7 +145,8 @@ enum SharedLogThroughputFigure {
             threads.append(
                 try BenchThread {
                     do {
-                        _ = try writer.run()
+                        let measured = try writer.measure(server: nil)
+                        waits.withLock { $0[index] = measured.longestBatchSeconds }
                     } catch {
                         failure.withLock { $0 = $0 ?? "writer of \(writer.wire.socketPath): \(error)" }
                     }
@@ -120,6 +155,6 @@ enum SharedLogThroughputFigure {
         for thread in threads { await thread.joinFromTask() }
         let seconds = MonotonicClock.seconds(from: started, to: MonotonicClock.now())
         if let failure = failure.withLock({ $0 }) { throw BenchError.process(name: "figure 10", reason: failure) }
-        return seconds
+        return (seconds, waits.withLock { $0 })
     }
 }

@@ -27,6 +27,8 @@ struct PipelinedWriter<Wire: PipelinedWire>: Sendable {
         var serverCPUSeconds: Double?
         /// The same from `/proc/PID/stat` (`utime` + `stime`, 10 ms ticks).
         var serverTickCPUSeconds: Double?
+        /// The longest any batch waited from its write to its last reply: the worst ack wait.
+        var longestBatchSeconds: Double
         /// CPU seconds the generator's thread spent over those seconds.
         var generatorCPUSeconds: Double
 
@@ -65,6 +67,8 @@ struct PipelinedWriter<Wire: PipelinedWire>: Sendable {
         defer { buffer.deallocate() }
         var unsent = total
         var awaited = [Int](repeating: 0, count: clients)
+        var batchSent = [UInt64](repeating: 0, count: clients)
+        var longestBatch = 0.0
         var answered = 0
         func sendBatch(_ client: Int) throws(BenchError) {
             let size = min(depth, unsent)
@@ -72,6 +76,7 @@ struct PipelinedWriter<Wire: PipelinedWire>: Sendable {
             try streams[client].write(
                 size == depth ? batches[client] : Array(batches[client][..<batchEnds[client][size]]))
             awaited[client] = size
+            batchSent[client] = MonotonicClock.now()
             unsent -= size
         }
         let serverBefore = try server.map { pid throws(BenchError) in try ProcessCPU.threadSeconds(of: pid) }
@@ -92,7 +97,11 @@ struct PipelinedWriter<Wire: PipelinedWire>: Sendable {
                 let completed = try replies[client].count(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 awaited[client] -= completed
                 answered += completed
-                if awaited[client] == 0 { try sendBatch(client) }
+                if awaited[client] == 0 {
+                    longestBatch = max(
+                        longestBatch, MonotonicClock.seconds(from: batchSent[client], to: MonotonicClock.now()))
+                    try sendBatch(client)
+                }
             }
         }
         let seconds = MonotonicClock.seconds(from: started, to: MonotonicClock.now())
@@ -101,7 +110,9 @@ struct PipelinedWriter<Wire: PipelinedWire>: Sendable {
         let serverCPU = try server.map { pid throws(BenchError) in try ProcessCPU.threadSeconds(of: pid) }
         return Measurement(
             requests: total, seconds: seconds, serverCPUSeconds: zip(serverBefore, serverCPU).map { $1 - $0 },
-            serverTickCPUSeconds: zip(serverTicksBefore, serverTicks).map { $1 - $0 }, generatorCPUSeconds: generatorCPU
+            serverTickCPUSeconds: zip(serverTicksBefore, serverTicks).map { $1 - $0 },
+            longestBatchSeconds: longestBatch,
+            generatorCPUSeconds: generatorCPU
         )
     }
 }

@@ -162,6 +162,11 @@ import Testing
         let client = try daemon.greetedClient()
         let last = try Self.play(Array(Self.actions.prefix(7)), on: client, recording: &recorder)
         #expect(last == 7)
+        // The snapshot at 5 is encoded after its commit and saved by a later job.
+        try eventually("no snapshot at 5") {
+            try JournalFile.query("SELECT version FROM snapshots WHERE version = 5", on: JournalFile.path(daemon))
+                == ["5"] ? true : nil
+        }
 
         // Within the bound: 2 actions from the initial state, 1 from the snapshot at 5 (6
         // from the initial state would be beyond it).

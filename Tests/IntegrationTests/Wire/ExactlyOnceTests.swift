@@ -132,6 +132,10 @@ import Testing
         }
         let versions = try client.replies(to: ids).map(\.version)
         #expect(versions == (1...count).map { $0 })
+        // The snapshot is encoded after its commit and saved by a later job.
+        try eventually("no periodic snapshot was saved") {
+            try JournalFile.query("SELECT count(*) FROM snapshots", on: JournalFile.path(daemon)) == ["1"] ? true : nil
+        }
         try daemon.crash()
         try daemon.start()
         let log = daemon.process.standardError
