@@ -30,7 +30,14 @@ extension Server {
 
     /// Notes what the listener saw, and catches up when other daemons appended.
     func sharedLogDidChange(_ observation: SharedLogObservation) {
+        let wasReachable = sharedLog?.isReachable ?? true
         sharedLog = observation
+        // The database answers the listener again: a read tells whether it works for the
+        // journal too (the outage's end is logged once a commit or a read works).
+        if !wasReachable && observation.isReachable {
+            writer.requestCatchUp()
+            passEnd.start()
+        }
         if let refusal = observation.refusal {
             refuseWrites(because: "the shared log was found rewritten (\(refusal))")
         }

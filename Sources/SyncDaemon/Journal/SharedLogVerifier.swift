@@ -34,7 +34,10 @@ final class SharedLogVerifier {
                 let audit = auditor.verify(known: { verifiedHead.withLock { $0 } }, shouldStop: isStopping)
                 if case .unavailable = audit { continue }
                 guard sender.post(audit) else { return }
-                if case .rewritten = audit { return }
+                guard case .rewritten(let reason) = audit else { continue }
+                // Every host must stop, so the record must land: try until it does.
+                while !auditor.record(refusal: reason) && Self.wait(seconds: 1, unless: isStopping) {}
+                return
             }
         }
         do {

@@ -11,6 +11,8 @@ final class PostgresConnection {
     private let connection: OpaquePointer
     /// The server process serving this connection, for `pg_terminate_backend`.
     let backendPID: Int32
+    /// Whether a statement sent with `send` has results not read yet.
+    private var hasUnreadResults = false
 
     private init(_ connection: OpaquePointer) {
         self.connection = connection
@@ -69,6 +71,7 @@ final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = [], timeoutMilliseconds: Int) throws(PostgresError) -> Rows {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
+        try readUnreadResults(until: deadline)
         // A connection the server closed meanwhile (a restart) holds its last words unread:
         // read them first, so that a dead connection fails before anything is sent.
         guard readIdleInput() else { throw .connectionLost(Self.errorMessage(connection)) }
@@ -107,6 +110,38 @@ final class PostgresConnection {
         }
         if let failure { throw failure }
         return rows
+    }
+
+    /// Sends `sql` (no parameters) without waiting for its answer, for a statement whose result
+    /// does not matter (a notification): the next `execute` reads and drops it first. Throws
+    /// when it cannot be sent.
+    func send(_ sql: String) throws(PostgresError) {
+        try readUnreadResults(until: Deadline(milliseconds: 0))
+        guard readIdleInput(), PQsendQuery(connection, sql) == 1 else {
+            throw .connectionLost(Self.errorMessage(connection))
+        }
+        hasUnreadResults = true
+        // What the socket does not take now goes out when the next statement is sent.
+        if PQflush(connection) < 0 { throw .lostAfterSending(Self.errorMessage(connection)) }
+    }
+
+    /// Reads and drops the results of a statement sent with `send`, by `deadline` (it was
+    /// sent before, so it is usually in). A connection found broken then has not sent the next
+    /// statement yet.
+    private func readUnreadResults(until deadline: Deadline) throws(PostgresError) {
+        guard hasUnreadResults else { return }
+        let late = Deadline(milliseconds: max(deadline.remainingMilliseconds, 1_000))
+        do {
+            try flush(until: late)
+            while true {
+                try waitUntilNotBusy(until: late)
+                guard let result = PQgetResult(connection) else { break }
+                PQclear(result)
+            }
+        } catch {
+            throw .connectionLost(Self.errorMessage(connection))
+        }
+        hasUnreadResults = false
     }
 
     /// Reads what the server sent without waiting and returns the payloads of the
@@ -214,9 +249,14 @@ struct Deadline {
 
     /// The monotonic clock, in milliseconds.
     static func now() -> Int64 {
+        microseconds() / 1000
+    }
+
+    /// The monotonic clock, in microseconds.
+    static func microseconds() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+        return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
     }
 }
 

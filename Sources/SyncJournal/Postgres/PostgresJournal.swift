@@ -15,7 +15,7 @@ import SyncLock
 /// throw `.uncertain`, and a later read settles it.
 ///
 /// Every call has a deadline; a database that is down fails calls at once (after a reconnect
-/// attempt at most every `reconnectBackoff`), so dispatches are answered within seconds.
+/// attempt at most every `longestBackoffMilliseconds`), so dispatches are answered within seconds.
 /// Used from one thread at a time, like every journal; not `Sendable`.
 public final class PostgresJournal: Journal {
     /// Where the database is, for people.
@@ -96,11 +96,16 @@ public final class PostgresJournal: Journal {
     }
 
     /// Appends `entries`, then saves `snapshot` (a state at or below the head, encoded after
-    /// its version became durable) whether or not the append went through: it is a copy of
-    /// what the log already holds, saved at best, and never holds the append back.
+    /// its version became durable) if the append went through or was only overtaken: it is a
+    /// copy of what the log already holds, saved at best (a failure to save it is not thrown).
     public func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) {
-        defer { if let snapshot { saveSnapshot(snapshot) } }
-        if !entries.isEmpty { try recordingRefusal { () throws(JournalError) in try appendBatch(entries) } }
+        do {
+            if !entries.isEmpty { try recordingRefusal { () throws(JournalError) in try appendBatch(entries) } }
+        } catch .overtaken(let head) {
+            if let snapshot { saveSnapshot(snapshot) }
+            throw .overtaken(head: head)
+        }
+        if let snapshot { saveSnapshot(snapshot) }
     }
 
     public func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] {
@@ -179,13 +184,11 @@ public final class PostgresJournal: Journal {
     // MARK: Appending
 
     private func appendBatch(_ entries: [JournalEntry]) throws(JournalError) {
-        // A batch found not committed after its connection broke is sent once more.
+        // Not sent again: the clients are told at once, within the deadlines, and send it again.
         if try appendBatchOnce(entries) == .notCommitted {
-            guard try appendBatchOnce(entries) == .committed else {
-                throw .storage(
-                    path: location, operation: "appending",
-                    reason: "the connection broke twice while appending, and the batch was not committed")
-            }
+            throw .storage(
+                path: location, operation: "appending",
+                reason: "the connection broke while appending, and the log shows the batch was not committed")
         }
     }
 
@@ -240,14 +243,14 @@ public final class PostgresJournal: Journal {
     }
 
     /// Tells the other daemons' listeners that the head moved, after the commit and outside
-    /// it; a failure only costs them the wait for their next head read.
+    /// it, without waiting for the answer (the ack does not wait for it; the next statement
+    /// reads it first); a failure only costs them the wait for their next head read.
     private func ringDoorbell() {
         guard let connection else { return }
         do {
-            try connection.execute(
-                schema.doorbell(head: head.version), timeoutMilliseconds: statementTimeoutMilliseconds)
+            try connection.send(schema.doorbell(head: head.version))
         } catch {
-            disconnect(after: error)
+            self.connection = nil
         }
     }
 
@@ -282,13 +285,18 @@ public final class PostgresJournal: Journal {
         let logged: LogChain?
         let current: UInt64
         do {
-            do {
-                logged = try link(at: last.version)
-            } catch .rewritten {
-                logged = nil
+            let remaining = { max(100, deadline.remainingMilliseconds) }
+            guard let connection else { throw PostgresError.connectionLost("the settling connection closed") }
+            let hash = try connection.execute(
+                schema.readHashAt, [String(last.version)], timeoutMilliseconds: remaining())
+            logged = hash.first?[0].flatMap(LogChain.bytes(hex:)).map { LogChain(version: last.version, hash: $0) }
+            let head = try connection.execute(schema.readHead, timeoutMilliseconds: remaining())
+            guard let version = head.first?[0].flatMap(UInt64.init) else {
+                throw PostgresError.connectionLost("the head row is missing")
             }
-            current = try lastVersion()
+            current = version
         } catch {
+            self.connection = nil
             throw .uncertain(path: location, reason: "\(reason); reading the log to find out failed (\(error))")
         }
         if let logged, logged.hash == last.hash {
@@ -411,17 +419,24 @@ public final class PostgresJournal: Journal {
         guard now >= nextConnectAttempt else {
             throw .storage(path: location, operation: "connecting", reason: lastConnectFailure)
         }
+        let deadline = Deadline(milliseconds: timeoutMilliseconds)
         do {
             let fresh = try PostgresConnection.connect(
                 conninfo, applicationName: applicationName, timeoutMilliseconds: timeoutMilliseconds)
-            try fresh.execute("SET synchronous_commit = on", timeoutMilliseconds: timeoutMilliseconds)
+            try fresh.execute(
+                "SET synchronous_commit = on", timeoutMilliseconds: max(1, deadline.remainingMilliseconds))
             connection = fresh
             backoffMilliseconds = 0
             return fresh
         } catch {
             lastConnectFailure = error.description
             backoffMilliseconds = min(max(50, backoffMilliseconds * 2), Self.longestBackoffMilliseconds)
-            nextConnectAttempt = Deadline.now() + Int64(backoffMilliseconds)
+            // An attempt that timed out has waited already (a network cut): the next may come at once.
+            if case .timedOut = error {
+                nextConnectAttempt = Deadline.now()
+            } else {
+                nextConnectAttempt = Deadline.now() + Int64(backoffMilliseconds)
+            }
             throw .storage(path: location, operation: "connecting", reason: error.description)
         }
     }

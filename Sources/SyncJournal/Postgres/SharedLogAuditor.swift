@@ -48,6 +48,9 @@ public final class SharedLogAuditor {
     /// `shouldStop` says so (then it reports `.unavailable`).
     public func verify(known: () -> LogChain, shouldStop: () -> Bool) -> SharedLogAudit {
         let started = Deadline.now()
+        // Read before the head: what this daemon applied then was committed then, so the head
+        // read next is at least as new; read after, it could hold a commit made meanwhile.
+        let knownAtStart = known()
         do {
             let connection = try connected()
             guard let headRow = try connection.execute(schema.readAuditHead, timeoutMilliseconds: 5_000).first,
@@ -55,6 +58,11 @@ public final class SharedLogAuditor {
                 let headHash = headRow[1].flatMap(LogChain.bytes(hex:))
             else { return .unavailable("the head row is missing or malformed") }
             if let refusal = headRow[3] { return .rewritten(refusal) }
+            if knownAtStart.version > headVersion {
+                return refuse(
+                    "it ends at version \(headVersion), but this daemon saw version \(knownAtStart.version) (commits were lost: a restore or a failover?)"
+                )
+            }
             let newest = headRow[2].flatMap(UInt64.init) ?? 0
             if newest != headVersion {
                 return refuse(
@@ -72,7 +80,7 @@ public final class SharedLogAuditor {
             var count = 0
             while link.version < headVersion {
                 if shouldStop() { return .unavailable("stopped") }
-                let chunkStarted = Deadline.now()
+                let chunkStarted = Deadline.microseconds()
                 let rows = try connection.execute(
                     schema.readEntries, [String(link.version), String(Self.chunk)], timeoutMilliseconds: 10_000)
                 guard !rows.isEmpty else { return refuse("the log ends at version \(link.version), below its head") }
@@ -81,10 +89,11 @@ public final class SharedLogAuditor {
                     guard let (entry, hash) = PostgresJournal.decode(row) else {
                         return refuse("the entry after version \(link.version) is malformed")
                     }
-                    guard entry.version <= headVersion else { break }
                     guard entry.version == link.version + 1 else {
                         return refuse("version \(link.version + 1) is missing (the next one is \(entry.version))")
                     }
+                    // Appended after the head was read: the next pass verifies it.
+                    guard entry.version <= headVersion else { break }
                     link = link.appending(entry)
                     guard link.hash == hash else {
                         return refuse("the entry at version \(entry.version) does not chain to the one before it")
@@ -97,17 +106,13 @@ public final class SharedLogAuditor {
                     }
                     count += 1
                 }
-                let took = Deadline.now() - chunkStarted
-                if pacing > 0 && link.version < headVersion { usleep(UInt32(min(took * Int64(pacing), 10_000) * 1000)) }
+                if pacing > 0 && link.version < headVersion {
+                    let rest = (Deadline.microseconds() - chunkStarted) * Int64(pacing)
+                    if !Self.sleep(microseconds: rest, unless: shouldStop) { return .unavailable("stopped") }
+                }
             }
             guard link.hash == headHash else {
                 return refuse("the head row's hash is not the hash of the entry at version \(headVersion)")
-            }
-            let knownNow = known()
-            if knownNow.version > headVersion {
-                return refuse(
-                    "it ends at version \(headVersion), but this daemon saw version \(knownNow.version) (commits were lost: a restore or a failover?)"
-                )
             }
             return .intact(head: headVersion, entries: count, milliseconds: Deadline.now() - started)
         } catch {
@@ -116,15 +121,36 @@ public final class SharedLogAuditor {
         }
     }
 
+    /// Sleeps `microseconds` in steps of at most 0.1 s; `false` as soon as `stopped()` says so.
+    private static func sleep(microseconds: Int64, unless stopped: () -> Bool) -> Bool {
+        var left = microseconds
+        while left > 0 {
+            if stopped() { return false }
+            let step = min(left, 100_000)
+            usleep(UInt32(step))
+            left -= step
+        }
+        return !stopped()
+    }
+
     /// Records `reason` as every host's refusal (unless one is recorded) and returns it.
     private func refuse(_ reason: String) -> SharedLogAudit {
         let recorded = "\(host) found: \(reason)"
+        _ = record(refusal: recorded)
+        return .rewritten(recorded)
+    }
+
+    /// Records `refusal` in the database unless a refusal is recorded already; whether the
+    /// database has one now (the caller tries again until it has: until then the other hosts
+    /// may go on writing).
+    public func record(refusal: String) -> Bool {
         do {
-            try connection?.execute(schema.recordRefusal, [recorded], timeoutMilliseconds: 5_000)
+            try connected().execute(schema.recordRefusal, [refusal], timeoutMilliseconds: 5_000)
+            return true
         } catch {
             connection = nil
+            return false
         }
-        return .rewritten(recorded)
     }
 
     private func connected() throws(PostgresError) -> PostgresConnection {

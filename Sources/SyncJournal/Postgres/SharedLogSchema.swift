@@ -66,7 +66,7 @@ public struct SharedLogSchema: Sendable, Equatable {
     let tablesExist: String
     /// The schema version recorded in the database.
     let readSchemaVersion: String
-    /// One append: base, base hash (hex), batch (JSON).
+    /// One append: base, base hash (hex), then the batch's arrays (`PostgresJournal.batchArrays`).
     let append: String
 
     /// The schema of the daemon named `daemonName` (an `AppIdentity`'s, so lowercase letters,
@@ -199,7 +199,11 @@ public struct SharedLogSchema: Sendable, Equatable {
     /// Schema 2: the append takes typed arrays (no JSON read field by field) and no longer
     /// notifies; it refuses every batch once a host recorded a refusal; the log is append-only.
     private static func schema2(_ prefix: String) -> String {
+        // The functions keep the search path of this transaction: the schema the tables are in,
+        // then the catalog, and the session's temporary tables last, so that no session can
+        // put a table of its own in front of the log's (the append runs with its owner's rights).
         """
+        SELECT set_config('search_path', quote_ident(current_schema()) || ', pg_catalog, pg_temp', true);
         DROP FUNCTION IF EXISTS \(prefix)_append(bigint, bytea, json);
         CREATE FUNCTION \(prefix)_append(
             base bigint, base_hash bytea, names text[], payloads text[], accepted bigint[], uids bigint[],
@@ -228,14 +232,16 @@ public struct SharedLogSchema: Sendable, Equatable {
                 WITH ORDINALITY AS e(n, p, a, u, i, c, s, h, x, o);
             RETURN base + n;
         END $$;
-        CREATE OR REPLACE FUNCTION \(prefix)_refuse_rewrite() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE OR REPLACE FUNCTION \(prefix)_refuse_rewrite() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
         BEGIN
             RAISE EXCEPTION '\(prefix)_log is append-only: % refused', TG_OP USING ERRCODE = 'TD002';
         END $$;
         DROP TRIGGER IF EXISTS \(prefix)_log_append_only ON \(prefix)_log;
         CREATE TRIGGER \(prefix)_log_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON \(prefix)_log
             FOR EACH STATEMENT EXECUTE FUNCTION \(prefix)_refuse_rewrite();
-        CREATE OR REPLACE FUNCTION \(prefix)_refuse_insert_beyond_head() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE OR REPLACE FUNCTION \(prefix)_refuse_insert_beyond_head() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
         BEGIN
             IF (SELECT max(version) FROM inserted) > (SELECT version FROM \(prefix)_head) THEN
                 RAISE EXCEPTION '\(prefix)_log takes rows only through \(prefix)_append' USING ERRCODE = 'TD002';
@@ -255,10 +261,11 @@ public struct SharedLogSchema: Sendable, Equatable {
         let sql: String
     }
 
-    /// Rings the doorbell with the new head, in a transaction that waits for no flush (it
-    /// changes nothing; a lost notification costs a listener at most its next head read).
+    /// Rings the doorbell with the new head: one statement, so a transaction of its own, that
+    /// waits for no flush (it changes nothing; a lost notification costs a listener at most
+    /// its next head read).
     func doorbell(head: UInt64) -> String {
-        "BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_notify('\(channel)', '\(head)'); COMMIT"
+        "SELECT set_config('synchronous_commit', 'off', true), pg_notify('\(channel)', '\(head)')"
     }
 
     /// The high bits of the advisory lock keys: the prefix's bytes when it has at most five

@@ -123,7 +123,7 @@ enum SharedLogThroughputFigure {
     private static func appendMilliseconds(_ lab: SharedLogLab, database: String) throws(BenchError) -> Double? {
         let row = try lab.server.sql(
             "SELECT calls, total_time FROM pg_stat_user_functions WHERE funcname = 'todod_append'", database: database)
-        let fields = row.split(separator: "|").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let fields = row.split(separator: "|").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard fields.count == 2, fields[0] > 0 else { return nil }
         return fields[1] / fields[0]
     }

@@ -34,9 +34,10 @@ final class NumberedWriter: @unchecked Sendable {
             return zip([start] + times, times + [end]).map { $1 - $0 }.max() ?? (end - start)
         }
 
-        /// The longest any dispatch sent between `start` and `end` waited for its answer.
+        /// The longest any dispatch waiting between `start` and `end` waited for its answer (the
+        /// one in flight at `start` included).
         func longestWait(from start: Double, to end: Double) -> Double {
-            answers.filter { $0.sent >= start && $0.sent < end }.map { $0.answered - $0.sent }.max() ?? 0
+            answers.filter { $0.sent < end && $0.answered > start }.map { $0.answered - $0.sent }.max() ?? 0
         }
 
         /// When the first ack after `time` came.

@@ -4,7 +4,6 @@
 -- PostgreSQL database dump
 --
 
-\restrict UJzlcDrQ4Wh9cFGR7j9lmojmhKbSWkCjXTUb5oZzivfVRoFrmuaajtJxHPt9XvH
 
 
 SET statement_timeout = 0;
@@ -203,5 +202,4 @@ ALTER TABLE ONLY public.todod_snapshots
 -- PostgreSQL database dump complete
 --
 
-\unrestrict UJzlcDrQ4Wh9cFGR7j9lmojmhKbSWkCjXTUb5oZzivfVRoFrmuaajtJxHPt9XvH
 
