@@ -209,7 +209,8 @@ struct SharedLogIntegrityTests {
                 ARRAY[NULL::integer], ARRAY[NULL::text], ARRAY[NULL::bigint], ARRAY[NULL::text], ARRAY['\\x00'::bytea]);
             """, as: "todod", in: "todo")
         #expect(
-            shadowed.split(separator: "\n").last == "-3", "overtaken at the real head (2), nothing appended: \(shadowed)")
+            shadowed.split(separator: "\n").last == "-3",
+            "overtaken at the real head (2), nothing appended: \(shadowed)")
         #expect(try postgres.psql("SELECT count(*) FROM todod_log", in: "todo") == "2")
         try SharedLogFailureTests.add(["still writing"], on: a)
         #expect(try cluster.agreedList(atLeast: 3).version == 3)
