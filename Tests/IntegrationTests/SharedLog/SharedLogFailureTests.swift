@@ -58,6 +58,9 @@ struct SharedLogFailureTests {
                 #expect(
                     first - back < 1, "\(summary.clientID): first ack \(first - back) s after the database returned")
             }
+            print(
+                "SharedLogFailureTests: PostgreSQL \(mode.rawValue) restart: first acks \(summaries.map { SharedLogFaultTests.ms(($0.firstAck(after: back) ?? .infinity) - back) }) ms after its return"
+            )
         }
 
         #expect(

@@ -41,6 +41,9 @@ struct SharedLogFaultTests {
             let first = try #require(summary.firstAck(after: resumed))
             #expect(first - resumed < 1, "\(summary.clientID): first ack \(first - resumed) s after SIGCONT")
         }
+        print(
+            "SharedLogFaultTests: SIGSTOP: longest ack gaps on the healthy hosts \(summaries.prefix(4).map { Self.ms($0.longestAckGap(from: frozen, to: ended)) }) ms; first acks after SIGCONT \(summaries.suffix(2).map { Self.ms(($0.firstAck(after: resumed) ?? .infinity) - resumed) }) ms"
+        )
         try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster, alsoAdded: Self.filled(20_000))
     }
 
@@ -83,6 +86,9 @@ struct SharedLogFaultTests {
         #expect(wait <= 3, "a dispatch on the cut-off host waited \(wait) s for its answer")
         let first = try #require(cutOff.firstAck(after: healed))
         #expect(first - healed < 1, "first ack \(first - healed) s after the heal")
+        print(
+            "SharedLogFaultTests: cut: longest ack gaps on the others \(summaries.prefix(2).map { Self.ms($0.longestAckGap(from: cut, to: ended)) }) ms; longest wait on the cut host \(Self.ms(wait)) ms; first ack \(Self.ms(first - healed)) ms after the heal"
+        )
         try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster)
     }
 
@@ -108,6 +114,9 @@ struct SharedLogFaultTests {
         )
         try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster)
     }
+
+    /// `seconds` in whole milliseconds, for the printed summaries.
+    static func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
 
     /// The texts `fill` added, in order.
     static func filled(_ count: Int) -> [String] { (1...count).map { "filler \($0)" } }
