@@ -59,7 +59,7 @@ struct SharedLogFailureTests {
                     first - back < 1, "\(summary.clientID): first ack \(first - back) s after the database returned")
             }
             print(
-                "SharedLogFailureTests: PostgreSQL \(mode.rawValue) restart: first acks \(summaries.map { SharedLogFaultTests.ms(($0.firstAck(after: back) ?? .infinity) - back) }) ms after its return"
+                "SharedLogFailureTests: PostgreSQL \(mode.rawValue) restart: first acks \(summaries.map { SharedLogFaultTests.ms(($0.firstAck(after: back) ?? 0) - back) }) ms after its return"
             )
         }
 

@@ -42,7 +42,7 @@ struct SharedLogFaultTests {
             #expect(first - resumed < 1, "\(summary.clientID): first ack \(first - resumed) s after SIGCONT")
         }
         print(
-            "SharedLogFaultTests: SIGSTOP: longest ack gaps on the healthy hosts \(summaries.prefix(4).map { Self.ms($0.longestAckGap(from: frozen, to: ended)) }) ms; first acks after SIGCONT \(summaries.suffix(2).map { Self.ms(($0.firstAck(after: resumed) ?? .infinity) - resumed) }) ms"
+            "SharedLogFaultTests: SIGSTOP: longest ack gaps on the healthy hosts \(summaries.prefix(4).map { Self.ms($0.longestAckGap(from: frozen, to: ended)) }) ms; first acks after SIGCONT \(summaries.suffix(2).map { Self.ms(($0.firstAck(after: resumed) ?? 0) - resumed) }) ms"
         )
         try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster, alsoAdded: Self.filled(20_000))
     }
