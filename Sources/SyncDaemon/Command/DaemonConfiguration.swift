@@ -20,7 +20,7 @@ public struct DaemonConfiguration: Sendable {
     public var snapshotInterval: UInt64 = 1000
     /// A shared log is verified again from its first entry every this many seconds (after
     /// the end of the previous pass), so that a row changed under the running daemons stops
-    /// them within this time plus one pass.
+    /// them within this time plus two passes (one may just have passed the row).
     public var verifyIntervalSeconds = 30
     /// Commits of at most this many actions, started while no commit runs, are made on the
     /// loop thread (no thread hops; the loop waits for the fsync); larger ones, and all while
