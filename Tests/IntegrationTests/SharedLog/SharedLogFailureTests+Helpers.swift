@@ -7,9 +7,14 @@ import Testing
 /// that must refuse to start, and reading the database.
 extension SharedLogFailureTests {
     /// `perDaemon` writers on each daemon of `cluster`, client ids `PREFIX-DAEMON-N`.
-    static func writers(on cluster: SharedLogCluster, perDaemon: Int, prefix: String) -> [NumberedWriter] {
+    /// Each pauses `pause` microseconds after each ack (0: flat out).
+    static func writers(on cluster: SharedLogCluster, perDaemon: Int, prefix: String, pause: UInt32 = 0)
+        -> [NumberedWriter]
+    {
         cluster.daemons.enumerated().flatMap { index, daemon in
-            (0..<perDaemon).map { NumberedWriter(socketPath: daemon.socketPath, clientID: "\(prefix)-\(index)-\($0)") }
+            (0..<perDaemon).map {
+                NumberedWriter(socketPath: daemon.socketPath, clientID: "\(prefix)-\(index)-\($0)", pause: pause)
+            }
         }
     }
 

@@ -19,7 +19,8 @@ struct SharedLogFaultTests {
         let cluster = try SharedLogCluster(daemons: 3)
         defer { cluster.close() }
         try Self.fill(cluster, versions: 20_000)
-        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 2, prefix: "stopped")
+        // Steady writers (a dispatch every 10 ms or so each), as a team's shells are.
+        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 2, prefix: "stopped", pause: 10_000)
         defer { for writer in writers { writer.cancel() } }
         for writer in writers { try writer.waitForAcks(atLeast: 5) }
 
@@ -63,7 +64,7 @@ struct SharedLogFaultTests {
             try cluster.addDaemon(
                 conninfo: cluster.postgres.conninfo(address: addresses[index]), launcher: hosts.launcher(host: index))
         }
-        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 1, prefix: "cut")
+        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 1, prefix: "cut", pause: 10_000)
         defer { for writer in writers { writer.cancel() } }
         for writer in writers { try writer.waitForAcks(atLeast: 5) }
 

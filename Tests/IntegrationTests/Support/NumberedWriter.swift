@@ -56,6 +56,7 @@ final class NumberedWriter: @unchecked Sendable {
 
     let clientID: String
     private let socketPath: String
+    private let pause: UInt32
     private let lock = NSLock()
     private var acks: [Int] = []
     private var storageErrors = 0
@@ -67,9 +68,11 @@ final class NumberedWriter: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts writing to the daemon on `socketPath` as `clientID`.
-    init(socketPath: String, clientID: String) {
+    /// `pause` (microseconds) is slept after each ack: a steady writer rather than one flat out.
+    init(socketPath: String, clientID: String, pause: UInt32 = 0) {
         self.socketPath = socketPath
         self.clientID = clientID
+        self.pause = pause
         let thread = Thread { [self] in
             run()
             done.signal()
@@ -120,6 +123,7 @@ final class NumberedWriter: @unchecked Sendable {
                 let version = try dispatchUntilAcked(sequence, on: &client)
                 lock.withLock { acks.append(version) }
                 sequence += 1
+                if pause > 0 { usleep(pause) }
             } catch {
                 lock.withLock { failure = "sequence \(sequence): \(error)" }
                 return
