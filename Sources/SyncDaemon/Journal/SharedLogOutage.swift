@@ -19,9 +19,6 @@ struct SharedLogOutage {
         self.logger = logger
     }
 
-    /// Whether the database is away, as far as the log has said.
-    var isOngoing: Bool { since != nil }
-
     /// A call to the database failed because of `problem`.
     mutating func failed(_ problem: String) {
         let now = Self.now()
