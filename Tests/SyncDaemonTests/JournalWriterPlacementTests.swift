@@ -17,89 +17,89 @@ import Testing
         func journalWriterEncodedSnapshot() { snapshots += 1 }
     }
 
+    /// Runs `body` with a writer on a new SQLite journal and loop, then removes them.
+    private static func withWriter(
+        snapshotInterval: UInt64,
+        _ body: (JournalWriter<Int>, SQLiteJournal, UnsafeMutablePointer<uv_loop_t>, Ends) throws -> Void
+    ) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try SQLiteJournal(path: directory.appendingPathComponent("journal.sqlite3").path)
+        try journal.prepareForWriting()
+        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
+        defer { loop.deallocate() }
+        #expect(uv_loop_init(loop) == 0)
+        defer { uv_loop_close(loop) }
+        let writer = JournalWriter<Int>(
+            journal: journal, loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
+            snapshotInterval: snapshotInterval, inlineCommitLimit: 8,
+            logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
+        let ends = Ends()
+        writer.delegate = ends
+        try body(writer, journal, loop, ends)
+    }
+
     private static func entry(_ version: UInt64) -> JournalEntry {
         JournalEntry(
             version: version, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)
     }
 
     @Test func onlyTheJobAfterAPoolJobGoesToThePool() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try SQLiteJournal(path: directory.appendingPathComponent("journal.sqlite3").path)
-        try journal.prepareForWriting()
-        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
-        defer { loop.deallocate() }
-        #expect(uv_loop_init(loop) == 0)
-        defer { uv_loop_close(loop) }
-        let writer = JournalWriter<Int>(
-            journal: journal, loop: loop, durableVersion: 0, lastSnapshotVersion: 0, snapshotInterval: 1000,
-            inlineCommitLimit: 8, logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
-        let ends = Ends()
-        writer.delegate = ends
-        var read: [JournalEntry]?
-        writer.read(after: 0, limit: 10) { read = try? $0.get() }
+        try Self.withWriter(snapshotInterval: 1000) { writer, _, loop, ends in
+            var read: [JournalEntry]?
+            writer.read(after: 0, limit: 10) { read = try? $0.get() }
 
-        #expect(writer.startNextJob(entries: [], appliedState: 0, appliedLedger: DispatchLedger()) == .queued)
-        uv_run(loop, UV_RUN_DEFAULT)
-        #expect(ends.count == 1)
-        for deliver in writer.takeFinished().reads { deliver() }
-        #expect(read == [])
+            #expect(writer.startNextJob(entries: [], appliedState: 0, appliedLedger: DispatchLedger()) == .queued)
+            uv_run(loop, UV_RUN_DEFAULT)
+            #expect(ends.count == 1)
+            for deliver in writer.takeFinished().reads { deliver() }
+            #expect(read == [])
 
-        #expect(
-            writer.startNextJob(entries: [Self.entry(1)], appliedState: 1, appliedLedger: DispatchLedger()) == .queued)
-        uv_run(loop, UV_RUN_DEFAULT)
-        #expect(ends.count == 2)
-        #expect(writer.durableVersion == 1)
-        _ = writer.takeFinished()
-        // The pass after it has nothing waiting: the load is over.
-        #expect(writer.startNextJob(entries: [], appliedState: 1, appliedLedger: DispatchLedger()) == .none)
-
-        for version in UInt64(2)...4 {
             #expect(
-                writer.startNextJob(
-                    entries: [Self.entry(version)], appliedState: Int(version), appliedLedger: DispatchLedger())
-                    == .ranInline)
+                writer.startNextJob(entries: [Self.entry(1)], appliedState: 1, appliedLedger: DispatchLedger())
+                    == .queued)
+            uv_run(loop, UV_RUN_DEFAULT)
+            #expect(ends.count == 2)
+            #expect(writer.durableVersion == 1)
+            _ = writer.takeFinished()
+            // The pass after it has nothing waiting: the load is over.
+            #expect(writer.startNextJob(entries: [], appliedState: 1, appliedLedger: DispatchLedger()) == .none)
+
+            for version in UInt64(2)...4 {
+                #expect(
+                    writer.startNextJob(
+                        entries: [Self.entry(version)], appliedState: Int(version), appliedLedger: DispatchLedger())
+                        == .ranInline)
+            }
+            #expect(writer.durableVersion == 4)
+            #expect(writer.takeFinished().outcomes.count == 3)
+            #expect(ends.count == 2)
         }
-        #expect(writer.durableVersion == 4)
-        #expect(writer.takeFinished().outcomes.count == 3)
-        #expect(ends.count == 2)
     }
 
     /// A commit that crosses a multiple of the snapshot interval is durable (here: inline, in
     /// the same pass) before its snapshot is encoded, on the pool; a later job saves it.
     @Test func aSnapshotIsEncodedAfterItsCommitAndSavedByTheNextJob() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let journal = try SQLiteJournal(path: directory.appendingPathComponent("journal.sqlite3").path)
-        try journal.prepareForWriting()
-        let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
-        defer { loop.deallocate() }
-        #expect(uv_loop_init(loop) == 0)
-        defer { uv_loop_close(loop) }
-        let writer = JournalWriter<Int>(
-            journal: journal, loop: loop, durableVersion: 0, lastSnapshotVersion: 0, snapshotInterval: 2,
-            inlineCommitLimit: 8, logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
-        let ends = Ends()
-        writer.delegate = ends
+        try Self.withWriter(snapshotInterval: 2) { writer, journal, loop, ends in
 
-        #expect(
-            writer.startNextJob(entries: [Self.entry(1)], appliedState: 1, appliedLedger: DispatchLedger())
-                == .ranInline)
-        #expect(
-            writer.startNextJob(entries: [Self.entry(2)], appliedState: 2, appliedLedger: DispatchLedger())
-                == .ranInline)
-        #expect(writer.durableVersion == 2, "durable before any snapshot was encoded")
-        #expect(try journal.latestSnapshot() == nil)
-        uv_run(loop, UV_RUN_DEFAULT)
-        #expect(ends.snapshots == 1)
-        #expect(writer.startNextJob(entries: [], appliedState: 2, appliedLedger: DispatchLedger()) == .queued)
-        uv_run(loop, UV_RUN_DEFAULT)
-        _ = writer.takeFinished()
-        let saved = try #require(try journal.latestSnapshot())
-        #expect(saved.version == 2)
-        #expect(String(decoding: saved.state, as: UTF8.self) == "2")
-        #expect(writer.startNextJob(entries: [], appliedState: 2, appliedLedger: DispatchLedger()) == .none)
+            #expect(
+                writer.startNextJob(entries: [Self.entry(1)], appliedState: 1, appliedLedger: DispatchLedger())
+                    == .ranInline)
+            #expect(
+                writer.startNextJob(entries: [Self.entry(2)], appliedState: 2, appliedLedger: DispatchLedger())
+                    == .ranInline)
+            #expect(writer.durableVersion == 2, "durable before any snapshot was encoded")
+            #expect(try journal.latestSnapshot() == nil)
+            uv_run(loop, UV_RUN_DEFAULT)
+            #expect(ends.snapshots == 1)
+            #expect(writer.startNextJob(entries: [], appliedState: 2, appliedLedger: DispatchLedger()) == .queued)
+            uv_run(loop, UV_RUN_DEFAULT)
+            _ = writer.takeFinished()
+            let saved = try #require(try journal.latestSnapshot())
+            #expect(saved.version == 2)
+            #expect(String(decoding: saved.state, as: UTF8.self) == "2")
+            #expect(writer.startNextJob(entries: [], appliedState: 2, appliedLedger: DispatchLedger()) == .none)
+        }
     }
 }

@@ -12,9 +12,7 @@ import SyncLock
 /// verifier thread: wait interval ─▶ pass (chain from version 1, head row, snapshots, own head) ─▶ inbox ─▶ onAudit (loop)
 /// ```
 final class SharedLogVerifier {
-    private let inbox: LoopInbox<SharedLogAudit>
-    private let stopping = Locked(false)
-    private var thread: BackgroundThread?
+    private let thread: InboxThread<SharedLogAudit>
 
     /// A verifier of the log of `schema` in the database of `conninfo`, comparing it with
     /// `verifiedHead` (what this daemon applied); its passes reach `onAudit` on the loop.
@@ -23,13 +21,10 @@ final class SharedLogVerifier {
         host: String, intervalSeconds: Int, verifiedHead: Locked<LogChain>,
         onAudit: @escaping (SharedLogAudit) -> Void
     ) throws(DaemonError) {
-        inbox = try LoopInbox(loop: loop, onReceive: onAudit)
-        let sender = inbox.sender
-        let stopping = stopping
-        let body: @Sendable () -> Void = {
+        thread = try InboxThread(loop: loop, subject: "the shared log's verifier thread", onReceive: onAudit) {
+            sender, isStopping in
             let auditor = SharedLogAuditor(
                 conninfo: conninfo, schema: schema, applicationName: applicationName, host: host)
-            let isStopping = { stopping.withLock { $0 } }
             while Self.wait(seconds: intervalSeconds, unless: isStopping) {
                 let audit = auditor.verify(known: { verifiedHead.withLock { $0 } }, shouldStop: isStopping)
                 if case .unavailable = audit { continue }
@@ -40,21 +35,11 @@ final class SharedLogVerifier {
                 return
             }
         }
-        do {
-            thread = try BackgroundThread("the shared log's verifier thread", body: body)
-        } catch {
-            _ = inbox.close()
-            throw error
-        }
     }
 
     /// Stops the thread (once the chunk it reads ends) and closes the inbox.
     func stop() {
-        guard let thread else { return }
-        self.thread = nil
-        stopping.withLock { $0 = true }
-        thread.join()
-        _ = inbox.close()
+        thread.stop()
     }
 
     /// Sleeps `seconds` in steps of 0.1 s; `false` as soon as `stopped()` says so.

@@ -1,7 +1,6 @@
 import CUV
 import Glibc
 import SyncJournal
-import SyncLock
 
 /// Runs a `SharedLogListener` on a thread of its own and brings what it sees to the loop
 /// thread: a new head (other daemons appended), the database going away or coming back, and
@@ -15,27 +14,22 @@ final class SharedLogWatcher {
     /// database that stopped answering can stretch to its calls' deadlines (a few seconds).
     static var pollMilliseconds: Int { 200 }
 
-    private let inbox: LoopInbox<SharedLogObservation>
-    private let stopping = Locked(false)
-    private var thread: BackgroundThread?
+    private let thread: InboxThread<SharedLogObservation>
 
     /// A watcher of the log of `schema` in the database of `conninfo` whose news reach
-    /// `onChange` on the loop thread;
-    /// it competes for the leader lock if `wantsLeadership`.
+    /// `onChange` on the loop thread; it competes for the leader lock if `wantsLeadership`.
     init(
         loop: UnsafeMutablePointer<uv_loop_t>, conninfo: String, schema: SharedLogSchema, applicationName: String,
         wantsLeadership: Bool,
         onChange: @escaping (SharedLogObservation) -> Void
     ) throws(DaemonError) {
-        inbox = try LoopInbox(loop: loop, onReceive: onChange)
-        let sender = inbox.sender
-        let stopping = stopping
-        let body: @Sendable () -> Void = {
+        thread = try InboxThread(loop: loop, subject: "the shared log's listener thread", onReceive: onChange) {
+            sender, isStopping in
             let listener = SharedLogListener(
                 conninfo: conninfo, schema: schema, applicationName: applicationName, wantsLeadership: wantsLeadership)
             var last: SharedLogObservation?
             var polls = 0
-            while !stopping.withLock({ $0 }) {
+            while !isStopping() {
                 let observation = listener.poll(timeoutMilliseconds: Self.pollMilliseconds)
                 polls += 1
                 // Changes at once, and the same news about once a second, so that a catch-up
@@ -47,21 +41,11 @@ final class SharedLogWatcher {
                 }
             }
         }
-        do {
-            thread = try BackgroundThread("the shared log's listener thread", body: body)
-        } catch {
-            _ = inbox.close()
-            throw error
-        }
     }
 
     /// Stops the thread (once its poll in progress ends) and closes the inbox. Its listening connection
     /// closes with it, which releases the leader lock.
     func stop() {
-        guard let thread else { return }
-        self.thread = nil
-        stopping.withLock { $0 = true }
-        thread.join()
-        _ = inbox.close()
+        thread.stop()
     }
 }
