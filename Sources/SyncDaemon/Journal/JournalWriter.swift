@@ -29,11 +29,11 @@ import SyncProtocol
 /// then: takeFinished() ─▶ the server settles the outcomes and delivers the reads
 /// ```
 ///
-/// Snapshots never hold a commit back. A commit whose batch crosses a multiple of the snapshot
-/// interval keeps the state and ledger it ends with; once it is durable, they are encoded on
-/// the thread pool beside the next commits (a large state takes long to encode, and a commit
-/// overtaken on a shared log would have encoded it for nothing), and the next job saves the
-/// encoded snapshot.
+/// No commit waits for a snapshot's encoding. A commit whose batch crosses a multiple of the
+/// snapshot interval keeps the state and ledger it ends with; once it is durable, they are
+/// encoded on the thread pool beside the next commits (a large state takes long to encode, and
+/// a commit overtaken on a shared log would have encoded it for nothing), and the next job
+/// saves the encoded snapshot (that job's acks wait for the write).
 ///
 /// With a log other daemons share (PostgreSQL), a commit can be overtaken: another daemon
 /// appended first. The job then reads what they appended, and the server rebases what it
@@ -118,6 +118,7 @@ final class JournalWriter<State: Codable & Sendable> {
         self.lastSnapshotVersion = lastSnapshotVersion
         self.snapshotInterval = snapshotInterval
         self.inlineCommitLimit = inlineCommitLimit
+        precondition(snapshotInterval > 0, "a snapshot interval of 0 versions")
         self.logger = logger
         outage = SharedLogOutage(logger: logger)
         work = .allocate(capacity: 1)
