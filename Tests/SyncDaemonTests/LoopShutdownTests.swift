@@ -10,7 +10,7 @@ import Testing
 /// The end of an event loop, on a private loop: handles left open are logged as bugs by type
 /// (in the words the integration harness looks for) and closed, pipes through their listener or
 /// connection; a loop whose owners closed everything logs nothing.
-@Suite struct LoopShutdownTests {
+@Suite(.blocking) struct LoopShutdownTests {
     /// A private loop, and a logger writing journal-style lines (no timestamps) to a file.
     private final class Fixture {
         let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)

@@ -19,8 +19,10 @@ public final class WireClient: @unchecked Sendable {
     /// Connects to `path`.
     public init(path: String, timeout: Double = 30) throws {
         // Kept local until connected: a class whose init throws after its properties are set
-        // still runs deinit, which would close the descriptor a second time.
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // still runs deinit, which would close the descriptor a second time. Close-on-exec: a
+        // child process another test starts meanwhile would otherwise inherit the socket and
+        // keep the connection open after this client closes it.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let connected = SocketPath.withAddress(of: path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             close(descriptor)

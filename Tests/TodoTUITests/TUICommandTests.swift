@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 
 /// `todo tui` refuses to start where it cannot work, with one clear line.
-@Suite struct TUICommandTests {
+@Suite(.blocking) struct TUICommandTests {
     @Test func withoutATerminalItSaysSoAndExits2() throws {
         let daemon = try DaemonHarness()
         let result = try daemon.todo("tui")

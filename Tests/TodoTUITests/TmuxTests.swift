@@ -5,7 +5,7 @@ import Testing
 /// The real `todo tui` in real terminals: two tmux sessions of different sizes on one daemon,
 /// changes from a third shell, keys in one seen in the other, a daemon crash survived, and the
 /// terminal restored on `q` and on signals.
-@Suite(.enabled(if: Tmux.executable != nil, "tmux is not installed"))
+@Suite(.blocking, .enabled(if: Tmux.executable != nil, "tmux is not installed"))
 struct TmuxTests {
     /// `todo tui` in a shell that then prints, on one line, how it ended and the terminal
     /// modes that raw mode turns off: `EXIT=0 icrnl isig icanon echo`.

@@ -7,8 +7,8 @@ import Testing
 /// with every figure (the shared-log figures 9-11 where PostgreSQL can run), and leave no
 /// process, network namespace or PostgreSQL server behind, also when interrupted. Its numbers
 /// are not checked (no timing assertions); docs/PERFORMANCE.md holds real runs.
-@Suite struct BenchSmokeTests {
-    @Test func aSmokeRunReportsEveryFigureAndLeavesNothingRunning() throws {
+@Suite(.blocking) struct BenchSmokeTests {
+    @Test(.blocking(.long)) func aSmokeRunReportsEveryFigureAndLeavesNothingRunning() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Searchable by the user postgres, so that the bench's PostgreSQL lives inside it

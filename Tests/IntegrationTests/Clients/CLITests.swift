@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite struct CLITests {
+@Suite(.blocking) struct CLITests {
     @Test func aWatchSeesChangesMadeByTwoOtherProcessesInOrder() throws {
         let daemon = try DaemonHarness()
         let watch = try daemon.startTodo(["watch"])

@@ -4,7 +4,7 @@ import Testing
 
 /// The standard-library Python client in clients/python, written from docs/PROTOCOL.md, run
 /// against the real daemon.
-@Suite struct PythonClientTests {
+@Suite(.blocking) struct PythonClientTests {
     @Test func thePythonClientTalksToTheDaemon() throws {
         let daemon = try DaemonHarness()
         let clients = packageRoot.appendingPathComponent("clients/python").path

@@ -163,7 +163,7 @@ import TodoDomain
         #expect(list.output.contains(#""items":[]"#), "the closed client sent nothing: \(list.output)")
     }
 
-    @Test func watchReportsTheLostDaemonAndGoesOnAfterARestart() throws {
+    @Test(.blocking) func watchReportsTheLostDaemonAndGoesOnAfterARestart() throws {
         let daemon = try DaemonHarness()
         _ = try daemon.todo("add", "first")
         let watch = try daemon.startTodo(["watch"])

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `todo list --at VERSION`: the list as it was, in the same forms as `todo list`.
-@Suite struct TimeTravelCLITests {
+@Suite(.blocking) struct TimeTravelCLITests {
     @Test func listAtAVersionPrintsWhatListPrintedThen() throws {
         let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "2"])
         var printed: [(text: String, json: String)] = [

@@ -5,7 +5,7 @@ import Testing
 
 /// A journal the daemon cannot trust stops the start with a message naming the file and the
 /// problem, and the file is left exactly as it was.
-@Suite struct DamagedJournalTests {
+@Suite(.blocking) struct DamagedJournalTests {
     /// A stopped daemon whose journal holds 300 items across many pages.
     private func stoppedDaemonWithData() throws -> DaemonHarness {
         let daemon = try DaemonHarness()

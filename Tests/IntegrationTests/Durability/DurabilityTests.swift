@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import TodoDomain
 
-@Suite struct DurabilityTests {
+@Suite(.blocking) struct DurabilityTests {
     @Test func aRestartKeepsEveryItemAndNumber() throws {
         let daemon = try DaemonHarness()
         for text in ["one", "two", "three"] { #expect(try daemon.todo("add", text).status == 0) }
@@ -30,7 +30,7 @@ import TodoDomain
         #expect(daemon.process.standardError.contains("recovered version 2"))
     }
 
-    @Test func killedAtRandomMomentsItKeepsEveryAcknowledgedActionAndShowedNothingItLost() throws {
+    @Test(.blocking(.long)) func killedAtRandomMomentsItKeepsEveryAcknowledgedActionAndShowedNothingItLost() throws {
         let daemon = try DaemonHarness()
         var expectedItems = 0
         for round in 0..<5 {
@@ -187,7 +187,7 @@ enum CrashRound {
     }
 }
 
-@Suite struct DataDirectoryTests {
+@Suite(.blocking) struct DataDirectoryTests {
     @Test func aDataDirectoryReachedThroughASymbolicLinkWorks() throws {
         // systemd's DynamicUser= makes /var/lib/todo a link to /var/lib/private/todo.
         let directory = try makeTemporaryDirectory()

@@ -8,7 +8,7 @@ import Testing
 /// storage_unavailable and nothing of them is applied, reads and subscriptions go on, and once
 /// space is freed the next dispatch commits; a restart on the same file system finds every
 /// acknowledged action. Mounting needs root: skipped otherwise, saying why.
-@Suite struct FullDiskTests {
+@Suite(.blocking) struct FullDiskTests {
     @Test(
         .enabled(if: TmpfsMount.isPermitted, "mounting a tmpfs as the data directory needs root (CAP_SYS_ADMIN)"),
         arguments: [[], ["--inline-commit-limit", "0"]])

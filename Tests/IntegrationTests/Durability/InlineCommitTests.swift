@@ -5,7 +5,7 @@ import Testing
 /// Small commits made on the event loop itself (no thread hops), larger ones and those under
 /// load on the thread pool: both are durable before their ack, and the daemon's last log line
 /// counts how many commits ran where.
-@Suite struct InlineCommitTests {
+@Suite(.blocking) struct InlineCommitTests {
     /// The numbers of the daemon's `stopped at version V; A actions in C commits (…, L on the
     /// loop thread)` line.
     private func commitCounts(_ log: String) throws -> (actions: Int, commits: Int, inline: Int) {

@@ -5,7 +5,7 @@ import Testing
 /// Journal schema 1 (before exactly-once dispatch) is read as it is, migrated to schema 2 only
 /// once recovery succeeded, and keeps every action; a schema from the future is refused and left
 /// untouched.
-@Suite struct JournalMigrationTests {
+@Suite(.blocking) struct JournalMigrationTests {
     /// A stopped daemon whose journal is schema 1 with a snapshot at version 3 and three more
     /// actions after it; and `todo list --json` as it was.
     private func daemonWithSchema1Journal() throws -> (daemon: DaemonHarness, list: String) {

@@ -6,7 +6,7 @@ import Testing
 /// When commits fail (here: a file-size limit set on the running daemon, as a full disk would),
 /// the daemon answers storage_unavailable, shows nothing of the failed actions, keeps serving
 /// reads, and commits again once writing works.
-@Suite struct StorageFailureTests {
+@Suite(.blocking) struct StorageFailureTests {
     private func setFileSizeLimit(of pid: pid_t, to limit: String) throws {
         // Only the soft limit ("N:"), which a process may raise again without privileges.
         let prlimit = try ChildProcess(

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite struct HistoryTests {
+@Suite(.blocking) struct HistoryTests {
     @Test func undoFromAnotherShellRevertsForEveryWatcher() throws {
         let daemon = try DaemonHarness()
         let watch = try daemon.startTodo(["watch"])

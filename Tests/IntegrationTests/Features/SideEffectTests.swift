@@ -45,7 +45,7 @@ import TodoDomain
         #expect(try daemon.stop() == 0)
     }
 
-    @Test func todoExpireRunsTheSideEffectAndPrintsHowManyWentAway() throws {
+    @Test(.blocking) func todoExpireRunsTheSideEffectAndPrintsHowManyWentAway() throws {
         let daemon = try DaemonHarness()
         for text in ["a", "b"] { #expect(try daemon.todo("add", text).status == 0) }
         #expect(try daemon.todo("done", "2").status == 0)
@@ -74,7 +74,7 @@ import TodoDomain
         #expect(try daemon.stop() == 0)
     }
 
-    @Test func badSideEffectRequestsGetClearErrorsAndChangeNothing() throws {
+    @Test(.blocking) func badSideEffectRequestsGetClearErrorsAndChangeNothing() throws {
         let daemon = try DaemonHarness()
         #expect(try daemon.todo("add", "keep").status == 0)
         let client = try daemon.greetedClient()
@@ -101,7 +101,7 @@ import TodoDomain
         #expect(try daemon.stop() == 0)
     }
 
-    @Test func aConnectionRunsAtMostEightAtOnce() throws {
+    @Test(.blocking) func aConnectionRunsAtMostEightAtOnce() throws {
         let daemon = try DaemonHarness()
         #expect(try daemon.todo("add", "wait for me").status == 0)
         let client = try daemon.greetedClient()
@@ -128,7 +128,7 @@ import TodoDomain
         #expect(try daemon.stop() == 0)
     }
 
-    @Test func aSideEffectRunningAtShutdownIsCancelledWithAClearError() throws {
+    @Test(.blocking) func aSideEffectRunningAtShutdownIsCancelledWithAClearError() throws {
         let daemon = try DaemonHarness()
         #expect(try daemon.todo("add", "never done").status == 0)
         let client = try daemon.greetedClient()

@@ -5,7 +5,7 @@ import Testing
 
 /// `get` with `at`: any past version's view model, rebuilt from the journal, exactly as its
 /// subscribers were sent it; refused clearly beyond what can or may be rebuilt.
-@Suite struct TimeTravelTests {
+@Suite(.blocking) struct TimeTravelTests {
     /// Actions that each change the list: adds, a completion, an edit, a removal, an undo, a
     /// clear, an import.
     static var actions: [(String, [String: Any])] {

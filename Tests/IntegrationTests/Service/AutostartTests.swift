@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite struct AutostartTests {
+@Suite(.blocking) struct AutostartTests {
     @Test func racingShellsStartExactlyOneDaemonAndEveryAddLands() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `todod`'s command line, which is the framework's `DaemonCommand` with one app option.
-@Suite struct DaemonCommandLineTests {
+@Suite(.blocking) struct DaemonCommandLineTests {
     /// Runs todod with `--data-dir DIR/data --socket DIR/s.sock`, then `arguments`, in a fresh DIR.
     private func run(_ arguments: [String]) throws -> (status: Int32, out: String, error: String, directory: String) {
         let directory = try makeTemporaryDirectory()

@@ -4,7 +4,7 @@ import SyncProtocol
 import TestSupport
 import Testing
 
-@Suite struct DaemonLifecycleTests {
+@Suite(.blocking) struct DaemonLifecycleTests {
     @Test func createsAPrivateDirectoryAndSocket() throws {
         let daemon = try DaemonHarness(socketName: "run/todod.sock")
         var status = stat()

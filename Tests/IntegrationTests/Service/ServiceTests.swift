@@ -7,7 +7,7 @@ import Testing
 /// The daemon as a systemd service: units, socket activation, the notify protocol, logging,
 /// signals and peer credentials. Everything runs here without systemd as PID 1; the booted
 /// systemd check is scripts/systemd-e2e.
-@Suite struct ServiceTests {
+@Suite(.blocking) struct ServiceTests {
     /// The project's checkout.
     private static let root = packageRoot
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The private PostgreSQL of the test harness: it starts, answers, restarts, and leaves no
 /// process, file or shared memory behind, even when its postmaster was killed.
-@Suite(.enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
+@Suite(.blocking, .enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
 struct PrivatePostgresTests {
     @Test func startsAnswersRestartsAndCloses() throws {
         let postgres = try PrivatePostgres.start()

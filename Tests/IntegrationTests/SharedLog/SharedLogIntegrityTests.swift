@@ -7,7 +7,9 @@ import Testing
 /// A shared log changed under running daemons stops every one of them, loudly, while reads go
 /// on; the database refuses such changes in the first place (triggers, and a daemons' role
 /// that may only read and append); and a log written by the first schema is migrated once.
-@Suite(.serialized, .enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
+@Suite(
+    .blocking(.long), .serialized,
+    .enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
 struct SharedLogIntegrityTests {
     /// How the log is changed under the daemons, as an attacker with the owner's rights would.
     enum Change: String, CaseIterable, CustomTestStringConvertible {

@@ -7,7 +7,7 @@ import Testing
 /// Several daemons on one shared log in PostgreSQL: one order for everyone, changes that arrive
 /// by themselves, conflicts rebased (never lost, refused with a reason when they no longer
 /// apply), and an undo that never reverts another host's change.
-@Suite(.enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
+@Suite(.blocking, .enabled(if: PrivatePostgres.isAvailable, Comment(rawValue: PrivatePostgres.skipReason)))
 struct SharedLogTests {
     /// One writer: a numbered connection to `daemon` sending `count` mixed actions, 16 in
     /// flight; returns the acked sequences with their versions, and every refusal.
@@ -298,7 +298,7 @@ private struct SplitMix {
 }
 
 /// `--postgres` and `TODOD_POSTGRES` as the command line sees them, before any database.
-@Suite struct SharedLogOptionTests {
+@Suite(.blocking) struct SharedLogOptionTests {
     /// A connection string libpq cannot read is refused with the expected form, never with
     /// the part it could not read (which may be a password).
     @Test func anUnreadableConnectionStringIsRefusedWithoutQuotingIt() throws {

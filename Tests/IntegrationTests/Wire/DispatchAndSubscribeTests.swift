@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct DispatchAndSubscribeTests {
+@Suite(.blocking) struct DispatchAndSubscribeTests {
     @Test func dispatchIsAckedWithTheNewVersion() throws {
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()

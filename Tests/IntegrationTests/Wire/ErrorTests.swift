@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct ErrorTests {
+@Suite(.blocking) struct ErrorTests {
     /// Errors that answer one request and leave the connection open, with the message provoking each.
     static var requestErrors: [(code: String, message: [String: Any])] {
         [

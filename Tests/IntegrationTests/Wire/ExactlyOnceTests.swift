@@ -6,7 +6,7 @@ import Testing
 /// Exactly-once dispatch against the real daemon: a client id in hello, numbered dispatches, and
 /// resends that are answered with the original ack instead of being applied again, across
 /// connections, restarts, crashes and failed commits.
-@Suite struct ExactlyOnceTests {
+@Suite(.blocking) struct ExactlyOnceTests {
     /// A connection whose hello gave `clientID`, and its welcome.
     private func numberedClient(_ daemon: DaemonHarness, _ clientID: String) throws -> (
         client: WireClient, welcome: WireClient.Message

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct HandshakeTests {
+@Suite(.blocking) struct HandshakeTests {
     @Test func helloIsAnsweredWithWelcome() throws {
         let daemon = try DaemonHarness()
         let client = try WireClient(path: daemon.socketPath)

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite struct MisbehavingClientTests {
+@Suite(.blocking) struct MisbehavingClientTests {
     @Test func aClientVanishingMidFrameDoesNotDisturbOthers() throws {
         let daemon = try DaemonHarness()
         let steady = try daemon.greetedClient()
@@ -95,7 +95,7 @@ import Testing
     }
 }
 
-@Suite struct EdgeCaseTests {
+@Suite(.blocking) struct EdgeCaseTests {
     @Test func aClientThatStopsSendingStillGetsEveryReply() throws {
         let daemon = try DaemonHarness()
         let client = try WireClient(path: daemon.socketPath)
@@ -141,7 +141,7 @@ import Testing
             ]).type == "ack")
     }
 
-    @Test func aModelLargerThanTheReplyLimitStillReachesItsSubscriber() throws {
+    @Test(.blocking(.long)) func aModelLargerThanTheReplyLimitStillReachesItsSubscriber() throws {
         let daemon = try DaemonHarness()
         let client = try daemon.greetedClient()
         // 17,000 items of ~1000 characters: a list model of about 17 MB, past the 16 MiB limit

@@ -5,7 +5,7 @@ import Testing
 
 /// Clients that ask for `patch` in `hello` get RFC 6902 patches after the first model; applied
 /// in order, they always give the models other clients receive whole.
-@Suite struct PatchUpdateTests {
+@Suite(.blocking) struct PatchUpdateTests {
     @Test func helloGrantsTheFeaturesThisDaemonHasAndIgnoresOthers() throws {
         let daemon = try DaemonHarness()
         let client = try WireClient(path: daemon.socketPath)
@@ -25,7 +25,9 @@ import Testing
 
     /// 300 random changes to a list of a few hundred items: after each, the model rebuilt from
     /// patches equals the whole model a plain client receives, for the list and the summary.
-    @Test(arguments: [1, 2] as [UInt64]) func patchesAppliedInOrderGiveTheWholeModels(seed: UInt64) throws {
+    @Test(.blocking(.long), arguments: [1, 2] as [UInt64]) func patchesAppliedInOrderGiveTheWholeModels(seed: UInt64)
+        throws
+    {
         let daemon = try DaemonHarness()
         let writer = try daemon.greetedClient()
         for number in 1...200 { _ = try writer.dispatchAndWait("add", ["text": "item \(number)"]) }
@@ -61,7 +63,7 @@ import Testing
     /// A patch-taking subscriber that stops reading falls behind; past the coalescing threshold
     /// its pending patch is replaced by the whole model, so when it reads again the updates
     /// still apply in order.
-    @Test func aSubscriberThatFallsBehindStillConverges() throws {
+    @Test(.blocking(.long)) func aSubscriberThatFallsBehindStillConverges() throws {
         let daemon = try DaemonHarness()
         let idle = try WireClient(path: daemon.socketPath)
         try idle.hello(features: ["patch"])

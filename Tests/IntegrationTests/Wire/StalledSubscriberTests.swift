@@ -7,8 +7,8 @@ import Testing
 /// happen is left stale rather than fed models it cannot take: once it reads again it gets the
 /// newest model, then every change, and the ack of its own dispatch still comes after a model
 /// that shows it.
-@Suite struct StalledSubscriberTests {
-    @Test(arguments: [[String](), ["patch"]])
+@Suite(.blocking) struct StalledSubscriberTests {
+    @Test(.blocking(.long), arguments: [[String](), ["patch"]])
     func aSubscriberThatReadsAgainGetsTheNewestModelThenEveryChange(features: [String]) throws {
         let daemon = try DaemonHarness()
         let stalled = try WireClient(path: daemon.socketPath)

@@ -5,7 +5,7 @@ import Testing
 /// The real daemon answers `invalid_json` to every frame that is not one RFC 8259 JSON text,
 /// wherever the fault sits (the whole frame, a field it ignores, a dispatch's payload), applies
 /// nothing of it and keeps the connection; valid JSON of the wrong shape keeps its own error.
-@Suite struct StrictWireTests {
+@Suite(.blocking) struct StrictWireTests {
     /// Faulty values from the strictness issue, placed in frames and payloads below.
     static let badValues = [
         #"["",]"#, "[1,]", #"{"a":1,}"#, #"{"a":"\x"}"#, "\"a\tb\"", "\"a\nb\"", "-2.", "0.e1", "1eE2", "01",
