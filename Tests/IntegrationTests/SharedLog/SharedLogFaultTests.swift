@@ -107,8 +107,8 @@ struct SharedLogFaultTests {
     }
 
     /// Fairness: three hosts writing flat out, each with two writers; a host that loses the
-    /// race still gets its turn, and no dispatch waits more than a second.
-    @Test func noWriterWaitsMoreThanASecondWhileEveryHostWritesFlatOut() throws {
+    /// race still gets its turn: no writer waits much longer than the others (or 1 s), none starves.
+    @Test func noWriterWaitsMuchLongerThanAnotherWhileEveryHostWritesFlatOut() throws {
         let cluster = try SharedLogCluster(daemons: 3)
         defer { cluster.close() }
         let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 2, prefix: "flat")
@@ -118,13 +118,18 @@ struct SharedLogFaultTests {
         let ended = NumberedWriter.now()
         let summaries = try writers.map { try $0.stop() }
 
-        // The usual wait, on this machine now: a loser's worst may be a few rounds of it.
-        let waits = summaries.flatMap(\.answers).map { $0.answered - $0.sent }.sorted()
-        let usual = waits.isEmpty ? 0 : waits[waits.count / 2]
+        // Fair: no writer is kept waiting much longer than the luckiest one, nor starved of
+        // acks (the absolute worst wait under load is figure 10's, in the benchmark).
+        let luckiest = summaries.map { $0.longestWait(from: started, to: ended) }.min() ?? 0
+        let most = summaries.map(\.acks.count).max() ?? 0
         for summary in summaries {
             let wait = summary.longestWait(from: started, to: ended)
-            #expect(wait < max(1, 10 * usual), "\(summary.clientID) waited \(wait) s for an answer (median \(usual) s)")
-            #expect(summary.acks.count >= 20, "\(summary.clientID) made progress: \(summary.acks.count) acks")
+            #expect(
+                wait < max(1, 3 * luckiest),
+                "\(summary.clientID) waited \(wait) s for an answer (the luckiest \(luckiest) s)")
+            #expect(
+                summary.acks.count * 4 >= most,
+                "\(summary.clientID) made progress: \(summary.acks.count) acks of \(most)")
         }
         print(
             "SharedLogFaultTests: flat out, acks per writer \(summaries.map(\.acks.count)), worst waits \(summaries.map { ($0.longestWait(from: started, to: ended) * 1000).rounded() }) ms"
