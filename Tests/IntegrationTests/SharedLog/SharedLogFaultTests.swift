@@ -107,7 +107,7 @@ struct SharedLogFaultTests {
     }
 
     /// Fairness: three hosts writing flat out, each with two writers; a host that loses the
-    /// race still gets its turn: no writer waits much longer than the others (or 1 s), none starves.
+    /// race still gets its turn: no writer waits much longer than the others (five times, or 1 s), none starves.
     @Test func noWriterWaitsMuchLongerThanAnotherWhileEveryHostWritesFlatOut() throws {
         let cluster = try SharedLogCluster(daemons: 3)
         defer { cluster.close() }
@@ -125,7 +125,7 @@ struct SharedLogFaultTests {
         for summary in summaries {
             let wait = summary.longestWait(from: started, to: ended)
             #expect(
-                wait < max(1, 3 * luckiest),
+                wait < max(1, 5 * luckiest),
                 "\(summary.clientID) waited \(wait) s for an answer (the luckiest \(luckiest) s)")
             #expect(
                 summary.acks.count * 4 >= most,
