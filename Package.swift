@@ -57,10 +57,13 @@ let package = Package(
         // Durable storage of accepted actions and snapshots; SQLite is the embedded default,
         // PostgreSQL the log several daemons share.
         .target(name: "SyncJournal", dependencies: ["CSQLite", "CPQ", "CCrypto", "SyncLock"]),
-        // The daemon runtime on libuv, generic over a SyncApp.
+        // The daemon's protocol logic as a pure engine: events in, effects out. No libuv, no
+        // sockets, threads or clocks (the journal's value types only from SyncJournal).
+        .target(name: "SyncEngine", dependencies: ["SyncJournal", "SyncStore", "SyncProtocol"]),
+        // The daemon runtime on libuv, generic over a SyncApp: the shell around the engine.
         .target(
             name: "SyncDaemon",
-            dependencies: ["CMalloc", "CUV", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
+            dependencies: ["CMalloc", "CUV", "SyncEngine", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
         // The client library any program links to dispatch and subscribe.
         .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
         // Testing an app without a daemon: TCA's TestStore, a test clock, ids in a fixed sequence.
@@ -102,7 +105,9 @@ let package = Package(
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         .testTarget(
             name: "SyncDaemonTests",
-            dependencies: ["CUV", "SyncDaemon", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
+            dependencies: ["CUV", "SyncDaemon", "SyncEngine", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
+        .testTarget(
+            name: "SyncEngineTests", dependencies: ["SyncEngine", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
         .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(

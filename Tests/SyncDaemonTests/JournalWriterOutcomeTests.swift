@@ -1,4 +1,5 @@
 import CUV
+import SyncEngine
 import SyncJournal
 import Testing
 

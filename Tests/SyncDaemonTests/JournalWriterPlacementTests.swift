@@ -1,5 +1,6 @@
 import CUV
 import Foundation
+import SyncEngine
 import SyncJournal
 import Testing
 

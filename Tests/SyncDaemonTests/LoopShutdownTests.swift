@@ -1,6 +1,7 @@
 import CUV
 import Foundation
 import Glibc
+import SyncEngine
 import SyncProtocol
 import TestSupport
 import Testing
@@ -38,26 +39,22 @@ import Testing
         var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
     }
 
-    /// What the connections of `ListenerWithOneClient` tell their server.
-    private final class Recorder: ConnectionDelegate {
-        var lost: [DisconnectReason] = []
+    /// What the sockets of `ListenerWithOneClient` tell their owner.
+    private final class Recorder: ClientSocketDelegate {
+        var lost: [CloseReason] = []
 
-        func connection(_ connection: Connection, didReceive payload: [UInt8]) {}
-        func connection(_ connection: Connection, didBreakFraming error: FrameError) {}
-        func connectionReachedEndOfInput(_ connection: Connection) {}
-        func connectionNeedsFlush(_ connection: Connection) {}
-        func connection(_ connection: Connection, newestModelOf subscription: Int64) -> (
-            version: UInt64, model: [UInt8]
-        )? { nil }
-        func connectionLost(_ connection: Connection, reason: DisconnectReason) { lost.append(reason) }
+        func socket(_ socket: ClientSocket, didRead bytes: UnsafeRawBufferPointer) {}
+        func socketReachedEndOfInput(_ socket: ClientSocket) {}
+        func socketDidWrite(_ socket: ClientSocket) {}
+        func socket(_ socket: ClientSocket, failedWith reason: CloseReason) { lost.append(reason) }
     }
 
     /// A listener on a socket in a private directory, a real client connected to it, and the
-    /// daemon side of that client accepted into a reading `Connection`.
+    /// daemon side of that client accepted into a reading `ClientSocket`.
     private final class ListenerWithOneClient {
         /// Where the accepted connection is kept (the listener's callback fills it in).
         private final class Accepted {
-            var connection: Connection?
+            var connection: ClientSocket?
         }
 
         let directory: String
@@ -70,13 +67,11 @@ import Testing
         init(_ fixture: Fixture) throws {
             directory = try makeTemporaryDirectory()
             path = directory + "/socket"
-            let readBuffer = ReadBuffer(byteCount: Connection.readChunkSize)
-            let limits = Connection.Limits(
-                maximumFrameLength: 1 << 20, softQueueLimit: 1 << 16, hardQueueLimit: 1 << 20)
+            let readBuffer = ReadBuffer(byteCount: ClientSocket.readChunkSize)
             listener = try UnixListener(loop: fixture.loop, source: .path(path), logger: fixture.logger) {
                 [recorder, accepted] stream in
-                accepted.connection = try? Connection(
-                    id: 1, loop: fixture.loop, acceptingFrom: stream, limits: limits, readBuffer: readBuffer)
+                accepted.connection = try? ClientSocket(
+                    id: 1, loop: fixture.loop, acceptingFrom: stream, readBuffer: readBuffer)
                 accepted.connection?.delegate = recorder
                 accepted.connection?.startReading()
             }
@@ -88,7 +83,7 @@ import Testing
         }
 
         /// The daemon side of the client, until `dropConnection()`.
-        var connection: Connection? { accepted.connection }
+        var connection: ClientSocket? { accepted.connection }
 
         /// Lets go of the connection: only its handle keeps it alive now.
         func dropConnection() { accepted.connection = nil }
@@ -144,7 +139,7 @@ import Testing
 
         #expect(leftovers == ["pipe", "pipe"])
         #expect(fixture.log == String(repeating: "<3>bug: libuv handle left open at shutdown: pipe\n", count: 2))
-        #expect(pipes.recorder.lost == [.loopEnded], "the connection told its server, once, why")
+        #expect(pipes.recorder.lost == [.loopEnded], "the socket told its owner, once, why")
         #expect(access(pipes.path, F_OK) != 0, "the listener removed its socket file")
         #expect(try pipes.client.readsEndOfStream(), "the client's socket was closed")
         #expect(throws: TestFailure.self) { try DaemonHarness.requireNoLeftoverHandles(in: fixture.log) }
@@ -155,14 +150,14 @@ import Testing
         let pipes = try ListenerWithOneClient(fixture)
         weak let connection = pipes.connection
         pipes.listener.close()
-        connection?.close(reason: .shutdown)
+        connection?.close()
         pipes.dropConnection()
         #expect(connection != nil, "its handle keeps it until the close callback")
 
         #expect(LoopShutdown.close(fixture.loop, logger: fixture.logger).isEmpty)
         #expect(fixture.log.isEmpty, "\(fixture.log)")
         #expect(connection == nil, "released in the close callback")
-        #expect(pipes.recorder.lost == [.shutdown])
+        #expect(pipes.recorder.lost.isEmpty, "closed by its owner, it reports nothing")
         #expect(access(pipes.path, F_OK) != 0)
         #expect(try pipes.client.readsEndOfStream())
     }

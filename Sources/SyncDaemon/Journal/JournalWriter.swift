@@ -1,5 +1,6 @@
 import CUV
 import Glibc
+import SyncEngine
 import SyncJournal
 import SyncProtocol
 
@@ -37,7 +38,7 @@ import SyncProtocol
 ///
 /// With a log other daemons share (PostgreSQL), a commit can be overtaken: another daemon
 /// appended first. The job then reads what they appended, and the server rebases what it
-/// had not saved on it (`Outcome.overtaken`); a job also reads their appends when asked to
+/// had not saved on it (`CommitOutcome.overtaken`); a job also reads their appends when asked to
 /// catch up (`requestCatchUp()`, after the listener heard of them).
 ///
 /// Lifetime: `work.data` points at this writer, retained from `uv_queue_work` to the after-work
@@ -350,7 +351,7 @@ final class JournalWriter<State: Codable & Sendable> {
         if !ranInline { delegate?.journalWriterFinishedJob() }
     }
 
-    private func report(_ outcome: Outcome) {
+    private func report(_ outcome: CommitOutcome<State>) {
         finished.outcomes.append(outcome)
     }
 

@@ -1,3 +1,4 @@
+import SyncEngine
 import SyncJournal
 import SyncProtocol
 import SyncStore

@@ -1,5 +1,6 @@
 import CUV
 import Glibc
+import SyncEngine
 import SyncJournal
 import SyncProtocol
 import SyncStore
@@ -8,9 +9,10 @@ import SyncStore
 /// connection, so the hot path takes no locks.
 ///
 /// `run()` locks the data directory, recovers the state from the journal, prepares the socket,
-/// listens, starts the side effects, and serves until SIGINT or SIGTERM; then it stops
-/// accepting, closes every client, finishes the commit in flight, saves a snapshot, removes the
-/// socket file and returns.
+/// starts its services in order (`startServices`) and serves until SIGINT or SIGTERM; then it
+/// stops them in reverse (the listener first, the engine's graceful shutdown last), finishes
+/// the commit in flight, saves a snapshot, removes the socket file and returns. The protocol
+/// itself is the `Engine`'s; `LoopServer` carries it out on the loop.
 public final class Daemon<App: SyncApp> {
     private let configuration: DaemonConfiguration
     private let sideEffects: [any SideEffect<App.State, App.Dependencies>]
@@ -70,104 +72,29 @@ public final class Daemon<App: SyncApp> {
             snapshotInterval: configuration.snapshotInterval,
             // A round trip to a database server must not stall the loop.
             inlineCommitLimit: journal.isShared ? 0 : configuration.inlineCommitLimit, logger: logger)
-        let server = try Server<App>(
-            loop: loop, store: recovered.store, ledger: recovered.ledger, writer: writer, configuration: configuration,
+        var engineConfiguration = configuration.engineConfiguration
+        engineConfiguration.isShared = journal.isShared
+        engineConfiguration.journalLocation = journal.location
+        let engine = Engine<App>(
+            store: recovered.store, ledger: recovered.ledger, configuration: engineConfiguration,
+            dependencies: dependencies)
+        let server = try LoopServer<App>(
+            engine: engine, loop: loop, writer: writer, peerPolicy: configuration.peerPolicy,
             dependencies: dependencies, logger: logger)
-        var effects: SideEffectRunner<App.State, App.Dependencies>?
-        var watcher: SharedLogWatcher?
-        var verifier: SharedLogVerifier?
-        var listener: UnixListener?
-        var timers: [LoopHandle<uv_timer_t>] = []
-        var signals: [LoopHandle<uv_signal_t>] = []
-        let status = {
-            "serving \(server.connectionCount) client\(server.connectionCount == 1 ? "" : "s") at version \(server.publishedVersion)"
-        }
-        // Stops accepting and starts the graceful shutdown; also releases whatever exists when
-        // a start fails halfway.
-        let shutDown = {
-            listener?.close()
-            watcher?.stop()
-            verifier?.stop()
-            effects?.stop()
-            server.stopSideEffects()
-            for timer in timers { timer.close() }
-            for signal in signals { signal.close() }
-            server.beginShutdown()
-        }
-        let stopOnSignal = { [logger] (name: String) in
-            logger.log(.info, "\(name) received; shutting down, \(status())")
-            notifier?.send("STOPPING=1\nSTATUS=shutting down")
-            shutDown()
-        }
+        let services = ServiceGroup()
         do {
-            effects = try SideEffectRunner<App.State, App.Dependencies>(
-                loop: loop, effects: sideEffects, mirror: server.mirror, dependencies: dependencies
-            ) { [unowned server] action, reply in
-                server.apply(action, requester: .sideEffect(reply))
-            }
-            // Signals are watched before the socket listens: a client may connect (and a test
-            // or a supervisor send a signal) as soon as it does, and an unwatched SIGHUP would
-            // end the daemon.
-            signals.append(try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") })
-            signals.append(try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") })
-            signals.append(
-                try .signal(SIGHUP, loop: loop) { [logger] in
-                    logger.log(.info, "SIGHUP received; nothing to reload, \(status())")
-                })
-            if let conninfo = configuration.postgres {
-                watcher = try SharedLogWatcher(
-                    loop: loop, conninfo: conninfo,
-                    schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
-                    applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
-                ) { [unowned server, logger] observation in
-                    Self.noteChanges(from: server.sharedLog, to: observation, writer: writer, logger: logger)
-                    server.sharedLogDidChange(observation)
-                    // The side effects that act for every host run on the leader only.
-                    if observation.isLeader { effects?.start() } else { effects?.pause() }
-                }
-            }
-            if let conninfo = configuration.postgres, let shared = journal as? PostgresJournal {
-                verifier = try SharedLogVerifier(
-                    loop: loop, conninfo: conninfo, schema: shared.schema, applicationName: configuration.serverName,
-                    host: shared.host, intervalSeconds: configuration.verifyIntervalSeconds,
-                    verifiedHead: shared.verifiedHead
-                ) { [unowned server] audit in
-                    server.sharedLogWasVerified(audit)
-                }
-            }
-            listener = try UnixListener(
-                loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger
-            ) { [unowned server] stream in
-                server.accept(from: stream)
-            }
-            if let notifier {
-                // Runs on the loop: a loop that is stuck stops the pings, and systemd restarts it.
-                let interval = SystemdNotifier.watchdogInterval()
-                timers.append(
-                    try .timer(loop: loop, after: 0, repeat: min(interval ?? 1000, 1000)) {
-                        if interval != nil { notifier.send("WATCHDOG=1") }
-                        notifier.status(status())
-                    })
-            }
+            try startServices(
+                services, server: server, loop: loop, journal: journal, activated: activated, notifier: notifier)
         } catch {
-            shutDown()
+            services.stopAll()
             throw error
         }
-        logger.log(
-            .info,
-            "listening on \(listener?.path ?? configuration.socketPath) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)"
-        )
-        notifier?.send("READY=1\nSTATUS=\(status())")
-        if configuration.postgres == nil { effects?.start() }
-        server.onFatalError = { shutDown() }
+        server.onFatalError = { [weak services] in services?.stopAll() }
         uv_run(loop, UV_RUN_DEFAULT)
-        // The hook holds `shutDown`, which holds the server: let go, so that the server, its
-        // writer and the journal are released (SQLite checkpoints its WAL on close).
-        server.onFatalError = {}
         if let fatal = server.fatalStop { throw fatal }
+        let applied = engine.appliedStore
         writer.finish(
-            remaining: server.uncommitted, finalState: server.store.state, ledger: server.ledger,
-            version: server.store.version)
+            remaining: engine.uncommitted, finalState: applied.state, ledger: engine.ledger, version: applied.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
             let overtaken = journal.isShared ? ", \(writer.overtakenCount) overtaken by other daemons" : ""
@@ -178,6 +105,86 @@ public final class Daemon<App: SyncApp> {
         } else {
             logger.log(.info, "stopped at version \(writer.durableVersion)")
         }
+    }
+
+    /// Starts the daemon's parts in order, each recorded in `services` so that a shutdown (or a
+    /// part that fails to start) stops them in reverse: the engine's graceful shutdown, the
+    /// app's side effects, the signal watchers (before the socket listens: a client may connect,
+    /// and a test or a supervisor send a signal, as soon as it does, and an unwatched SIGHUP
+    /// would end the daemon), a shared log's watcher and verifier, the listener, the watchdog.
+    private func startServices(
+        _ services: ServiceGroup, server: LoopServer<App>, loop: UnsafeMutablePointer<uv_loop_t>,
+        journal: any Journal, activated: Int32?, notifier: SystemdNotifier?
+    ) throws(DaemonError) {
+        let logger = logger
+        let status = {
+            "serving \(server.engine.connectionCount) client\(server.engine.connectionCount == 1 ? "" : "s") at version \(server.engine.publishedVersion)"
+        }
+        services.started("the engine") { server.beginShutdown() }
+
+        let effects = try SideEffectRunner<App.State, App.Dependencies>(
+            loop: loop, effects: sideEffects, mirror: server.mirror, dependencies: dependencies
+        ) { [unowned server] action, reply in
+            server.sideEffectDispatched(action, reply: reply)
+        }
+        services.started("the app's side effects") { effects.stop() }
+
+        let stopOnSignal = { [weak services] (name: String) in
+            logger.log(.info, "\(name) received; shutting down, \(status())")
+            notifier?.send("STOPPING=1\nSTATUS=shutting down")
+            services?.stopAll()
+        }
+        let signals: [LoopHandle<uv_signal_t>] = [
+            try .signal(SIGINT, loop: loop) { stopOnSignal("SIGINT") },
+            try .signal(SIGTERM, loop: loop) { stopOnSignal("SIGTERM") },
+            try .signal(SIGHUP, loop: loop) { logger.log(.info, "SIGHUP received; nothing to reload, \(status())") },
+        ]
+        services.started("the signal watchers") { for signal in signals { signal.close() } }
+
+        if let conninfo = configuration.postgres {
+            let watcher = try SharedLogWatcher(
+                loop: loop, conninfo: conninfo,
+                schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
+                applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
+            ) { [unowned server, logger] observation in
+                Self.noteChanges(from: server.engine.sharedLog, to: observation, writer: server.writer, logger: logger)
+                server.feed(.sharedLogObserved(observation))
+                // The side effects that act for every host run on the leader only.
+                if observation.isLeader { effects.start() } else { effects.pause() }
+            }
+            services.started("the shared log's watcher") { watcher.stop() }
+        }
+        if let conninfo = configuration.postgres, let shared = journal as? PostgresJournal {
+            let verifier = try SharedLogVerifier(
+                loop: loop, conninfo: conninfo, schema: shared.schema, applicationName: configuration.serverName,
+                host: shared.host, intervalSeconds: configuration.verifyIntervalSeconds,
+                verifiedHead: shared.verifiedHead
+            ) { [unowned server] audit in
+                server.feed(.sharedLogVerified(audit))
+            }
+            services.started("the shared log's verifier") { verifier.stop() }
+        }
+        let listener = try UnixListener(
+            loop: loop, source: activated.map { .descriptor($0) } ?? .path(configuration.socketPath), logger: logger
+        ) { [unowned server] stream in
+            server.accept(from: stream)
+        }
+        services.started("the listener") { listener.close() }
+        if let notifier {
+            // Runs on the loop: a loop that is stuck stops the pings, and systemd restarts it.
+            let interval = SystemdNotifier.watchdogInterval()
+            let watchdog = try LoopHandle<uv_timer_t>.timer(loop: loop, after: 0, repeat: min(interval ?? 1000, 1000)) {
+                if interval != nil { notifier.send("WATCHDOG=1") }
+                notifier.status(status())
+            }
+            services.started("the watchdog") { watchdog.close() }
+        }
+        logger.log(
+            .info,
+            "listening on \(listener.path) (protocol \(WireProtocol.version), max frame \(configuration.maximumFrameLength) bytes)"
+        )
+        notifier?.send("READY=1\nSTATUS=\(status())")
+        if configuration.postgres == nil { effects.start() }
     }
 
     /// Notes the database going away (the writer logs it, and its return once a commit or a
@@ -219,11 +226,6 @@ public final class Daemon<App: SyncApp> {
     private static func closeLoop(_ loop: UnsafeMutablePointer<uv_loop_t>, logger: Logger) {
         LoopShutdown.close(loop, logger: logger)
     }
-}
-
-extension Int {
-    /// `1 action`, `2 actions`.
-    func counting(_ noun: String) -> String { "\(self) \(noun)\(self == 1 ? "" : "s")" }
 }
 
 extension Double {

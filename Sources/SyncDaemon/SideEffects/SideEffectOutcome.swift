@@ -1,14 +1,10 @@
+import SyncEngine
 import SyncProtocol
 import SyncStore
 
 /// What a client hears of a dispatched side effect: its encoded result or its error. Not
 /// nested in the generic `SideEffectCalls`, so that the task running it captures no app type.
 enum SideEffectOutcome {
-    /// The error of a call cancelled because the daemon stops.
-    static let cancelled = ProtocolError(
-        .cancelled,
-        "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before were accepted and commit as usual."
-    )
 
     /// Starts a task that runs `effect` in `context` and passes its outcome to `report`.
     static func launch<E: DispatchedSideEffect>(
@@ -29,7 +25,7 @@ enum SideEffectOutcome {
         } catch let error as ProtocolError {
             return .failure(error)
         } catch is CancellationError {
-            return .failure(cancelled)
+            return .failure(.sideEffectCancelledByShutdown)
         } catch {
             return .failure(ProtocolError(.rejected, String(describing: error)))
         }

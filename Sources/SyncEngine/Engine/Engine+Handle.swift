@@ -1,0 +1,47 @@
+/// The one entry point: each input goes to the step that handles it, in the file named after
+/// that step (tmux's `server_client_dispatch` is the model).
+extension Engine {
+    /// Handles one event; what it leads to waits in the outputs.
+    package func handle(_ input: EngineInput<App.State>) {
+        switch input {
+        case .opened(let id, let peer, let allowed):
+            open(id, peer: peer, allowed: allowed)
+        case .received(let id, let bytes):
+            receive(bytes, on: id)
+        case .inputEnded(let id):
+            endInput(of: id)
+        case .failed(let id, let reason):
+            if let connection = connections[id] { perform(connection.machine.close(reason), on: connection) }
+        case .wrote(let id):
+            if let connection = connections[id] { didWrite(connection) }
+        case .passEnded:
+            passDidEnd()
+        case .journalJobStarted(let start):
+            journalJobDidStart(start)
+        case .journalJobFinished(let outcomes):
+            journalJobDidFinish(outcomes)
+        case .journalHasWork:
+            wantPassEnd()
+        case .entriesRead(let read, let result):
+            deliverEntries(result, for: read)
+        case .pastBaseRead(let read, let result):
+            deliverPastBase(result, for: read)
+        case .rebuilt(let rebuild, let result):
+            deliverRebuild(result, for: rebuild)
+        case .sideEffectDispatched(let action, let reply):
+            apply(action, requester: .sideEffect(reply: reply))
+        case .sideEffectFinished(let call, let outcome):
+            sideEffectDidFinish(call, outcome)
+        case .sharedLogObserved(let observation):
+            sharedLogDidChange(observation)
+        case .sharedLogVerified(let audit):
+            sharedLogWasVerified(audit)
+        case .shutdownRequested:
+            beginShutdown()
+        case .byeDeadlinePassed:
+            for connection in Array(connections.values) {
+                perform(connection.machine.close(.byeNotRead), on: connection)
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import SyncJournal
+import SyncProtocol
+import SyncStore
+
+/// The daemon's protocol logic, without I/O: events in (`handle(_:)`), effects out
+/// (`takeOutputs()`). Generic over the app; knows nothing of its domain, of libuv, sockets,
+/// threads or clocks (the app's dependencies carry the clock acceptance reads). The shell
+/// around it performs the outputs in order and feeds it what happens.
+///
+/// Durable before visible: an applied action is kept for the next commit and nothing of it
+/// is shown until the journal reports it committed. Replies are queued at once, except acks,
+/// which wait for the commit and are queued at the end of a loop pass, after that pass's
+/// updates. So no client sees a version a crash could lose, every update reflecting version V
+/// is written before the ack carrying V, and everything produced in one pass leaves in one
+/// write per connection.
+///
+/// ```
+/// received ─▶ frames ─▶ route (Engine+Routing) ─▶ apply (Engine+Apply) ─▶ uncommitted
+/// passEnded ─▶ publish, acks, writes ─▶ startJournalJob(uncommitted)
+/// journalJob… ─▶ settle (Engine+Commits): durable / failed / overtaken (Engine+Rebase) / …
+/// ```
+///
+/// Each concern is an extension in the folder named after it; the state they share is here.
+package final class Engine<App: SyncApp> {
+    let configuration: EngineConfiguration
+    /// What acceptance and side effects are given: the clock, the ids, the app's own.
+    let dependencies: App.Dependencies
+    /// The app's action types by wire name.
+    let actionTypes = ActionDirectory<App.State>(App.actions)
+    /// The app's dispatched side effect types by wire name (an action of the same name wins).
+    let sideEffectTypes: [String: any DispatchedSideEffect<App.State, App.Dependencies>.Type]
+
+    /// The applied state: durable actions plus those whose commit is pending.
+    var store: Store<App.State>
+    /// The newest state known to be on disk, and its version.
+    var durableState: App.State
+    package internal(set) var durableVersion: UInt64
+    /// The numbered dispatches applied, durable or pending (see `Engine+ExactlyOnce.swift`).
+    package internal(set) var ledger: DispatchLedger
+    /// The actions applied since the last commit started, in order: the next commit's batch.
+    package internal(set) var uncommitted: [JournalEntry] = []
+    /// The dispatches whose answer waits for the journal (`PendingAcks`).
+    var pendingAcks = PendingAcks()
+    /// Where the journal job is (see `Engine+PassEnd.swift`).
+    var journalJob = JournalJobState.idle
+    /// The state and version clients have been shown: everything durable, as of the last pass.
+    package internal(set) var publishedState: App.State
+    package internal(set) var publishedVersion: UInt64
+
+    /// The connected clients by the shell's ids.
+    var connections: [Int: ClientConnection] = [:]
+    /// The connections with output queued in this pass, written at its end.
+    var connectionsToFlush: [ClientConnection] = []
+    /// What each connection still awaits an answer to.
+    var requests = RequestBook()
+    let hub = ViewHub<App.State>()
+    /// The side effects clients dispatched that are running (see `Engine+SideEffects.swift`).
+    var sideEffectCalls = SideEffectCallBook()
+    /// The history reads and rebuilds waiting for the journal or the thread pool.
+    var journalReads = JournalReadBook<App.State>()
+    /// The rebuilds of past versions for `get` (see `Engine+Get.swift`).
+    var rebuilds: RebuildQueue
+
+    /// What the listener of a shared log last saw; `nil` with a journal of this daemon only.
+    package internal(set) var sharedLog: SharedLogObservation?
+    /// Why no action is accepted any more (a shared log rewritten under this daemon), if so.
+    package internal(set) var writeRefusal: String?
+    /// Shutdown progress (see `Engine+Shutdown.swift`).
+    package internal(set) var shutdown = ShutdownProgress.serving
+
+    /// What the shell is to do, in order, since it last took them.
+    private var outputs: [EngineOutput<App>] = []
+    /// Whether `wantPassEnd` was asked for and the pass has not ended yet.
+    var passEndWanted = false
+
+    /// An engine for `store` and `ledger` (everything in them durable).
+    package init(
+        store: Store<App.State>, ledger: DispatchLedger, configuration: EngineConfiguration,
+        dependencies: App.Dependencies
+    ) {
+        let clashes = Set(App.actions.map { $0.wireName }).intersection(App.sideEffects.map { $0.wireName })
+        precondition(
+            clashes.isEmpty,
+            "\(App.self) names an action and a side effect alike: \(clashes.sorted().joined(separator: ", "))")
+        self.configuration = configuration
+        self.dependencies = dependencies
+        self.store = store
+        self.ledger = ledger
+        durableState = store.state
+        durableVersion = store.version
+        publishedState = store.state
+        publishedVersion = store.version
+        sideEffectTypes = Dictionary(
+            App.sideEffects.map { ($0.wireName, $0) }, uniquingKeysWith: { first, _ in first })
+        rebuilds = RebuildQueue(
+            concurrencyLimit: configuration.maximumConcurrentRebuilds,
+            waitingLimit: configuration.maximumWaitingRebuilds)
+    }
+
+    /// Number of connected clients.
+    package var connectionCount: Int { connections.count }
+
+    /// The applied state (durable plus pending), for the final commit at shutdown.
+    package var appliedStore: Store<App.State> { store }
+
+    /// Performs what the engine asked for, in order, with `perform`. Performing one may feed the
+    /// engine new inputs (an inline commit, a write that fails at once): their outputs are
+    /// performed in this call too, after those asked for before them.
+    package func performOutputs(_ perform: (EngineOutput<App>) -> Void) {
+        var index = 0
+        while index < outputs.count {
+            let output = outputs[index]
+            index += 1
+            perform(output)
+        }
+        outputs.removeAll(keepingCapacity: true)
+    }
+
+    /// What the shell is to do since it last asked, in order (tests read outputs this way).
+    package func takeOutputs() -> [EngineOutput<App>] {
+        var taken: [EngineOutput<App>] = []
+        swap(&taken, &outputs)
+        return taken
+    }
+
+    /// Asks the shell to do `output`, after everything asked before it.
+    func emit(_ output: EngineOutput<App>) {
+        outputs.append(output)
+    }
+
+    /// Asks for the end of this loop pass, once.
+    func wantPassEnd() {
+        guard !passEndWanted else { return }
+        passEndWanted = true
+        emit(.wantPassEnd)
+    }
+
+    /// Writes a log line.
+    func log(_ level: LogLevel, _ text: @autoclosure () -> String) {
+        emit(.log(level, text()))
+    }
+}

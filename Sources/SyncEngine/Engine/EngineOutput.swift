@@ -1,0 +1,66 @@
+import SyncJournal
+import SyncProtocol
+import SyncStore
+
+/// What the engine asks its shell to do, in the order it must be done. The engine performs no
+/// I/O: every socket operation, journal job, thread-pool task, side-effect task, timer and log
+/// line is one of these.
+package enum EngineOutput<App: SyncApp> {
+    /// Start reading the client's socket.
+    case startReading(connection: Int)
+    /// Stop reading the client's socket (backpressure, the end of its input).
+    case stopReading(connection: Int)
+    /// Write these bytes, then report `EngineInput.wrote` (or `failed`). The buffer is the
+    /// shell's from now on: it frees it once the write completed.
+    case write(connection: Int, UnsafeMutableRawBufferPointer)
+    /// Close the client's socket; the engine has already let go of the connection.
+    case close(connection: Int)
+    /// Report the end of this loop pass (`EngineInput.passEnded`).
+    case wantPassEnd
+    /// Nothing more to do at the end of loop passes until the next `wantPassEnd`.
+    case passEndIdle
+    /// Commit `entries` (possibly none) as one transaction, with whatever the journal has of its
+    /// own to do, then report `EngineInput.journalJobStarted`. `state` and `ledger` are the
+    /// applied ones after the last entry.
+    case startJournalJob(entries: [JournalEntry], state: App.State, ledger: DispatchLedger)
+    /// Read up to `limit` durable entries after version `after` (`EngineInput.entriesRead`).
+    case readEntries(read: Int, after: UInt64, limit: Int)
+    /// Read what rebuilding version `version` starts from (`EngineInput.pastBaseRead`).
+    case readPastBase(read: Int, version: UInt64, replayLimit: Int)
+    /// Run `work` on the thread pool (`EngineInput.rebuilt`).
+    case rebuild(rebuild: Int, work: @Sendable () -> Result<[UInt8], RebuildFailure>)
+    /// Read what other daemons appended to the shared log with the next journal job.
+    case requestCatchUp
+    /// A shared log's foreign entries could not be applied: the durable version goes back.
+    case takeBackDurableVersion(UInt64)
+    /// A new version is visible: show it to the side effects.
+    case publish(state: App.State, version: UInt64)
+    /// Start the side effect a client dispatched, as call `call` (`EngineInput.sideEffectFinished`).
+    case startSideEffect(call: Int, any DispatchedSideEffect<App.State, App.Dependencies>)
+    /// Cancel these calls: their clients are gone, or the daemon stops. They still end.
+    case cancelSideEffects([Int])
+    /// Tell the side effect waiting on `reply` what became of the action it dispatched.
+    case answerSideEffectDispatch(reply: UInt64, Result<UInt64, ProtocolError>)
+    /// Stop the side effects: the daemon is shutting down; queued dispatches fail.
+    case stopSideEffects
+    /// Write a log line.
+    case log(LogLevel, String)
+    /// Report `EngineInput.byeDeadlinePassed` after this many milliseconds.
+    case startByeDeadline(milliseconds: UInt64)
+    /// Every client is gone after a graceful shutdown: close the engine's handles.
+    case shutdownFinished
+    /// A commit may or may not be on disk: stop at once, answering no one.
+    case stopAtOnce(reason: String)
+}
+
+/// How much a log line matters, most important first (the daemon's `Logger.Level`).
+package enum LogLevel: Int, Sendable {
+    /// Something failed.
+    case error = 3
+    /// Something is wrong but handled.
+    case warning = 4
+    /// The daemon's life.
+    case info = 6
+    /// Every connection and disconnection.
+    case debug = 7
+}

@@ -1,0 +1,27 @@
+/// The history reads and rebuilds of past versions the engine asked the shell for, waiting for
+/// their answer (`EngineInput.entriesRead`, `pastBaseRead`, `rebuilt`), by the id it gave them.
+struct JournalReadBook<State> {
+    /// What an answer is for.
+    enum Waiting {
+        /// A `history` request's read.
+        case history(RequestBook.Token)
+        /// The read a rebuild of `version` starts from; `render` makes the model.
+        case pastBase(RequestBook.Token, version: UInt64, render: @Sendable (State) -> [UInt8])
+        /// The replay of a rebuild of `version` on the thread pool.
+        case rebuild(RequestBook.Token, version: UInt64)
+    }
+
+    private var waiting: [Int: Waiting] = [:]
+    private var nextID = 1
+
+    /// Enters `what`; returns the id its answer comes with.
+    mutating func add(_ what: Waiting) -> Int {
+        let id = nextID
+        nextID += 1
+        waiting[id] = what
+        return id
+    }
+
+    /// Takes what the answer with `id` is for.
+    mutating func take(_ id: Int) -> Waiting? { waiting.removeValue(forKey: id) }
+}

@@ -1,0 +1,56 @@
+/// The requests each connection still awaits an answer to: dispatches waiting for their
+/// commit, history reads, rebuilds of past versions, side effects running. A connection whose
+/// client ended its input closes once it awaits nothing, so "finished" is read from here and
+/// never counted by hand: a request is entered when its answer is deferred and leaves only
+/// when that answer is queued (`Engine.answer`), or with its connection.
+struct RequestBook {
+    /// One awaited request.
+    struct Token: Hashable {
+        fileprivate let value: UInt64
+    }
+
+    /// Whose request a token stands for.
+    struct Awaited {
+        /// The connection that asked.
+        let connectionID: Int
+        /// The id the client gave the request.
+        let requestID: Int64
+    }
+
+    private var awaited: [Token: Awaited] = [:]
+    private var tokensByConnection: [Int: Set<Token>] = [:]
+    private var nextToken: UInt64 = 1
+
+    /// Enters request `requestID` of connection `connectionID`, whose answer comes later.
+    mutating func enter(_ requestID: Int64, of connectionID: Int) -> Token {
+        let token = Token(value: nextToken)
+        nextToken += 1
+        awaited[token] = Awaited(connectionID: connectionID, requestID: requestID)
+        tokensByConnection[connectionID, default: []].insert(token)
+        return token
+    }
+
+    /// Takes `token` out, its answer being queued now; `nil` when its connection is gone.
+    mutating func take(_ token: Token) -> Awaited? {
+        guard let request = awaited.removeValue(forKey: token) else { return nil }
+        tokensByConnection[request.connectionID]?.remove(token)
+        if tokensByConnection[request.connectionID]?.isEmpty == true {
+            tokensByConnection[request.connectionID] = nil
+        }
+        return request
+    }
+
+    /// The connection whose request `token` stands for, while it awaits its answer.
+    func connection(of token: Token) -> Int? { awaited[token]?.connectionID }
+
+    /// Whether connection `connectionID` awaits an answer.
+    func awaitsAnswers(_ connectionID: Int) -> Bool { tokensByConnection[connectionID] != nil }
+
+    /// How many answers connection `connectionID` awaits.
+    func count(of connectionID: Int) -> Int { tokensByConnection[connectionID]?.count ?? 0 }
+
+    /// Forgets the requests of a connection that is gone: nobody is answered.
+    mutating func drop(_ connectionID: Int) {
+        for token in tokensByConnection.removeValue(forKey: connectionID) ?? [] { awaited[token] = nil }
+    }
+}

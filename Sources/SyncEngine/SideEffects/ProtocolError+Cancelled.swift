@@ -1,0 +1,9 @@
+import SyncProtocol
+
+extension ProtocolError {
+    /// The error of a client's side effect cancelled because the daemon stops.
+    package static let sideEffectCancelledByShutdown = ProtocolError(
+        .cancelled,
+        "The side effect was cancelled: the daemon is shutting down. Actions it dispatched before were accepted and commit as usual."
+    )
+}
