@@ -107,7 +107,7 @@ let package = Package(
             name: "SyncDaemonTests",
             dependencies: ["CUV", "SyncDaemon", "SyncEngine", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
         .testTarget(
-            name: "SyncEngineTests", dependencies: ["SyncEngine", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
+            name: "SyncEngineTests", dependencies: ["SyncEngine", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "SyncTesting", "TestSupport"]),
         .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,108 @@
+import SyncEngine
+import SyncProtocol
+import Testing
+
+/// A connection's life on the engine alone: the handshake, the half-close rule, framing
+/// errors, the peer policy, and slow readers.
+@Suite struct EngineConnectionTests {
+    @Test func aFirstMessageOtherThanHelloIsRefusedAndTheConnectionClosed() {
+        let harness = EngineHarness()
+        harness.open(1)
+        harness.add(1, id: 1)
+        #expect(harness.errorCodes(1) == ["handshake_required"])
+        #expect(harness.closed == [1])
+        #expect(harness.heldCommit == nil)
+    }
+
+    @Test func aPeerThePolicyDoesNotAllowIsRefused() {
+        let harness = EngineHarness()
+        harness.open(1, allowed: false)
+        #expect(harness.errorCodes(1) == ["permission_denied"])
+        #expect(harness.closed == [1])
+        #expect(!harness.reading.contains(1))
+    }
+
+    @Test func aClientThatEndsItsInputIsAnsweredEverythingThenClosed() {
+        let harness = EngineHarness()
+        harness.greet(1)
+        harness.add(1, id: 1)
+        harness.feed(.inputEnded(connection: 1))
+        #expect(!harness.closed.contains(1), "its dispatch still waits for the commit")
+        harness.settle()
+        #expect(harness.types(1) == ["welcome", "ack"])
+        #expect(harness.closed == [1], "closed once its last answer is written")
+    }
+
+    @Test func aClientThatEndsItsInputWithNothingAwaitedIsClosedAtOnce() {
+        let harness = EngineHarness()
+        harness.greet(1)
+        harness.send(1, #"{"type":"ping","id":3}"#)
+        harness.feed(.inputEnded(connection: 1))
+        #expect(harness.types(1) == ["welcome", "pong"])
+        #expect(harness.closed == [1])
+    }
+
+    @Test func aOneShotGetOfAPastVersionIsAnsweredFromTheJournalThenClosed() {
+        let harness = EngineHarness(commitMode: .inline)
+        harness.greet(1)
+        harness.add(1, id: 1, by: 2)
+        harness.add(1, id: 2, by: 3)
+        harness.greet(2)
+        harness.send(2, #"{"type":"get","id":9,"viewModel":"tally","params":{},"at":1}"#)
+        harness.feed(.inputEnded(connection: 2))
+        let model = harness.sent(2, "model").first
+        #expect(model?["version"] as? Int == 1)
+        #expect((model?["model"] as? [String: Any])?["count"] as? Int == 2)
+        #expect(harness.closed == [2])
+    }
+
+    @Test func historyListsOnlyDurableEntries() {
+        let harness = EngineHarness()
+        harness.greet(1)
+        harness.add(1, id: 1)
+        harness.settle()
+        harness.add(1, id: 2)
+        harness.send(1, #"{"type":"history","id":5,"limit":10}"#)
+        let entries = harness.sent(1, "entries").first?["entries"] as? [[String: Any]]
+        #expect(entries?.map { $0["version"] as? Int } == [1], "version 2 is not durable yet")
+    }
+
+    @Test func anOversizedFrameClosesTheConnectionWithTheReason() {
+        let harness = EngineHarness { $0.maximumFrameLength = 64 }
+        harness.greet(1)
+        harness.sendBytes(1, [0, 0, 1, 0])
+        #expect(harness.errorCodes(1) == ["frame_too_large"])
+        #expect(harness.closed == [1])
+    }
+
+    @Test func aSlowReaderGetsTheNewestModelOnceItReadsAgainAndCostsNothingMeanwhile() {
+        let harness = EngineHarness(commitMode: .inline) { $0.softQueueLimit = 256 }
+        harness.greet(1)
+        harness.greet(2)
+        harness.subscribe(2, id: 1, to: "notes")
+        harness.stalled.insert(2)
+        let long = String(repeating: "x", count: 300)
+        for id in 1...20 {
+            harness.send(1, #"{"type":"dispatch","id":\#(id),"action":{"name":"note","payload":{"text":"\#(long)"}}}"#)
+        }
+        #expect(harness.sent(1, "ack").count == 20)
+        let whileStalled = harness.sent(2, "update").count
+        #expect(whileStalled < 5, "updates coalesced while the client did not read (\(whileStalled) written)")
+        #expect(!harness.reading.contains(2), "and its requests are not read")
+
+        harness.drain(2)
+        let last = harness.sent(2, "update").last
+        #expect(last?["version"] as? Int == 20)
+        #expect(((last?["model"] as? [String: Any])?["notes"] as? [String])?.count == 20)
+        #expect(harness.reading.contains(2), "reading resumes once the queue drained")
+    }
+
+    @Test func repliesPastTheHardLimitDisconnectASlowConsumer() {
+        let harness = EngineHarness { $0.hardQueueLimit = 512 }
+        harness.greet(1)
+        harness.stalled.insert(1)
+        for id in 1...40 { harness.send(1, #"{"type":"ping","id":\#(id)}"#) }
+        #expect(harness.closed == [1])
+        #expect(harness.logs.contains { $0.level == .warning && $0.text.contains("slow consumer") })
+    }
+}

@@ -1,0 +1,67 @@
+import SyncStore
+
+/// The app the engine's tests serve: a tally and notes, a side effect that waits, two view models.
+enum TallyApp: SyncApp {
+    struct State: Codable, Equatable, Sendable {
+        var count = 0
+        var notes: [String] = []
+    }
+
+    static let initialState = State()
+    static let actions: [any Action<State>.Type] = [Add.self, Note.self]
+    static let sideEffects: [any DispatchedSideEffect<State, StandardDependencies>.Type] = [Wait.self]
+    static let viewModels: [any ViewModel<State>.Type] = [TallyModel.self, NotesModel.self]
+}
+
+/// Error thrown when a tally would go past its limit.
+struct PastTheLimit: Error, CustomStringConvertible {
+    var description: String { "the tally would pass 100" }
+}
+
+/// Adds `by` to the tally; refuses to pass 100.
+struct Add: Action {
+    static let wireName = "add"
+    var by = 1
+
+    func update(_ state: inout TallyApp.State) throws {
+        guard state.count + by <= 100 else { throw PastTheLimit() }
+        state.count += by
+    }
+}
+
+/// Appends a note.
+struct Note: Action {
+    static let wireName = "note"
+    var text: String
+
+    func update(_ state: inout TallyApp.State) throws {
+        state.notes.append(text)
+    }
+}
+
+/// A side effect the tests end by hand (the engine only starts and cancels it).
+struct Wait: DispatchedSideEffect {
+    static let wireName = "wait"
+
+    func run(_ context: SideEffectContext<TallyApp.State, StandardDependencies>) async throws -> Int { 0 }
+}
+
+/// The tally.
+struct TallyModel: ViewModel {
+    static let wireName = "tally"
+    var count: Int
+
+    init(state: TallyApp.State, params: NoParams) {
+        count = state.count
+    }
+}
+
+/// The notes.
+struct NotesModel: ViewModel {
+    static let wireName = "notes"
+    var notes: [String]
+
+    init(state: TallyApp.State, params: NoParams) {
+        notes = state.notes
+    }
+}
