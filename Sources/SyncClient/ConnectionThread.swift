@@ -4,7 +4,7 @@ import SyncProtocol
 /// The one thread of a client: connects, says hello, reads frames and hands them to the
 /// router; when the connection is lost and the policy allows, waits, connects again, has the
 /// backlog resent and goes on reading. Which of these comes next is the router's
-/// `ConnectionLifecycle`'s to say; this thread does the I/O and the waiting in between.
+/// `ConnectionState.Machine`'s to say; this thread does the I/O and the waiting in between.
 ///
 /// ```
 ///  connect+hello ──▶ read frames ──▶ connection lost ──▶ wait (backoff) ──▶ connect+hello ─┐

@@ -108,7 +108,7 @@ public final class SyncClient: Sendable {
     }
 
     /// The connection state now. `connect` returns once the first connection is made, so the
-    /// lifecycle always has one to publish by then; the fallback is that first connection.
+    /// machine always has one to publish by then; the fallback is that first connection.
     public var connectionState: ConnectionState { router.states.current ?? .connected(version: server.version) }
 
     /// Dispatches `action` and returns the state version once the daemon applied it. Every
