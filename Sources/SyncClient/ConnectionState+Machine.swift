@@ -164,7 +164,7 @@ extension ConnectionState {
         static func isRecoverable(_ error: SyncClientError) -> Bool {
             switch error {
             case .connectionClosed, .daemonUnreachable: return true
-            case .server, .unsupportedProtocol, .protocolViolation, .daemonNotStarted: return false
+            case .server, .unsupportedProtocol, .wrongApp, .protocolViolation, .daemonNotStarted: return false
             }
         }
     }

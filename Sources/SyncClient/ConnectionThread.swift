@@ -18,6 +18,8 @@ final class ConnectionThread: Sendable {
     struct Configuration: Sendable {
         let socketPath: String
         let clientName: String
+        /// The client's app, named in `hello` (`nil`: not named, as older clients do).
+        let app: String?
         let clientID: String
         let policy: ReconnectPolicy
     }
@@ -145,7 +147,8 @@ final class ConnectionThread: Sendable {
         let hello: [UInt8]
         do {
             hello = try RequestEncoder.hello(
-                id: 0, client: configuration.clientName, clientID: configuration.clientID, features: ["patch"])
+                id: 0, client: configuration.clientName, app: configuration.app, clientID: configuration.clientID,
+                features: ["patch"])
         } catch {
             throw .protocolViolation("cannot encode hello: \(error)")
         }

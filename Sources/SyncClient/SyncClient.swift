@@ -22,6 +22,8 @@ public final class SyncClient: Sendable {
     public struct ServerInfo: Sendable, Equatable {
         /// `name/version` of the daemon.
         public let name: String
+        /// The app the daemon serves (`nil` from older daemons, which do not say).
+        public let app: String?
         /// The protocol version in use.
         public let protocolVersion: Int
         /// The state version when the connection was made.
@@ -54,29 +56,31 @@ public final class SyncClient: Sendable {
         let path = identity.socketPath(explicit: socketPath, environment: environment, userID: getuid())
         let name = clientName ?? identity.clientName
         do {
-            return try await connect(socketPath: path, clientName: name, reconnect: reconnect)
+            return try await connect(socketPath: path, clientName: name, app: identity.name, reconnect: reconnect)
         } catch .daemonUnreachable(let path, let reason) {
             guard let autostart, !DaemonAutostart.isForbidden(for: identity, environment: environment) else {
                 throw .daemonUnreachable(path: path, reason: reason)
             }
             _ = try autostart.ensureDaemon(of: identity, at: path)
         }
-        return try await connect(socketPath: path, clientName: name, reconnect: reconnect)
+        return try await connect(socketPath: path, clientName: name, app: identity.name, reconnect: reconnect)
     }
 
     /// Connects to the daemon listening at `socketPath` and says hello.
     ///
-    /// `clientName` (`name/version`) appears in the daemon's logs. The first connection must
-    /// succeed (else `.daemonUnreachable` and the like); `reconnect` says what happens when a
-    /// connection is lost later.
+    /// `clientName` (`name/version`) appears in the daemon's logs. `app` (an `AppIdentity`'s
+    /// name) makes a daemon serving another app refuse the client (`.wrongApp`). The first
+    /// connection must succeed (else `.daemonUnreachable` and the like); `reconnect` says what
+    /// happens when a connection is lost later.
     public static func connect(
-        socketPath path: String, clientName: String, reconnect: ReconnectPolicy = .automatic
+        socketPath path: String, clientName: String, app: String? = nil, reconnect: ReconnectPolicy = .automatic
     ) async throws(SyncClientError) -> SyncClient {
         let clientID = ClientID.random().value
         let router = ReplyRouter(reconnects: reconnect.reconnects)
         let sender = RequestSender(router: router)
         let thread = ConnectionThread(
-            configuration: .init(socketPath: path, clientName: clientName, clientID: clientID, policy: reconnect),
+            configuration: .init(
+                socketPath: path, clientName: clientName, app: app, clientID: clientID, policy: reconnect),
             router: router, sender: sender)
         let first = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
@@ -84,7 +88,7 @@ public final class SyncClient: Sendable {
         }
         let welcome = try first.get()
         let info = ServerInfo(
-            name: welcome.server ?? "", protocolVersion: welcome.protocol ?? WireProtocol.version,
+            name: welcome.server ?? "", app: welcome.app, protocolVersion: welcome.protocol ?? WireProtocol.version,
             version: welcome.version ?? 0, log: welcome.log)
         return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender)
     }
@@ -253,6 +257,9 @@ public final class SyncClient: Sendable {
         guard reply.type == "error" else { return .protocolViolation("unexpected \(reply.type)") }
         if reply.code == ErrorCode.unsupportedProtocol.rawValue {
             return .unsupportedProtocol(serverSupports: reply.supported ?? [])
+        }
+        if reply.code == ErrorCode.wrongApp.rawValue {
+            return .wrongApp(message: reply.message ?? "the daemon serves another app")
         }
         return .server(code: reply.code ?? "", message: reply.message ?? "the daemon reported an error")
     }

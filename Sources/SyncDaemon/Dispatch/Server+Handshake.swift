@@ -1,11 +1,12 @@
 import SyncProtocol
 
-/// `hello`: the protocol version, the client id, the features, answered with `welcome`; any
-/// other first message is refused and the connection closed.
+/// `hello`: the protocol version, the app, the client id, the features, answered with
+/// `welcome`; any other first message is refused and the connection closed.
 extension Server {
     /// Answers `hello` from `session`.
     func greet(
-        _ session: Session, id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String]
+        _ session: Session, id: Int64, protocolVersion: Int, client: String, app: String?, clientID: String?,
+        features: [String]
     ) {
         guard !session.isGreeted else {
             send(
@@ -20,6 +21,18 @@ extension Server {
                 requestID: id)
             session.connection.enqueue(
                 FrameEncoder.frame(ServerMessage.error(error, supported: WireProtocol.supportedVersions).encoded()))
+            session.connection.closeAfterFlushing(reason: .handshakeRefused)
+            return
+        }
+        let identity = configuration.identity
+        if let app, app != identity.name {
+            // Another app's client: nothing it would ask for means the same here (a hello without
+            // an app, from an older client, is served as before).
+            logger.log(.warning, "\(session.logName): hello refused: the client is \(app), not \(identity.name)")
+            let error = ProtocolError(
+                .wrongApp, "this is \(identity.daemonName), serving \(identity.name); the client is \(app)",
+                requestID: id)
+            send(.error(error), to: session)
             session.connection.closeAfterFlushing(reason: .handshakeRefused)
             return
         }
@@ -45,7 +58,7 @@ extension Server {
         send(
             .welcome(
                 id: id, protocolVersion: WireProtocol.version, server: configuration.serverName,
-                version: publishedVersion,
+                app: identity.name, version: publishedVersion,
                 clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus), to: session)
     }
 

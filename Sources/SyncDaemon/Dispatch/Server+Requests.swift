@@ -26,9 +26,9 @@ extension Server {
     private func handle(
         _ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation, from session: Session
     ) {
-        if case .hello(let id, let protocolVersion, let client, let clientID, let features) = request {
+        if case .hello(let id, let protocolVersion, let client, let app, let clientID, let features) = request {
             greet(
-                session, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID,
+                session, id: id, protocolVersion: protocolVersion, client: client, app: app, clientID: clientID,
                 features: features)
             return
         }
