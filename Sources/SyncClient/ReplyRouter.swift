@@ -11,9 +11,9 @@ import SyncProtocol
 final class ReplyRouter: Sendable {
     /// Who waits for the reply to a request id.
     enum Waiter: Sendable {
-        /// A request waiting for its reply: the envelope, and the whole payload for typed
+        /// A request waiting for its reply: the message, and the whole payload for typed
         /// decoding (a `get`'s model).
-        case reply(CheckedContinuation<Result<(envelope: ServerEnvelope, payload: [UInt8]), SyncClientError>, Never>)
+        case reply(CheckedContinuation<Result<(reply: ServerReply, payload: [UInt8]), SyncClientError>, Never>)
         /// A subscribe waiting for `subscribed`; its sink then receives the updates.
         case subscription(SubscriptionSink)
         /// A request whose reply nobody needs (unsubscribe from a finished stream).
@@ -115,54 +115,45 @@ final class ReplyRouter: Sendable {
     }
 
     /// Delivers one decoded server message; `payload` is the whole frame for typed decoding.
-    func route(_ envelope: ServerEnvelope, payload: [UInt8]) throws(SyncClientError) {
+    func route(_ reply: ServerReply, payload: [UInt8]) throws(SyncClientError) {
         // A daemon error not tied to a request explains the end of the connection only if
         // nothing else follows it: every other message clears it, in the lock it takes anyway.
-        if envelope.type == "update" {
-            guard let subscription = envelope.subscription, let version = envelope.version else {
-                throw .protocolViolation("an update without subscription or version")
-            }
+        switch reply {
+        case .update(let subscription, let version, let base):
             let sink = routes.withLock { routes in
                 routes.machine.daemonSpoke()
                 return routes.sinks[subscription]
             }
-            sink?.deliver(version: version, base: envelope.base, payload: payload)
+            sink?.deliver(version: version, base: base, payload: payload)
             return
-        }
-        guard let id = envelope.id else {
-            if envelope.type == "bye" {
-                let reason = SyncClientError.connectionClosed(.daemonSaidBye(reason: envelope.reason))
-                routes.withLock { $0.machine.daemonReported(reason) }
-                return
-            }
-            guard envelope.type == "error" else {
-                throw .protocolViolation("a \"\(envelope.type)\" message without an id")
-            }
+        case .bye(let reason):
+            routes.withLock { $0.machine.daemonReported(.connectionClosed(.daemonSaidBye(reason: reason))) }
+            return
+        case .error(let error) where error.id == nil:
             // Not tied to a request. Some such errors are followed by a close; if so, that is
             // the reason the requests still waiting will hear.
-            let error = SyncClientError.server(
-                code: envelope.code ?? "", message: envelope.message ?? "the daemon reported an error")
-            routes.withLock { $0.machine.daemonReported(error) }
+            routes.withLock { $0.machine.daemonReported(SyncClient.error(from: error)) }
             return
+        default:
+            break
         }
+        guard let id = reply.requestID else { return }
         let (waiter, generation) = routes.withLock { routes -> (Waiter?, Int) in
             routes.machine.daemonSpoke()
             let waiter = routes.pending.removeValue(forKey: id)?.waiter
-            if case .subscription(let sink) = waiter, envelope.type == "subscribed",
-                let subscription = envelope.subscription
-            {
+            if case .subscription(let sink) = waiter, case .subscribed(_, let subscription) = reply {
                 routes.sinks[subscription] = sink
             }
             return (waiter, routes.machine.generation)
         }
         switch waiter {
         case .reply(let continuation):
-            continuation.resume(returning: .success((envelope, payload)))
+            continuation.resume(returning: .success((reply, payload)))
         case .subscription(let sink):
-            if envelope.type == "subscribed", let subscription = envelope.subscription {
-                sink.didSubscribe(subscription, generation: generation)
-            } else {
-                sink.finish(throwing: SyncClient.error(from: envelope))
+            switch reply {
+            case .subscribed(_, let subscription): sink.didSubscribe(subscription, generation: generation)
+            case .error(let error): sink.finish(throwing: SyncClient.error(from: error))
+            default: sink.finish(throwing: .protocolViolation("expected subscribed, got \(reply.typeName)"))
             }
         case .discard, nil:
             break

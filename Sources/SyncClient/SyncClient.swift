@@ -83,13 +83,13 @@ public final class SyncClient: Sendable {
                 socketPath: path, clientName: clientName, app: app, clientID: clientID, policy: reconnect),
             router: router, sender: sender)
         let first = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
+            (continuation: CheckedContinuation<Result<ServerReply.Welcome, SyncClientError>, Never>) in
             thread.start { continuation.resume(returning: $0) }
         }
         let welcome = try first.get()
         let info = ServerInfo(
-            name: welcome.server ?? "", app: welcome.app, protocolVersion: welcome.protocol ?? WireProtocol.version,
-            version: welcome.version ?? 0, log: welcome.log)
+            name: welcome.server, app: welcome.app, protocolVersion: welcome.protocol, version: welcome.version,
+            log: welcome.log)
         return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender)
     }
 
@@ -121,9 +121,7 @@ public final class SyncClient: Sendable {
         let reply = try await request(numbered: true) { id, sequence in
             try RequestEncoder.dispatch(id: id, actionName: A.wireName, payload: action, sequence: sequence)
         }
-        guard reply.type == "ack", let version = reply.version else {
-            throw .protocolViolation("expected ack, got \(reply.type)")
-        }
+        guard case .ack(_, let version) = reply else { throw .protocolViolation("expected ack, got \(reply.typeName)") }
         return version
     }
 
@@ -139,7 +137,7 @@ public final class SyncClient: Sendable {
         let (reply, payload) = try await requestWithPayload { id, _ in
             try RequestEncoder.dispatch(id: id, actionName: E.wireName, payload: effect)
         }
-        guard reply.type == "result" else { throw .protocolViolation("expected result, got \(reply.type)") }
+        guard case .result = reply else { throw .protocolViolation("expected result, got \(reply.typeName)") }
         do {
             return try WireJSON.decode(ResultEnvelope<E.Result>.self, from: payload).result
         } catch {
@@ -151,8 +149,8 @@ public final class SyncClient: Sendable {
     /// the latest `limit` actions.
     public func history(after: UInt64? = nil, limit: Int = 20) async throws(SyncClientError) -> [HistoryEntry] {
         let reply = try await request { id, _ in try RequestEncoder.history(id: id, after: after, limit: limit) }
-        guard reply.type == "entries", let entries = reply.entries else {
-            throw .protocolViolation("expected entries, got \(reply.type)")
+        guard case .entries(_, let entries) = reply else {
+            throw .protocolViolation("expected entries, got \(reply.typeName)")
         }
         return entries
     }
@@ -160,7 +158,7 @@ public final class SyncClient: Sendable {
     /// Round-trips a `ping`.
     public func ping() async throws(SyncClientError) {
         let reply = try await request { id, _ in try RequestEncoder.ping(id: id) }
-        guard reply.type == "pong" else { throw .protocolViolation("expected pong, got \(reply.type)") }
+        guard case .pong = reply else { throw .protocolViolation("expected pong, got \(reply.typeName)") }
     }
 
     /// Subscribes to `Model` with `params`. The stream yields the current model at once, then
@@ -221,8 +219,8 @@ public final class SyncClient: Sendable {
         let (reply, payload) = try await requestWithPayload { id, _ in
             try RequestEncoder.get(id: id, viewModel: Model.wireName, params: params, at: version)
         }
-        guard reply.type == "model", let replyVersion = reply.version else {
-            throw .protocolViolation("expected model, got \(reply.type)")
+        guard case .model(_, let replyVersion) = reply else {
+            throw .protocolViolation("expected model, got \(reply.typeName)")
         }
         do {
             return ViewModelUpdate(
@@ -253,15 +251,12 @@ public final class SyncClient: Sendable {
     }
 
     /// The `SyncClientError` an `error` reply stands for.
-    static func error(from reply: ServerEnvelope) -> SyncClientError {
-        guard reply.type == "error" else { return .protocolViolation("unexpected \(reply.type)") }
-        if reply.code == ErrorCode.unsupportedProtocol.rawValue {
-            return .unsupportedProtocol(serverSupports: reply.supported ?? [])
+    static func error(from reply: ServerReply.ErrorReply) -> SyncClientError {
+        switch ErrorCode(rawValue: reply.code) {
+        case .unsupportedProtocol: return .unsupportedProtocol(serverSupports: reply.supported ?? [])
+        case .wrongApp: return .wrongApp(message: reply.message)
+        default: return .server(code: reply.code, message: reply.message)
         }
-        if reply.code == ErrorCode.wrongApp.rawValue {
-            return .wrongApp(message: reply.message ?? "the daemon serves another app")
-        }
-        return .server(code: reply.code ?? "", message: reply.message ?? "the daemon reported an error")
     }
 
     /// Unsubscribes `subscription` of connection `generation`; on a later connection the id
@@ -275,19 +270,19 @@ public final class SyncClient: Sendable {
     /// Sends one request and waits for its reply; an `error` reply is thrown. A `numbered`
     /// request gets the client's next dispatch sequence number.
     private func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8])
-        async throws(SyncClientError) -> ServerEnvelope
+        async throws(SyncClientError) -> ServerReply
     {
-        try await requestWithPayload(numbered: numbered, encode).envelope
+        try await requestWithPayload(numbered: numbered, encode).reply
     }
 
     /// Sends one request and waits for its reply, as `request` does, with the reply's whole payload.
     private func requestWithPayload(
         numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]
-    ) async throws(SyncClientError) -> (envelope: ServerEnvelope, payload: [UInt8]) {
+    ) async throws(SyncClientError) -> (reply: ServerReply, payload: [UInt8]) {
         let result = await withCheckedContinuation {
             (
                 continuation: CheckedContinuation<
-                    Result<(envelope: ServerEnvelope, payload: [UInt8]), SyncClientError>, Never
+                    Result<(reply: ServerReply, payload: [UInt8]), SyncClientError>, Never
                 >
             ) in
             do throws(SyncClientError) {
@@ -297,7 +292,7 @@ public final class SyncClient: Sendable {
             }
         }
         let reply = try result.get()
-        if reply.envelope.type == "error" { throw Self.error(from: reply.envelope) }
+        if case .error(let error) = reply.reply { throw Self.error(from: error) }
         return reply
     }
 }
