@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "boardd", "board-cli",
                 .product(name: "todod", package: "todo-sync"),
+                .product(name: "todo", package: "todo-sync"),
                 .product(name: "SyncProtocol", package: "todo-sync"),
             ]),
         .testTarget(

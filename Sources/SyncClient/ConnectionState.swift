@@ -1,5 +1,5 @@
 /// Where a client's connection to the daemon stands, for fronts to show ("reconnecting…"): the
-/// published view of its `ConnectionLifecycle`.
+/// published view of its `ConnectionState.Machine`.
 public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
     /// Connected and handshaken; `version` is the state version the daemon reported in `welcome`.
     case connected(version: UInt64)

@@ -4,7 +4,7 @@ import SyncProtocol
 /// The one thread of a client: connects, says hello, reads frames and hands them to the
 /// router; when the connection is lost and the policy allows, waits, connects again, has the
 /// backlog resent and goes on reading. Which of these comes next is the router's
-/// `ConnectionLifecycle`'s to say; this thread does the I/O and the waiting in between.
+/// `ConnectionState.Machine`'s to say; this thread does the I/O and the waiting in between.
 ///
 /// ```
 ///  connect+hello ──▶ read frames ──▶ connection lost ──▶ wait (backoff) ──▶ connect+hello ─┐
@@ -18,6 +18,8 @@ final class ConnectionThread: Sendable {
     struct Configuration: Sendable {
         let socketPath: String
         let clientName: String
+        /// The client's app, named in `hello` (`nil`: not named, as older clients do).
+        let app: String?
         let clientID: String
         let policy: ReconnectPolicy
     }
@@ -39,13 +41,13 @@ final class ConnectionThread: Sendable {
 
     /// Starts the thread (detached: it ends when the client closes). `firstConnection` hears
     /// the first handshake's outcome; after a failure there the thread ends.
-    func start(firstConnection: @escaping @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void) {
+    func start(firstConnection: @escaping @Sendable (Result<ServerReply.Welcome, SyncClientError>) -> Void) {
         final class Context {
             let thread: ConnectionThread
-            let firstConnection: @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void
+            let firstConnection: @Sendable (Result<ServerReply.Welcome, SyncClientError>) -> Void
             init(
                 _ thread: ConnectionThread,
-                _ firstConnection: @escaping @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void
+                _ firstConnection: @escaping @Sendable (Result<ServerReply.Welcome, SyncClientError>) -> Void
             ) {
                 self.thread = thread
                 self.firstConnection = firstConnection
@@ -71,8 +73,8 @@ final class ConnectionThread: Sendable {
         }
     }
 
-    private func run(firstConnection: @Sendable (Result<ServerEnvelope, SyncClientError>) -> Void) {
-        var connection: (frames: FrameStream, welcome: ServerEnvelope)
+    private func run(firstConnection: @Sendable (Result<ServerReply.Welcome, SyncClientError>) -> Void) {
+        var connection: (frames: FrameStream, welcome: ServerReply.Welcome)
         do {
             connection = try connectAndGreet()
         } catch {
@@ -80,7 +82,7 @@ final class ConnectionThread: Sendable {
             firstConnection(.failure(error))
             return
         }
-        sender.resend(on: connection.frames.socket, version: connection.welcome.version ?? 0)
+        sender.resend(on: connection.frames.socket, version: connection.welcome.version)
         firstConnection(.success(connection.welcome))
         while true {
             let lost = readUntilEnd(connection.frames)
@@ -88,13 +90,13 @@ final class ConnectionThread: Sendable {
             guard let attempt = router.connectionDidEnd(lost), let next = reconnect(from: attempt) else { return }
             connection = next
             // Queued at once; a large backlog is sent by this thread while it reads the replies.
-            sender.resend(on: next.frames.socket, version: next.welcome.version ?? 0)
+            sender.resend(on: next.frames.socket, version: next.welcome.version)
         }
     }
 
     /// Connects again with backoff from attempt `attempt`, or returns `nil` once closed, given
     /// up or refused for good.
-    private func reconnect(from attempt: Int) -> (frames: FrameStream, welcome: ServerEnvelope)? {
+    private func reconnect(from attempt: Int) -> (frames: FrameStream, welcome: ServerReply.Welcome)? {
         let policy = configuration.policy
         let deadline = policy.giveUpAfter.map { ContinuousClock.now + $0 }
         var attempt = attempt
@@ -135,7 +137,7 @@ final class ConnectionThread: Sendable {
     /// Connects and completes the handshake: `hello` with the client id, then `welcome`
     /// within `timeoutSeconds`. `close()` meanwhile ends it at once.
     private func connectAndGreet(timeoutSeconds: Int = handshakeTimeoutSeconds) throws(SyncClientError) -> (
-        frames: FrameStream, welcome: ServerEnvelope
+        frames: FrameStream, welcome: ServerReply.Welcome
     ) {
         let socket = try UnixSocket(path: configuration.socketPath)
         guard router.connectionOpened(socket) else {
@@ -145,7 +147,8 @@ final class ConnectionThread: Sendable {
         let hello: [UInt8]
         do {
             hello = try RequestEncoder.hello(
-                id: 0, client: configuration.clientName, clientID: configuration.clientID, features: ["patch"])
+                id: 0, client: configuration.clientName, app: configuration.app, clientID: configuration.clientID,
+                features: ["patch"])
         } catch {
             throw .protocolViolation("cannot encode hello: \(error)")
         }
@@ -154,26 +157,26 @@ final class ConnectionThread: Sendable {
         socket.write(FrameEncoder.frame(hello))
         let frames = FrameStream(socket: socket, maximumFrameLength: Self.maximumFrameLength)
         frames.receiveTimeoutSeconds = timeoutSeconds
-        let reply: ServerEnvelope
+        let reply: ServerReply
         do throws(SyncClientError) {
-            reply = try frames.nextEnvelope().envelope
+            reply = try frames.nextReply().reply
         } catch .connectionClosed(let reason) {
             throw socket.writeFailure ?? .connectionClosed(.noWelcome(reason))
         }
         frames.receiveTimeoutSeconds = nil
-        if reply.type == "error" { throw SyncClient.error(from: reply) }
-        guard reply.type == "welcome", reply.server != nil, reply.version != nil else {
-            throw .protocolViolation("expected welcome, got \(reply.type)")
+        switch reply {
+        case .welcome(let welcome): return (frames, welcome)
+        case .error(let error): throw SyncClient.error(from: error)
+        default: throw .protocolViolation("expected welcome, got \(reply.typeName)")
         }
-        return (frames, reply)
     }
 
     /// Reads and routes frames until the connection ends; returns why it ended.
     private func readUntilEnd(_ frames: FrameStream) -> SyncClientError {
         do {
             while true {
-                let (envelope, payload) = try frames.nextEnvelope()
-                try router.route(envelope, payload: payload)
+                let (reply, payload) = try frames.nextReply()
+                try router.route(reply, payload: payload)
             }
         } catch {
             return error

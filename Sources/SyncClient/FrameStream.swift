@@ -32,11 +32,11 @@ final class FrameStream {
         }
     }
 
-    /// The next frame's envelope, with the payload for typed decoding.
-    func nextEnvelope() throws(SyncClientError) -> (envelope: ServerEnvelope, payload: [UInt8]) {
+    /// The next frame's message, with the payload for typed decoding of what it carries.
+    func nextReply() throws(SyncClientError) -> (reply: ServerReply, payload: [UInt8]) {
         let payload = try next()
         do {
-            return (try ServerEnvelope.decode(payload), payload)
+            return (try ServerReply.decode(payload), payload)
         } catch {
             throw .protocolViolation("a message that does not decode: \(error)")
         }

@@ -4,16 +4,16 @@ import SyncProtocol
 /// Routes what the connection thread receives to whoever waits for it: request replies to
 /// their continuations, updates to their subscription's sink. It also remembers every request
 /// not yet answered, with its frame, so that a new connection can send them again.
-/// It holds the connection's `ConnectionLifecycle` too, under the same lock, applies its
+/// It holds the connection's `ConnectionState.Machine` too, under the same lock, applies its
 /// transitions for the connection thread and `close()`, and publishes each new state.
 /// Thread-safe; the lock is never held during I/O or while a stream or continuation is
 /// resumed, and nothing that could be the last owner of a client is released under it.
 final class ReplyRouter: Sendable {
     /// Who waits for the reply to a request id.
     enum Waiter: Sendable {
-        /// A request waiting for its reply: the envelope, and the whole payload for typed
+        /// A request waiting for its reply: the message, and the whole payload for typed
         /// decoding (a `get`'s model).
-        case reply(CheckedContinuation<Result<(envelope: ServerEnvelope, payload: [UInt8]), SyncClientError>, Never>)
+        case reply(CheckedContinuation<Result<(reply: ServerReply, payload: [UInt8]), SyncClientError>, Never>)
         /// A subscribe waiting for `subscribed`; its sink then receives the updates.
         case subscription(SubscriptionSink)
         /// A request whose reply nobody needs (unsubscribe from a finished stream).
@@ -33,16 +33,16 @@ final class ReplyRouter: Sendable {
         /// Subscriptions of a lost connection, to make again on the next one.
         var resubscribing: [SubscriptionSink] = []
         /// The connection's state: new requests are written to its serving connection.
-        var lifecycle: ConnectionLifecycle<UnixSocket>
+        var machine: ConnectionState.Machine<UnixSocket>
     }
 
     private let routes: Locked<Routes>
-    /// Where every new state of the lifecycle is published.
+    /// Where every new state of the machine is published.
     let states = ConnectionStateBroadcaster()
 
     /// A router whose connection is made again when lost if `reconnects`.
     init(reconnects: Bool) {
-        routes = Locked(Routes(lifecycle: ConnectionLifecycle(reconnects: reconnects)))
+        routes = Locked(Routes(machine: ConnectionState.Machine(reconnects: reconnects)))
     }
 
     /// Reserves a request id for `waiter` and encodes its frame with it. Returns the frame and
@@ -54,9 +54,9 @@ final class ReplyRouter: Sendable {
         _ waiter: Waiter, onlyOn generation: Int? = nil, encode: (Int64) throws -> [UInt8]
     ) throws(SyncClientError) -> (id: Int64, frame: [UInt8], socket: UnixSocket?)? {
         try routes.withLock { routes throws(SyncClientError) in
-            if let reason = routes.lifecycle.closedReason { throw reason }
-            let socket = routes.lifecycle.servingConnection
-            if let generation, generation != routes.lifecycle.generation || socket == nil { return nil }
+            if let reason = routes.machine.closedReason { throw reason }
+            let socket = routes.machine.servingConnection
+            if let generation, generation != routes.machine.generation || socket == nil { return nil }
             let id = routes.nextRequestID
             let frame: [UInt8]
             do {
@@ -71,12 +71,12 @@ final class ReplyRouter: Sendable {
     }
 
     /// The generation of the current connection: how many connections ended before it.
-    var generation: Int { routes.withLock { $0.lifecycle.generation } }
+    var generation: Int { routes.withLock { $0.machine.generation } }
 
     /// The socket of the attempt under way is open (`close()` shuts it down from now on).
     /// Returns `false` when the client closed meanwhile: the caller then shuts it down.
     func connectionOpened(_ socket: UnixSocket) -> Bool {
-        routes.withLock { $0.lifecycle.opened(socket) }
+        routes.withLock { $0.machine.opened(socket) }
     }
 
     /// The attempt under way failed with `error`. Returns the next attempt to wait for, or
@@ -115,54 +115,45 @@ final class ReplyRouter: Sendable {
     }
 
     /// Delivers one decoded server message; `payload` is the whole frame for typed decoding.
-    func route(_ envelope: ServerEnvelope, payload: [UInt8]) throws(SyncClientError) {
+    func route(_ reply: ServerReply, payload: [UInt8]) throws(SyncClientError) {
         // A daemon error not tied to a request explains the end of the connection only if
         // nothing else follows it: every other message clears it, in the lock it takes anyway.
-        if envelope.type == "update" {
-            guard let subscription = envelope.subscription, let version = envelope.version else {
-                throw .protocolViolation("an update without subscription or version")
-            }
+        switch reply {
+        case .update(let subscription, let version, let base):
             let sink = routes.withLock { routes in
-                routes.lifecycle.daemonSpoke()
+                routes.machine.daemonSpoke()
                 return routes.sinks[subscription]
             }
-            sink?.deliver(version: version, base: envelope.base, payload: payload)
+            sink?.deliver(version: version, base: base, payload: payload)
             return
-        }
-        guard let id = envelope.id else {
-            if envelope.type == "bye" {
-                let reason = SyncClientError.connectionClosed(.daemonSaidBye(reason: envelope.reason))
-                routes.withLock { $0.lifecycle.daemonReported(reason) }
-                return
-            }
-            guard envelope.type == "error" else {
-                throw .protocolViolation("a \"\(envelope.type)\" message without an id")
-            }
+        case .bye(let reason):
+            routes.withLock { $0.machine.daemonReported(.connectionClosed(.daemonSaidBye(reason: reason))) }
+            return
+        case .error(let error) where error.id == nil:
             // Not tied to a request. Some such errors are followed by a close; if so, that is
             // the reason the requests still waiting will hear.
-            let error = SyncClientError.server(
-                code: envelope.code ?? "", message: envelope.message ?? "the daemon reported an error")
-            routes.withLock { $0.lifecycle.daemonReported(error) }
+            routes.withLock { $0.machine.daemonReported(SyncClient.error(from: error)) }
             return
+        default:
+            break
         }
+        guard let id = reply.requestID else { return }
         let (waiter, generation) = routes.withLock { routes -> (Waiter?, Int) in
-            routes.lifecycle.daemonSpoke()
+            routes.machine.daemonSpoke()
             let waiter = routes.pending.removeValue(forKey: id)?.waiter
-            if case .subscription(let sink) = waiter, envelope.type == "subscribed",
-                let subscription = envelope.subscription
-            {
+            if case .subscription(let sink) = waiter, case .subscribed(_, let subscription) = reply {
                 routes.sinks[subscription] = sink
             }
-            return (waiter, routes.lifecycle.generation)
+            return (waiter, routes.machine.generation)
         }
         switch waiter {
         case .reply(let continuation):
-            continuation.resume(returning: .success((envelope, payload)))
+            continuation.resume(returning: .success((reply, payload)))
         case .subscription(let sink):
-            if envelope.type == "subscribed", let subscription = envelope.subscription {
-                sink.didSubscribe(subscription, generation: generation)
-            } else {
-                sink.finish(throwing: SyncClient.error(from: envelope))
+            switch reply {
+            case .subscribed(_, let subscription): sink.didSubscribe(subscription, generation: generation)
+            case .error(let error): sink.finish(throwing: SyncClient.error(from: error))
+            default: sink.finish(throwing: .protocolViolation("expected subscribed, got \(reply.typeName)"))
             }
         case .discard, nil:
             break
@@ -174,7 +165,7 @@ final class ReplyRouter: Sendable {
     /// wait for. Returns `nil` when the client is closed now (everything waiting failed).
     func connectionDidEnd(_ error: SyncClientError) -> Int? {
         let (next, sinks) = routes.withLock { routes -> (Int?, [SubscriptionSink]) in
-            let next = routes.lifecycle.lost(error)
+            let next = routes.machine.lost(error)
             routes.pending = routes.pending.filter { if case .discard = $0.value.waiter { false } else { true } }
             let sinks = Array(routes.sinks.values)
             routes.resubscribing.append(contentsOf: sinks)
@@ -196,7 +187,7 @@ final class ReplyRouter: Sendable {
     func connectionDidStart(version: UInt64) -> (socket: UnixSocket, frames: [[UInt8]])? {
         let (started, released, failed) = routes.withLock {
             routes -> ((UnixSocket, [[UInt8]])?, [SubscriptionSink], [SubscriptionSink]) in
-            guard let socket = routes.lifecycle.welcomed(version: version) else { return (nil, [], []) }
+            guard let socket = routes.machine.welcomed(version: version) else { return (nil, [], []) }
             let pending = routes.pending.sorted { $0.key < $1.key }.map(\.value.frame)
             let released = routes.resubscribing
             routes.resubscribing.removeAll()
@@ -232,26 +223,26 @@ final class ReplyRouter: Sendable {
     }
 
     /// Why the client is closed, or `nil` while it is open.
-    var closedReason: SyncClientError? { routes.withLock { $0.lifecycle.closedReason } }
+    var closedReason: SyncClientError? { routes.withLock { $0.machine.closedReason } }
 
-    /// Applies `change` to the lifecycle and publishes the state it leads to.
+    /// Applies `change` to the machine and publishes the state it leads to.
     @discardableResult
-    private func transition<Result>(_ change: (inout ConnectionLifecycle<UnixSocket>) -> Result) -> Result {
-        let result = routes.withLock { change(&$0.lifecycle) }
+    private func transition<Result>(_ change: (inout ConnectionState.Machine<UnixSocket>) -> Result) -> Result {
+        let result = routes.withLock { change(&$0.machine) }
         publish()
         return result
     }
 
-    /// Publishes the lifecycle's state (the broadcaster drops repeats and anything after `.closed`).
+    /// Publishes the machine's state (the broadcaster drops repeats and anything after `.closed`).
     private func publish() {
-        if let state = routes.withLock({ $0.lifecycle.published }) { states.publish(state) }
+        if let state = routes.withLock({ $0.machine.published }) { states.publish(state) }
     }
 
     /// Once closed: fails everything still waiting with the closed reason.
     private func failEverything() {
         let (waiters, sinks, reason) = routes.withLock {
             routes -> ([Waiter], [SubscriptionSink], SyncClientError?) in
-            guard let reason = routes.lifecycle.closedReason else { return ([], [], nil) }
+            guard let reason = routes.machine.closedReason else { return ([], [], nil) }
             defer {
                 routes.pending.removeAll()
                 routes.sinks.removeAll()

@@ -22,6 +22,8 @@ public final class SyncClient: Sendable {
     public struct ServerInfo: Sendable, Equatable {
         /// `name/version` of the daemon.
         public let name: String
+        /// The app the daemon serves (`nil` from older daemons, which do not say).
+        public let app: String?
         /// The protocol version in use.
         public let protocolVersion: Int
         /// The state version when the connection was made.
@@ -54,38 +56,40 @@ public final class SyncClient: Sendable {
         let path = identity.socketPath(explicit: socketPath, environment: environment, userID: getuid())
         let name = clientName ?? identity.clientName
         do {
-            return try await connect(socketPath: path, clientName: name, reconnect: reconnect)
+            return try await connect(socketPath: path, clientName: name, app: identity.name, reconnect: reconnect)
         } catch .daemonUnreachable(let path, let reason) {
             guard let autostart, !DaemonAutostart.isForbidden(for: identity, environment: environment) else {
                 throw .daemonUnreachable(path: path, reason: reason)
             }
             _ = try autostart.ensureDaemon(of: identity, at: path)
         }
-        return try await connect(socketPath: path, clientName: name, reconnect: reconnect)
+        return try await connect(socketPath: path, clientName: name, app: identity.name, reconnect: reconnect)
     }
 
     /// Connects to the daemon listening at `socketPath` and says hello.
     ///
-    /// `clientName` (`name/version`) appears in the daemon's logs. The first connection must
-    /// succeed (else `.daemonUnreachable` and the like); `reconnect` says what happens when a
-    /// connection is lost later.
+    /// `clientName` (`name/version`) appears in the daemon's logs. `app` (an `AppIdentity`'s
+    /// name) makes a daemon serving another app refuse the client (`.wrongApp`). The first
+    /// connection must succeed (else `.daemonUnreachable` and the like); `reconnect` says what
+    /// happens when a connection is lost later.
     public static func connect(
-        socketPath path: String, clientName: String, reconnect: ReconnectPolicy = .automatic
+        socketPath path: String, clientName: String, app: String? = nil, reconnect: ReconnectPolicy = .automatic
     ) async throws(SyncClientError) -> SyncClient {
         let clientID = ClientID.random().value
         let router = ReplyRouter(reconnects: reconnect.reconnects)
         let sender = RequestSender(router: router)
         let thread = ConnectionThread(
-            configuration: .init(socketPath: path, clientName: clientName, clientID: clientID, policy: reconnect),
+            configuration: .init(
+                socketPath: path, clientName: clientName, app: app, clientID: clientID, policy: reconnect),
             router: router, sender: sender)
         let first = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<ServerEnvelope, SyncClientError>, Never>) in
+            (continuation: CheckedContinuation<Result<ServerReply.Welcome, SyncClientError>, Never>) in
             thread.start { continuation.resume(returning: $0) }
         }
         let welcome = try first.get()
         let info = ServerInfo(
-            name: welcome.server ?? "", protocolVersion: welcome.protocol ?? WireProtocol.version,
-            version: welcome.version ?? 0, log: welcome.log)
+            name: welcome.server, app: welcome.app, protocolVersion: welcome.protocol, version: welcome.version,
+            log: welcome.log)
         return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender)
     }
 
@@ -108,7 +112,7 @@ public final class SyncClient: Sendable {
     }
 
     /// The connection state now. `connect` returns once the first connection is made, so the
-    /// lifecycle always has one to publish by then; the fallback is that first connection.
+    /// machine always has one to publish by then; the fallback is that first connection.
     public var connectionState: ConnectionState { router.states.current ?? .connected(version: server.version) }
 
     /// Dispatches `action` and returns the state version once the daemon applied it. Every
@@ -117,9 +121,7 @@ public final class SyncClient: Sendable {
         let reply = try await request(numbered: true) { id, sequence in
             try RequestEncoder.dispatch(id: id, actionName: A.wireName, payload: action, sequence: sequence)
         }
-        guard reply.type == "ack", let version = reply.version else {
-            throw .protocolViolation("expected ack, got \(reply.type)")
-        }
+        guard case .ack(_, let version) = reply else { throw .protocolViolation("expected ack, got \(reply.typeName)") }
         return version
     }
 
@@ -135,7 +137,7 @@ public final class SyncClient: Sendable {
         let (reply, payload) = try await requestWithPayload { id, _ in
             try RequestEncoder.dispatch(id: id, actionName: E.wireName, payload: effect)
         }
-        guard reply.type == "result" else { throw .protocolViolation("expected result, got \(reply.type)") }
+        guard case .result = reply else { throw .protocolViolation("expected result, got \(reply.typeName)") }
         do {
             return try WireJSON.decode(ResultEnvelope<E.Result>.self, from: payload).result
         } catch {
@@ -147,8 +149,8 @@ public final class SyncClient: Sendable {
     /// the latest `limit` actions.
     public func history(after: UInt64? = nil, limit: Int = 20) async throws(SyncClientError) -> [HistoryEntry] {
         let reply = try await request { id, _ in try RequestEncoder.history(id: id, after: after, limit: limit) }
-        guard reply.type == "entries", let entries = reply.entries else {
-            throw .protocolViolation("expected entries, got \(reply.type)")
+        guard case .entries(_, let entries) = reply else {
+            throw .protocolViolation("expected entries, got \(reply.typeName)")
         }
         return entries
     }
@@ -156,7 +158,7 @@ public final class SyncClient: Sendable {
     /// Round-trips a `ping`.
     public func ping() async throws(SyncClientError) {
         let reply = try await request { id, _ in try RequestEncoder.ping(id: id) }
-        guard reply.type == "pong" else { throw .protocolViolation("expected pong, got \(reply.type)") }
+        guard case .pong = reply else { throw .protocolViolation("expected pong, got \(reply.typeName)") }
     }
 
     /// Subscribes to `Model` with `params`. The stream yields the current model at once, then
@@ -217,8 +219,8 @@ public final class SyncClient: Sendable {
         let (reply, payload) = try await requestWithPayload { id, _ in
             try RequestEncoder.get(id: id, viewModel: Model.wireName, params: params, at: version)
         }
-        guard reply.type == "model", let replyVersion = reply.version else {
-            throw .protocolViolation("expected model, got \(reply.type)")
+        guard case .model(_, let replyVersion) = reply else {
+            throw .protocolViolation("expected model, got \(reply.typeName)")
         }
         do {
             return ViewModelUpdate(
@@ -249,12 +251,12 @@ public final class SyncClient: Sendable {
     }
 
     /// The `SyncClientError` an `error` reply stands for.
-    static func error(from reply: ServerEnvelope) -> SyncClientError {
-        guard reply.type == "error" else { return .protocolViolation("unexpected \(reply.type)") }
-        if reply.code == ErrorCode.unsupportedProtocol.rawValue {
-            return .unsupportedProtocol(serverSupports: reply.supported ?? [])
+    static func error(from reply: ServerReply.ErrorReply) -> SyncClientError {
+        switch ErrorCode(rawValue: reply.code) {
+        case .unsupportedProtocol: return .unsupportedProtocol(serverSupports: reply.supported ?? [])
+        case .wrongApp: return .wrongApp(message: reply.message)
+        default: return .server(code: reply.code, message: reply.message)
         }
-        return .server(code: reply.code ?? "", message: reply.message ?? "the daemon reported an error")
     }
 
     /// Unsubscribes `subscription` of connection `generation`; on a later connection the id
@@ -268,19 +270,19 @@ public final class SyncClient: Sendable {
     /// Sends one request and waits for its reply; an `error` reply is thrown. A `numbered`
     /// request gets the client's next dispatch sequence number.
     private func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8])
-        async throws(SyncClientError) -> ServerEnvelope
+        async throws(SyncClientError) -> ServerReply
     {
-        try await requestWithPayload(numbered: numbered, encode).envelope
+        try await requestWithPayload(numbered: numbered, encode).reply
     }
 
     /// Sends one request and waits for its reply, as `request` does, with the reply's whole payload.
     private func requestWithPayload(
         numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]
-    ) async throws(SyncClientError) -> (envelope: ServerEnvelope, payload: [UInt8]) {
+    ) async throws(SyncClientError) -> (reply: ServerReply, payload: [UInt8]) {
         let result = await withCheckedContinuation {
             (
                 continuation: CheckedContinuation<
-                    Result<(envelope: ServerEnvelope, payload: [UInt8]), SyncClientError>, Never
+                    Result<(reply: ServerReply, payload: [UInt8]), SyncClientError>, Never
                 >
             ) in
             do throws(SyncClientError) {
@@ -290,7 +292,7 @@ public final class SyncClient: Sendable {
             }
         }
         let reply = try result.get()
-        if reply.envelope.type == "error" { throw Self.error(from: reply.envelope) }
+        if case .error(let error) = reply.reply { throw Self.error(from: error) }
         return reply
     }
 }

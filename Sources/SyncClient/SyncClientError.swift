@@ -10,6 +10,9 @@ public enum SyncClientError: Error, Equatable, Sendable, CustomStringConvertible
     case server(code: String, message: String)
     /// The daemon speaks none of this client's protocol versions.
     case unsupportedProtocol(serverSupports: [Int])
+    /// The daemon serves another app than this client's (`wrong_app`); `message` names both
+    /// ("this is boardd, serving board; the client is todo").
+    case wrongApp(message: String)
     /// The connection ended (daemon stopped, or `close()` was called), for `reason`.
     case connectionClosed(DisconnectReason)
     /// The daemon sent something this client cannot understand.
@@ -26,7 +29,7 @@ public enum SyncClientError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .daemonUnreachable(let path, let reason): return "cannot reach the daemon at \(path): \(reason)"
         case .daemonNotStarted(let path, let reason): return "cannot start the daemon at \(path): \(reason)"
-        case .server(_, let message): return message
+        case .server(_, let message), .wrongApp(let message): return message
         case .unsupportedProtocol(let versions):
             return
                 "the daemon speaks protocol \(versions.map(String.init).joined(separator: ", ")), this client speaks \(WireProtocol.version)"

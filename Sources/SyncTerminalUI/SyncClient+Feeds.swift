@@ -15,9 +15,9 @@ extension SyncClient {
         return Feed(name ?? "\(Model.wireName) \(paramsText)") { self.subscribe(type, params: params) }
     }
 
-    /// A feed of the connection as a status line shows it, from the client's own connection
+    /// A feed of the connection state as a status line shows it, from the client's own connection
     /// states (which go on through daemon restarts); it ends when the client is closed.
-    public func connectionStatusFeed(name: String = "connection") -> Feed<ConnectionStatus> {
+    public func connectionStateFeed(name: String = "connection") -> Feed<DisplayedConnectionState> {
         Feed(name) {
             AsyncThrowingStream { continuation in
                 let watch = Task {

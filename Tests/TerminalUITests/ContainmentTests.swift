@@ -24,9 +24,9 @@ import Testing
                 "parent willAppear", "child willAppear", "child didAppear connected=true",
                 "parent didAppear connected=true",
             ])
-        try await settle("both subscribed") { parent.probe.open == 1 && child.probe.open == 1 }
+        try await waitUntil("both subscribed") { parent.probe.open == 1 && child.probe.open == 1 }
         child.probe.send("42")
-        try await settle("the child's model arrived") { child.rootView.model == "child: 42" }
+        try await waitUntil("the child's model arrived") { child.rootView.model == "child: 42" }
         app.renderIfNeeded()
         #expect(terminal.lines == ["parent", "  child: 42", "", ""])
     }
@@ -35,10 +35,10 @@ import Testing
         let (parent, child, app) = parentWithChild()
         parent.routes = [.show("other"): .push { [journal] _ in LoggingScreen("other", journal: journal) }]
         app.start()
-        try await settle("both subscribed") { child.probe.open == 1 }
+        try await waitUntil("both subscribed") { child.probe.open == 1 }
         try parent.show("other")
         #expect(!child.isVisible && !child.isConnected)
-        try await settle("the child unsubscribed") { child.probe.open == 0 && parent.probe.open == 0 }
+        try await waitUntil("the child unsubscribed") { child.probe.open == 0 && parent.probe.open == 0 }
     }
 
     @Test func keysReachTheFocusedChildFirstThenTheParent() async throws {
@@ -49,10 +49,10 @@ import Testing
         let app = TerminalApp(root: parent, terminal: terminal, colors: true)
         app.start()
         app.handle(.key(.character("x")))
-        try await settle("the parent got it: no child has focus") { store.actions == ["x from parent"] }
+        try await waitUntil("the parent got it: no child has focus") { store.actions == ["x from parent"] }
         parent.focusedChild = child
         app.handle(.key(.character("x")))
-        try await settle("the focused child got it") { store.actions == ["x from parent", "x from child"] }
+        try await waitUntil("the focused child got it") { store.actions == ["x from parent", "x from child"] }
     }
 
     @Test func aChildDeclaresRoutesForItsParentsNavigator() throws {
@@ -67,10 +67,10 @@ import Testing
     @Test func removingAChildClosesItsSubscriptions() async throws {
         let (parent, child, app) = parentWithChild()
         app.start()
-        try await settle("subscribed") { child.probe.open == 1 }
+        try await waitUntil("subscribed") { child.probe.open == 1 }
         parent.remove(child)
         #expect(!child.isVisible && child.parent == nil && parent.focusedChild == nil)
-        try await settle("unsubscribed") { child.probe.open == 0 }
+        try await waitUntil("unsubscribed") { child.probe.open == 0 }
         app.renderIfNeeded()
         #expect(terminal.lines == ["parent", "", "", ""])
     }
@@ -79,6 +79,6 @@ import Testing
         let (parent, child, app) = parentWithChild()
         app.start()
         child.dispatch("refuse")
-        try await settle("the parent heard") { parent.failures == ["Refused()"] }
+        try await waitUntil("the parent heard") { parent.failures == ["Refused()"] }
     }
 }

@@ -12,9 +12,9 @@ import Testing
         #expect(root.probe.opened == 0 && !root.isLoaded)
         app.start()
         #expect(root.isVisible && root.isConnected)
-        try await settle("the root subscribed") { root.probe.opened == 1 }
+        try await waitUntil("the root subscribed") { root.probe.opened == 1 }
         root.probe.send("one")
-        try await settle("the model arrived") { root.rootView.model == "root: one" }
+        try await waitUntil("the model arrived") { root.rootView.model == "root: one" }
         app.renderIfNeeded()
         #expect(terminal.lines[0] == "root: one")
         #expect(terminal.isAlternateScreen == false, "the app does not own the terminal session")
@@ -39,7 +39,7 @@ import Testing
         root.routes = [.show("details"): .push { _ in pushed }, .hide("details"): .pop]
         let app = TerminalApp(root: root, terminal: terminal, colors: true)
         app.start()
-        try await settle("root subscribed") { root.probe.open == 1 }
+        try await waitUntil("root subscribed") { root.probe.open == 1 }
         _ = journal.take()
 
         try root.show("details")
@@ -50,7 +50,7 @@ import Testing
                 "details didAppear connected=true",
             ])
         #expect(app.navigator.routes == ["LoggingScreen", "details"])
-        try await settle("root unsubscribed, details subscribed") { root.probe.open == 0 && pushed.probe.open == 1 }
+        try await waitUntil("root unsubscribed, details subscribed") { root.probe.open == 0 && pushed.probe.open == 1 }
         app.renderIfNeeded()
         #expect(terminal.lines[0] == "details")
 
@@ -60,7 +60,7 @@ import Testing
                 "details willDisappear", "details didDisappear connected=false", "root didResize 30x8",
                 "root willAppear", "root didAppear connected=true",
             ])
-        try await settle("root subscribed again, details gone") {
+        try await waitUntil("root subscribed again, details gone") {
             root.probe.opened == 2 && root.probe.open == 1 && pushed.probe.open == 0
         }
         #expect(app.navigator.routes == ["LoggingScreen"])
@@ -78,21 +78,21 @@ import Testing
         app.start()
         try root.show("ask")
         #expect(root.isVisible && root.isConnected && modal.isVisible)
-        try await settle("both subscribed") { root.probe.open == 1 && modal.probe.open == 1 }
+        try await waitUntil("both subscribed") { root.probe.open == 1 && modal.probe.open == 1 }
         app.renderIfNeeded()
         #expect(terminal.lines[0] == "root")
         #expect(terminal.lines[2] == "          modal", "centred: (30 - 10) / 2 columns, (8 - 3) / 2 rows in")
 
         app.handle(.key(.character("x")))
-        try await settle("the modal dispatched") { store.actions == ["x from modal"] }
+        try await waitUntil("the modal dispatched") { store.actions == ["x from modal"] }
         root.probe.send("live")
-        try await settle("the root still updates under the modal") { root.rootView.model == "root: live" }
+        try await waitUntil("the root still updates under the modal") { root.rootView.model == "root: live" }
 
         try modal.hide("ask")
         #expect(!modal.isVisible && root.isVisible)
-        try await settle("the modal unsubscribed") { modal.probe.open == 0 && root.probe.open == 1 }
+        try await waitUntil("the modal unsubscribed") { modal.probe.open == 0 && root.probe.open == 1 }
         app.handle(.key(.character("x")))
-        try await settle("the root dispatched") { store.actions == ["x from modal", "x from root"] }
+        try await waitUntil("the root dispatched") { store.actions == ["x from modal", "x from root"] }
     }
 
     @Test func unknownRoutesAreErrorsNotCrashes() throws {
@@ -141,20 +141,20 @@ import Testing
         app.start()
         #expect(root.isVisible && !root.isConnected)
         root.connect()
-        try await settle("connected by hand") { root.probe.open == 1 }
+        try await waitUntil("connected by hand") { root.probe.open == 1 }
         app.navigator.stop()
         #expect(root.isConnected, "hiding does not disconnect it either")
         root.disconnect()
-        try await settle("disconnected by hand") { root.probe.open == 0 }
+        try await waitUntil("disconnected by hand") { root.probe.open == 0 }
     }
 
     @Test func resubscribingClosesAndReopensTheFeeds() async throws {
         let root = LoggingScreen("root", journal: journal)
         let app = TerminalApp(root: root, terminal: terminal, colors: true)
         app.start()
-        try await settle("subscribed") { root.probe.open == 1 }
+        try await waitUntil("subscribed") { root.probe.open == 1 }
         root.resubscribe()
-        try await settle("subscribed again") { root.probe.opened == 2 && root.probe.closed == 1 }
+        try await waitUntil("subscribed again") { root.probe.opened == 2 && root.probe.closed == 1 }
     }
 
     @Test func aFailingFeedReportsItsFailure() async throws {
@@ -162,9 +162,9 @@ import Testing
         let root = LoggingScreen("root", journal: journal)
         let app = TerminalApp(root: root, terminal: terminal, colors: true)
         app.start()
-        try await settle("subscribed") { root.probe.open == 1 }
+        try await waitUntil("subscribed") { root.probe.open == 1 }
         root.probe.fail(Gone())
-        try await settle("the failure was shown") { root.rootView.model == "root failed" }
+        try await waitUntil("the failure was shown") { root.rootView.model == "root failed" }
     }
 
     @Test func refusedDispatchesReachTheRoot() async throws {
@@ -173,7 +173,7 @@ import Testing
         let app = TerminalApp(root: root, terminal: terminal, colors: true)
         app.start()
         root.dispatch("refuse")
-        try await settle("the refusal arrived") { root.failures == ["Refused()"] }
+        try await waitUntil("the refusal arrived") { root.failures == ["Refused()"] }
     }
 
     @Test func resizeLaysOutAgainAndRedrawsInFull() {
@@ -205,13 +205,13 @@ import Testing
         let app = TerminalApp(root: root, terminal: terminal, colors: true)
         let (events, input) = AsyncStream.makeStream(of: TerminalEvent.self)
         let loop = Task { await app.run(events: events) }
-        try await settle("subscribed") { root.probe.open == 1 }
+        try await waitUntil("subscribed") { root.probe.open == 1 }
         root.probe.send("hello")
-        try await settle("the loop rendered the update") { terminal.lines.first == "root: hello" }
+        try await waitUntil("the loop rendered the update") { terminal.lines.first == "root: hello" }
         input.yield(.key(.control("c")))
         await loop.value
         #expect(app.hasQuit && !root.isVisible)
-        try await settle("unsubscribed") { root.probe.open == 0 }
+        try await waitUntil("unsubscribed") { root.probe.open == 0 }
 
         let other = TerminalApp(
             root: LoggingScreen("other", journal: journal), terminal: FakeTerminal(size: Size(columns: 5, rows: 2)),

@@ -43,7 +43,7 @@ final class LiveFront {
 
     /// Waits until the screen satisfies `condition`.
     func waitForScreen(_ what: String, _ condition: (FakeTerminal) -> Bool) async throws {
-        try await settle("\(what); the screen shows:\n\(terminal.text)") { condition(terminal) }
+        try await waitUntil("\(what); the screen shows:\n\(terminal.text)") { condition(terminal) }
     }
 
     /// Waits until some row contains `text`.

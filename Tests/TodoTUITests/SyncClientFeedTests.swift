@@ -28,8 +28,8 @@ import TodoDomain
     @Test func theConnectionFeedStartsConnectedAndEndsWhenTheClientCloses() async throws {
         let daemon = try DaemonHarness()
         let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "feed-tests/1")
-        var statuses: [ConnectionStatus] = []
-        for try await status in client.connectionStatusFeed().open() {
+        var statuses: [DisplayedConnectionState] = []
+        for try await status in client.connectionStateFeed().open() {
             statuses.append(status)
             if statuses.count == 1 { client.close() }
         }

@@ -16,6 +16,18 @@ class TodoClientTest(unittest.TestCase):
     def test_welcome(self):
         self.assertEqual(self.client.server["type"], "welcome")
         self.assertEqual(self.client.server["protocol"], 1)
+        self.assertEqual(self.client.server["app"], "todo")
+
+    def test_another_apps_client_is_refused(self):
+        with self.assertRaises(ProtocolError) as raised:
+            TodoClient.connect(client_name="python-test/1", app="board")
+        self.assertEqual(raised.exception.code, "wrong_app")
+        self.assertTrue(raised.exception.message.endswith("serving todo; the client is board"))
+
+    def test_a_hello_without_an_app_is_served(self):
+        old = TodoClient.connect(client_name="python-old/1", app=None)
+        self.assertEqual(old.server["type"], "welcome")
+        old.close()
 
     def test_dispatch_and_subscribe(self):
         updates = self.client.subscribe("list", {"filter": "all"})

@@ -48,12 +48,20 @@ class TodoClient:
         self.server = server
 
     @classmethod
-    def connect(cls, path=None, client_name="python/1"):
-        """Connects and says hello; `server` holds the `welcome` message."""
+    def connect(cls, path=None, client_name="python/1", app="todo"):
+        """Connects and says hello as a client of `app` (another app's daemon refuses it with
+        `wrong_app`; None names no app); `server` holds the `welcome` message."""
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.connect(path or default_socket_path())
         client = cls(sock, None)
-        client.server = client._request({"type": "hello", "protocol": PROTOCOL_VERSION, "client": client_name})
+        hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "client": client_name}
+        if app is not None:
+            hello["app"] = app
+        try:
+            client.server = client._request(hello)
+        except BaseException:
+            sock.close()
+            raise
         return client
 
     def close(self):

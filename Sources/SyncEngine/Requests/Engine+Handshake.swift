@@ -1,12 +1,12 @@
 import SyncProtocol
 
-/// `hello`: the protocol version, the client id, the features, answered with `welcome`; any
-/// other first message is refused and the connection closed.
+/// `hello`: the protocol version, the app, the client id, the features, answered with
+/// `welcome`; any other first message is refused and the connection closed.
 extension Engine {
     /// Answers `hello` from `connection`.
     func greet(
-        _ connection: ClientConnection, id: Int64, protocolVersion: Int, client: String, clientID: String?,
-        features: [String]
+        _ connection: ClientConnection, id: Int64, protocolVersion: Int, client: String, app: String?,
+        clientID: String?, features: [String]
     ) {
         guard !connection.isGreeted else {
             send(
@@ -23,6 +23,17 @@ extension Engine {
                 FrameEncoder.frame(ServerMessage.error(error, supported: WireProtocol.supportedVersions).encoded()),
                 to: connection)
             perform(connection.machine.drain(.handshakeRefused), on: connection)
+            return
+        }
+        if let app, app != configuration.appName {
+            // Another app's client: nothing it would ask for means the same here (a hello without
+            // an app, from an older client, is served as before).
+            log(.warning, "\(connection.logName): hello refused: the client is \(app), not \(configuration.appName)")
+            closeWithError(
+                ProtocolError(
+                    .wrongApp,
+                    "this is \(configuration.daemonName), serving \(configuration.appName); the client is \(app)",
+                    requestID: id), connection, because: .handshakeRefused)
             return
         }
         if let clientID, let problem = ClientID.problem(with: clientID) {
@@ -45,7 +56,7 @@ extension Engine {
         send(
             .welcome(
                 id: id, protocolVersion: WireProtocol.version, server: configuration.serverName,
-                version: publishedVersion,
+                app: configuration.appName, version: publishedVersion,
                 clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus), to: connection)
     }
 

@@ -26,9 +26,9 @@ extension Engine {
         _ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation,
         from connection: ClientConnection
     ) {
-        if case .hello(let id, let protocolVersion, let client, let clientID, let features) = request {
+        if case .hello(let id, let protocolVersion, let client, let app, let clientID, let features) = request {
             greet(
-                connection, id: id, protocolVersion: protocolVersion, client: client, clientID: clientID,
+                connection, id: id, protocolVersion: protocolVersion, client: client, app: app, clientID: clientID,
                 features: features)
             return
         }

@@ -9,11 +9,13 @@
 /// Payloads and params are not decoded here: their types belong to the app. The server decodes
 /// them in a second step with `DispatchEnvelope` and `SubscribeEnvelope`, once it knows the type.
 public enum ClientRequest: Equatable, Sendable {
-    /// `hello {id, protocol, client, clientId?, features?}`: must come first. `clientID` is
-    /// passed on as sent; the server checks it against `ClientID`'s rules, so that a bad one
-    /// gets its own error rather than the one for an undecodable hello. `features` names
-    /// optional behaviours the client can handle (see `WireProtocol.features`).
-    case hello(id: Int64, protocolVersion: Int, client: String, clientID: String?, features: [String] = [])
+    /// `hello {id, protocol, client, app?, clientId?, features?}`: must come first. `app` names
+    /// the app the client belongs to (`AppIdentity.name`); a daemon serving another refuses it.
+    /// `clientID` is passed on as sent; the server checks it against `ClientID`'s rules, so that
+    /// a bad one gets its own error rather than the one for an undecodable hello. `features`
+    /// names optional behaviours the client can handle (see `WireProtocol.features`).
+    case hello(
+        id: Int64, protocolVersion: Int, client: String, app: String? = nil, clientID: String?, features: [String] = [])
     /// `dispatch {id, action: {name, payload}, sequence?}`; a sequence is at least 1.
     case dispatch(id: Int64, actionName: String, sequence: UInt64?)
     /// `subscribe {id, viewModel, params}`.
@@ -35,7 +37,7 @@ public enum ClientRequest: Equatable, Sendable {
     /// The request id the reply must echo.
     public var id: Int64 {
         switch self {
-        case .hello(let id, _, _, _, _), .dispatch(let id, _, _), .subscribe(let id, _),
+        case .hello(let id, _, _, _, _, _), .dispatch(let id, _, _), .subscribe(let id, _),
             .unsubscribe(let id, _), .ping(let id), .history(let id, _, _), .get(let id, _, _):
             return id
         }
@@ -104,6 +106,7 @@ private struct ClientEnvelope: Decodable {
     private(set) var id: Int64?
     private(set) var `protocol`: Int?
     private(set) var client: String?
+    private(set) var app: String?
     private(set) var clientId: String?
     private(set) var features: [String]?
     private(set) var action: ActionName?
@@ -119,8 +122,8 @@ private struct ClientEnvelope: Decodable {
     private(set) var payloadLocation = DispatchPayloadLocation.unknown
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, `protocol`, client, clientId, features, action, sequence, viewModel, subscription, after, limit,
-            at
+        case type, id, `protocol`, client, app, clientId, features, action, sequence, viewModel, subscription
+        case after, limit, at
     }
 
     static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history", "get"]
@@ -194,6 +197,7 @@ private struct ClientEnvelope: Decodable {
                 try container.decodeInteger(.protocol, refusing: nonIntegers).map(Int.init)
             }
             client = field(.client) { try container.decodeIfPresent(String.self, forKey: .client) }
+            app = field(.app) { try container.decodeIfPresent(String.self, forKey: .app) }
             clientId = field(.clientId) { try container.decodeIfPresent(String.self, forKey: .clientId) }
             features = field(.features) { try container.decodeIfPresent([String].self, forKey: .features) }
         case "dispatch":
@@ -239,7 +243,8 @@ private struct ClientEnvelope: Decodable {
         switch type {
         case "hello":
             return .hello(
-                id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "", clientID: clientId,
+                id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "", app: app,
+                clientID: clientId,
                 features: features ?? [])
         case "dispatch":
             guard sequence.map({ $0 >= 1 }) ?? true else {

@@ -51,4 +51,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case tooManyRebuilds = "too_many_rebuilds"
     /// The connecting user is not allowed to use this daemon. The server closes.
     case permissionDenied = "permission_denied"
+    /// `hello` named another app than the one this daemon serves; the message names both.
+    /// The server closes.
+    case wrongApp = "wrong_app"
 }

@@ -1,14 +1,15 @@
 /// Builds the JSON payloads of client requests, for clients written in Swift.
 public enum RequestEncoder {
-    /// `hello {id, protocol, client, clientId?, features?}` for this build's protocol version.
+    /// `hello {id, protocol, client, app?, clientId?, features?}` for this build's protocol
+    /// version. `app` names the client's app, so that another app's daemon refuses it.
     /// A `clientID` asks for exactly-once dispatch: numbered dispatches from it apply once.
     /// `features` asks for optional behaviours such as `patch` updates.
-    public static func hello(id: Int64, client: String, clientID: String? = nil, features: [String] = []) throws
-        -> [UInt8]
-    {
+    public static func hello(
+        id: Int64, client: String, app: String? = nil, clientID: String? = nil, features: [String] = []
+    ) throws -> [UInt8] {
         try WireJSON.encode(
             Hello(
-                id: id, protocol: WireProtocol.version, client: client, clientId: clientID,
+                id: id, protocol: WireProtocol.version, client: client, app: app, clientId: clientID,
                 features: features.isEmpty ? nil : features))
     }
 
@@ -62,6 +63,7 @@ public enum RequestEncoder {
         let id: Int64
         let `protocol`: Int
         let client: String
+        let app: String?
         let clientId: String?
         let features: [String]?
     }

@@ -35,7 +35,8 @@ extension ServerEnvelope {
         return ServerEnvelope(
             type: type, id: id, version: version, subscription: subscription, code: nil, message: nil, supported: nil,
             protocol: nil,
-            server: nil, entries: nil, reason: nil, clientID: nil, lastSequence: nil, features: nil, base: base,
+            server: nil, app: nil, entries: nil, reason: nil, clientID: nil, lastSequence: nil, features: nil,
+            base: base,
             log: nil, result: nil)
     }
 }

@@ -1,11 +1,11 @@
 /// A message from the server to a client, as the daemon writes it.
 public enum ServerMessage: Sendable {
-    /// The answer to `hello`. `clientID` echoes the hello's client id, if it gave one, and
+    /// The answer to `hello`. `app` names the app the daemon serves. `clientID` echoes the hello's client id, if it gave one, and
     /// `lastSequence` is then the highest sequence of that id applied durably (0 for none).
     /// `features` lists the optional features of the hello that are granted (absent when the
     /// hello asked for none).
     case welcome(
-        id: Int64, protocolVersion: Int, server: String, version: UInt64, clientID: String? = nil,
+        id: Int64, protocolVersion: Int, server: String, app: String? = nil, version: UInt64, clientID: String? = nil,
         lastSequence: UInt64? = nil,
         features: [String]? = nil, log: LogStatus? = nil)
     /// The action of request `id` was applied; the state is now at `version` (or later).
@@ -40,10 +40,11 @@ public enum ServerMessage: Sendable {
     public func encoded() -> [UInt8] {
         switch self {
         case .welcome(
-            let id, let protocolVersion, let server, let version, let clientID, let lastSequence, let features, let log):
+            let id, let protocolVersion, let server, let app, let version, let clientID, let lastSequence, let features,
+            let log):
             return Self.encode(
                 Welcome(
-                    id: id, protocol: protocolVersion, server: server, version: version, clientId: clientID,
+                    id: id, protocol: protocolVersion, server: server, app: app, version: version, clientId: clientID,
                     lastSequence: lastSequence, features: features,
                     log: log))
         case .ack(let id, let version):
@@ -121,6 +122,7 @@ public enum ServerMessage: Sendable {
         let id: Int64
         let `protocol`: Int
         let server: String
+        let app: String?
         let version: UInt64
         let clientId: String?
         let lastSequence: UInt64?
@@ -179,6 +181,8 @@ public struct ServerEnvelope: Decodable, Sendable {
     public let `protocol`: Int?
     /// The server's name and version (`welcome`).
     public let server: String?
+    /// The app the daemon serves (`welcome`; absent from older daemons).
+    public let app: String?
     /// Journaled actions (`entries`).
     public let entries: [HistoryEntry]?
     /// Why the daemon closes the connection (`bye`).
@@ -198,7 +202,7 @@ public struct ServerEnvelope: Decodable, Sendable {
     public let result: JSONValue?
 
     private enum CodingKeys: String, CodingKey {
-        case type, id, version, subscription, code, message, supported, `protocol`, server, entries, reason,
+        case type, id, version, subscription, code, message, supported, `protocol`, server, app, entries, reason,
             lastSequence, features, base, log, result
         case clientID = "clientId"
     }

@@ -19,6 +19,8 @@ open class Screen<View: ModellableView, Store: ScreenStore>: ScreenNode {
     public let rootView: View
     /// Where actions go.
     public let store: Store
+    /// This screen's dispatches, in the order they were made.
+    private lazy var actions = ActionQueue(store: store)
 
     /// A screen showing `view`, dispatching to `store`.
     public init(view: View, store: Store) {
@@ -27,20 +29,13 @@ open class Screen<View: ModellableView, Store: ScreenStore>: ScreenNode {
         super.init()
     }
 
-    /// Sends `action` to the store. A failure goes to `completion` if given, else to
-    /// `didFail` (Tempura's dispatch returns nothing: screens hold no logic about results
-    /// beyond closing a form on success).
+    /// Sends `action` to the store, after every action this screen dispatched before it was
+    /// answered, so the store receives a screen's actions in the order they were made. A
+    /// failure goes to `completion` if given, else to `didFail` (Tempura's dispatch returns
+    /// nothing: screens hold no logic about results beyond closing a form on success).
     public func dispatch(_ action: Store.Action, then completion: (@MainActor (Result<Void, any Error>) -> Void)? = nil)
     {
-        let store = store
-        Task { @MainActor [weak self] in
-            let result: Result<Void, any Error>
-            do {
-                try await store.dispatch(action)
-                result = .success(())
-            } catch {
-                result = .failure(error)
-            }
+        actions.enqueue(action) { [weak self] result in
             if let completion {
                 completion(result)
             } else if case .failure(let error) = result {

@@ -108,7 +108,7 @@ public final class MainScreen: Screen<MainView, TodoStore>, RoutableWithConfigur
     }
 
     /// A new connection state (or one from a test).
-    func receive(connection: ConnectionStatus) {
+    func receive(connection: DisplayedConnectionState) {
         status.connection = connection
         if case .connected(let version) = connection { status.version = max(status.version ?? 0, version) }
         refresh()

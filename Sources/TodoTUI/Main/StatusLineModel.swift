@@ -4,7 +4,7 @@ import TodoDomain
 /// What the status line at the bottom shows.
 public struct StatusLineModel: Equatable, Sendable {
     /// The connection to the daemon.
-    public var connection: ConnectionStatus
+    public var connection: DisplayedConnectionState
     /// The newest state version seen, if any.
     public var version: UInt64?
     /// Open items in the whole list.
@@ -16,7 +16,7 @@ public struct StatusLineModel: Equatable, Sendable {
 
     /// A status line with every field given.
     public init(
-        connection: ConnectionStatus, version: UInt64? = nil, openCount: Int = 0, doneCount: Int = 0,
+        connection: DisplayedConnectionState, version: UInt64? = nil, openCount: Int = 0, doneCount: Int = 0,
         message: String? = nil
     ) {
         self.connection = connection

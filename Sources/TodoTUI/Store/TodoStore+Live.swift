@@ -12,6 +12,6 @@ extension TodoStore {
             list: { filter in client.feed(ListViewModel.self, params: .init(filter: filter)) },
             item: { number in client.feed(ItemViewModel.self, params: .init(number: number)) },
             undo: client.feed(UndoViewModel.self, params: NoParams()),
-            connection: client.connectionStatusFeed())
+            connection: client.connectionStateFeed())
     }
 }

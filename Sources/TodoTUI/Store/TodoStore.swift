@@ -21,7 +21,7 @@ public struct TodoStore: ScreenStore {
     /// `undo {}`: the change the next undo reverts.
     public let undo: Feed<ViewModelUpdate<UndoViewModel>>
     /// The connection state, for the status line.
-    public let connection: Feed<ConnectionStatus>
+    public let connection: Feed<DisplayedConnectionState>
 
     /// A store made of these functions.
     public init(
@@ -29,7 +29,7 @@ public struct TodoStore: ScreenStore {
         list: @escaping @Sendable (ListFilter) -> Feed<ViewModelUpdate<ListViewModel>>,
         item: @escaping @Sendable (Int) -> Feed<ViewModelUpdate<ItemViewModel>>,
         undo: Feed<ViewModelUpdate<UndoViewModel>>,
-        connection: Feed<ConnectionStatus>
+        connection: Feed<DisplayedConnectionState>
     ) {
         send = dispatch
         self.list = list

@@ -96,7 +96,7 @@ public final class BoardScreen: Screen<BoardView, BoardStore>, RoutableWithConfi
     }
 
     /// The connection's state: a note in the status line while it is lost.
-    func receive(connection status: ConnectionStatus) {
+    func receive(connection status: DisplayedConnectionState) {
         switch status {
         case .connecting, .connected: connectionNote = nil
         case .reconnecting(let attempt, let reason): connectionNote = "reconnecting (attempt \(attempt)): \(reason)"

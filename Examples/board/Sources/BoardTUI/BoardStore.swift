@@ -19,14 +19,14 @@ public struct BoardStore: ScreenStore {
     /// `undo {}`: the change the next undo reverts.
     public let undo: Feed<ViewModelUpdate<BoardUndoViewModel>>
     /// The connection to boardd, for the status line.
-    public let connection: Feed<ConnectionStatus>
+    public let connection: Feed<DisplayedConnectionState>
 
     /// A store made of these functions; `connection` by default never reports anything.
     public init(
         dispatch: @escaping @Sendable (Action) async throws -> Void,
         board: Feed<ViewModelUpdate<BoardViewModel>>,
         undo: Feed<ViewModelUpdate<BoardUndoViewModel>>,
-        connection: Feed<ConnectionStatus> = .just("connection", [])
+        connection: Feed<DisplayedConnectionState> = .just("connection", [])
     ) {
         send = dispatch
         self.board = board
@@ -45,7 +45,7 @@ public struct BoardStore: ScreenStore {
             dispatch: client.dispatcher(of: BoardState.self),
             board: client.feed(BoardViewModel.self, params: NoParams()),
             undo: client.feed(BoardUndoViewModel.self, params: NoParams()),
-            connection: client.connectionStatusFeed())
+            connection: client.connectionStateFeed())
     }
 
     /// A store whose feeds end at once and which refuses every action: screens built on it

@@ -29,7 +29,7 @@ struct BoardCLI {
             it (board show prints the first 8 characters).
 
             Exit status: 0 ok, 1 refused by boardd, 2 usage error (or no terminal for tui),
-            3 boardd unreachable.
+            3 boardd unreachable, or the socket is another app's daemon.
             """)
 
     static func main() async {

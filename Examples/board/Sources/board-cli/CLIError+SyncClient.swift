@@ -11,7 +11,7 @@ extension CLIError {
             )
         case .daemonNotStarted(let path, let reason):
             self = .unreachable("cannot start boardd at \(path): \(reason)")
-        case .connectionClosed, .unsupportedProtocol:
+        case .connectionClosed, .unsupportedProtocol, .wrongApp:
             self = .unreachable(error.description)
         case .server, .protocolViolation:
             self = .rejected(error.description)

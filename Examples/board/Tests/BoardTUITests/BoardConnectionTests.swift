@@ -11,7 +11,7 @@ import Testing
 /// The store's connection feed reaches the status line: a note while the connection is lost,
 /// the counts again once it is back.
 @MainActor @Suite struct BoardConnectionTests {
-    private func screen(connection: [ConnectionStatus]) -> (BoardScreen, TerminalApp) {
+    private func screen(connection: [DisplayedConnectionState]) -> (BoardScreen, TerminalApp) {
         let store = BoardStore(
             dispatch: { _ in },
             board: .just(
@@ -29,7 +29,7 @@ import Testing
         let (screen, app) = screen(connection: [
             .connected(version: 1), .reconnecting(attempt: 2, reason: "connection refused"),
         ])
-        try await settle("the note is shown") {
+        try await waitUntil("the note is shown") {
             screen.rootView.model?.connectionNote == "reconnecting (attempt 2): connection refused"
         }
         #expect(
@@ -40,12 +40,14 @@ import Testing
 
     @Test func theNoteGoesOnceTheConnectionIsBack() async throws {
         let (screen, app) = screen(connection: [.reconnecting(attempt: 1, reason: "gone"), .connected(version: 1)])
-        try await settle("the board and the connection arrived") {
+        try await waitUntil("the board and the connection arrived") {
             screen.rootView.model?.board != nil && screen.rootView.model?.connectionNote == nil
                 && SnapshotText.lines(screen.rootView.canvas)[7].hasPrefix(" v1  0 cards, 0 archived")
         }
         let (lost, otherApp) = self.screen(connection: [.disconnected(reason: "closed")])
-        try await settle("a lost connection is noted") { lost.rootView.model?.connectionNote == "disconnected: closed" }
+        try await waitUntil("a lost connection is noted") {
+            lost.rootView.model?.connectionNote == "disconnected: closed"
+        }
         withExtendedLifetime((app, otherApp)) {}
     }
 }

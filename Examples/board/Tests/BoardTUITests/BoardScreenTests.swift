@@ -37,7 +37,7 @@ import Testing
         #expect(app.navigator.routes == ["board", "add card"])
         type(title)
         press(.enter)
-        try await settle("the card \(title) is on the board and the form closed") {
+        try await waitUntil("the card \(title) is on the board and the form closed") {
             memory.state.columns.reduce(0) { $0 + $1.cards.count } == cards + 1 && app.navigator.routes == ["board"]
                 && model.board?.columns.reduce(0) { $0 + $1.cards.count } == cards + 1
         }
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func addingCardsThroughTheFormPutsThemInTheSelectedColumn() async throws {
-        try await settle("the board arrived") { model.board != nil }
+        try await waitUntil("the board arrived") { model.board != nil }
         try await addThroughTheForm("write the spec")
         press(.right)
         try await addThroughTheForm("review the PR")
@@ -58,26 +58,26 @@ import Testing
     }
 
     @Test func moveKeysCarryTheCardAndTheSelectionFollowsIt() async throws {
-        try await settle("the board arrived") { model.board != nil }
+        try await waitUntil("the board arrived") { model.board != nil }
         try await addThroughTheForm("a")
         try await addThroughTheForm("b")
         press(.down)
         #expect(model.selectedCard?.title == "b")
         press(.character(">"))
-        try await settle("b is in doing") { titles(1) == ["b"] && model.column == 1 }
+        try await waitUntil("b is in doing") { titles(1) == ["b"] && model.column == 1 }
         #expect(model.selectedCard?.title == "b")
         press(.character(">"))
-        try await settle("b is done") { titles(2) == ["b"] && model.column == 2 }
+        try await waitUntil("b is done") { titles(2) == ["b"] && model.column == 2 }
         #expect(memory.state.columns[2].cards[0].doneAt != nil)
         press(.character("<"))
-        try await settle("b is back in doing") { titles(1) == ["b"] && model.column == 1 }
+        try await waitUntil("b is back in doing") { titles(1) == ["b"] && model.column == 1 }
         press(.character("<"))
-        try await settle("b is back in todo, under a") { titles(0) == ["a", "b"] && model.column == 0 }
+        try await waitUntil("b is back in todo, under a") { titles(0) == ["a", "b"] && model.column == 0 }
         press(.character("K"))
-        try await settle("b moved above a, and the screen saw it") { titles(0) == ["b", "a"] && model.card == 0 }
+        try await waitUntil("b moved above a, and the screen saw it") { titles(0) == ["b", "a"] && model.card == 0 }
         #expect(model.selectedCard?.title == "b")
         press(.character("J"))
-        try await settle("b moved below a, and the screen saw it") { titles(0) == ["a", "b"] && model.card == 1 }
+        try await waitUntil("b moved below a, and the screen saw it") { titles(0) == ["a", "b"] && model.card == 1 }
         press(.character("<"))
         #expect(memory.state.undoStack.count == 8, "no column left of the first: nothing is sent")
     }
@@ -86,10 +86,10 @@ import Testing
         try memory.apply(SetColumnLimit(column: "doing", limit: 1))
         try memory.apply(AddCard(title: "busy", column: "doing"))
         try memory.apply(AddCard(title: "waiting"))
-        try await settle("the board arrived") { model.board?.columns[0].cards.count == 1 }
+        try await waitUntil("the board arrived") { model.board?.columns[0].cards.count == 1 }
         let before = memory.state
         press(.character(">"))
-        try await settle("the refusal is shown") { model.message == "column doing is at its limit of 1" }
+        try await waitUntil("the refusal is shown") { model.message == "column doing is at its limit of 1" }
         #expect(memory.state == before)
         #expect(model.column == 0 && model.selectedCard?.title == "waiting")
         press(.right)
@@ -99,12 +99,12 @@ import Testing
     @Test func theFormShowsARefusalAndStaysOpen() async throws {
         try memory.apply(SetColumnLimit(column: "todo", limit: 1))
         try memory.apply(AddCard(title: "only one"))
-        try await settle("the board arrived") { model.board?.columns[0].cards.count == 1 }
+        try await waitUntil("the board arrived") { model.board?.columns[0].cards.count == 1 }
         press(.character("a"))
         type("one more")
         press(.enter)
         let form = try #require(app.navigator.topScreen as? CardFormScreen)
-        try await settle("the form shows the refusal") {
+        try await waitUntil("the form shows the refusal") {
             form.rootView.model?.error == "column todo is at its limit of 1"
         }
         #expect(app.navigator.routes == ["board", "add card"])
@@ -115,25 +115,25 @@ import Testing
 
     @Test func archiveThenUndoPutsTheCardBack() async throws {
         try memory.apply(AddCard(title: "old idea"))
-        try await settle("the board arrived") { model.selectedCard?.title == "old idea" }
+        try await waitUntil("the board arrived") { model.selectedCard?.title == "old idea" }
         press(.character("x"))
-        try await settle("archived") {
+        try await waitUntil("archived") {
             memory.state.archive.count == 1 && model.board?.archivedCount == 1 && model.message != nil
         }
         #expect(model.message == #"archived "old idea""#)
         #expect(model.selectedCard == nil)
-        try await settle("the screen knows the archive is the change to undo") {
+        try await waitUntil("the screen knows the archive is the change to undo") {
             screen.undoTarget?.summary == #"archive "old idea""#
         }
         press(.character("u"))
-        try await settle("undone, and the status line says so") {
+        try await waitUntil("undone, and the status line says so") {
             titles(0) == ["old idea"] && memory.state.archive.isEmpty && model.message == #"undid: archive "old idea""#
         }
         #expect(model.selectedCard?.title == "old idea")
     }
 
     @Test func undoWithNothingToUndoSaysSoAndSendsNothing() async throws {
-        try await settle("the board arrived") { model.board != nil }
+        try await waitUntil("the board arrived") { model.board != nil }
         press(.character("u"))
         #expect(model.message == "nothing to undo")
         #expect(memory.store.version == 0)

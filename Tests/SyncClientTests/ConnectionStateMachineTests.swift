@@ -2,19 +2,19 @@ import Testing
 
 @testable import SyncClient
 
-/// The client's connection lifecycle on its own: every transition, the state it publishes, and
+/// The client's connection state machine on its own: every transition, the state it publishes, and
 /// the transitions that do not fit the state (which change nothing).
-@Suite struct ConnectionLifecycleTests {
+@Suite struct ConnectionStateMachineTests {
     /// A stand-in for the socket: the lifecycle only hands it back.
-    private typealias Lifecycle = ConnectionLifecycle<String>
+    private typealias Machine = ConnectionState.Machine<String>
 
     private let lost = SyncClientError.connectionClosed(.daemonClosed)
     private let unreachable = SyncClientError.daemonUnreachable(path: "/s", reason: "no such socket")
     private let refused = SyncClientError.server(code: "permission_denied", message: "not yours")
 
     /// A lifecycle serving connection `socket` at version 3.
-    private func serving(reconnects: Bool = true, socket: String = "first") -> Lifecycle {
-        var lifecycle = Lifecycle(reconnects: reconnects)
+    private func serving(reconnects: Bool = true, socket: String = "first") -> Machine {
+        var lifecycle = Machine(reconnects: reconnects)
         let opened = lifecycle.opened(socket)
         #expect(opened)
         let welcomed = lifecycle.welcomed(version: 3)
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func theFirstConnectionIsPublishedOnlyOnceWelcomed() {
-        var lifecycle = Lifecycle(reconnects: true)
+        var lifecycle = Machine(reconnects: true)
         #expect(lifecycle.published == nil)
         let opened = lifecycle.opened("first")
         #expect(opened)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aFailedFirstConnectionClosesEvenWhenReconnecting() {
-        var lifecycle = Lifecycle(reconnects: true)
+        var lifecycle = Machine(reconnects: true)
         let next = lifecycle.attemptFailed(unreachable)
         #expect(next == nil)
         #expect(lifecycle.closedReason == unreachable)
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func closingHandsBackTheSocketToShutDown() {
-        var connecting = Lifecycle(reconnects: true)
+        var connecting = Machine(reconnects: true)
         let opened = connecting.opened("handshaking")
         #expect(opened)
         let closed = connecting.close(.connectionClosed(.closedByClient))

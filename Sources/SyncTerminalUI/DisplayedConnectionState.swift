@@ -1,8 +1,8 @@
-/// The connection to the daemon as a status line shows it.
+/// The connection state as a status line shows it.
 ///
-/// It mirrors `SyncClient`'s connection states (connected at a version, reconnecting,
-/// closed), with a state before the first is heard; `SyncClient.connectionStatusFeed()` feeds it.
-public enum ConnectionStatus: Equatable, Sendable {
+/// It mirrors `SyncClient`'s `ConnectionState` (connected at a version, reconnecting,
+/// closed), with a state before the first is heard; `SyncClient.connectionStateFeed()` feeds it.
+public enum DisplayedConnectionState: Equatable, Sendable {
     /// Not yet heard from.
     case connecting
     /// Connected; the daemon's state was at `version` when last heard.

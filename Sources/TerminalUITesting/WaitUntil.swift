@@ -2,7 +2,8 @@
 /// `condition` holds. Gives up after `timeout` seconds: a deadline that only stops a broken
 /// test from hanging, never what a test asserts.
 @MainActor
-public func settle(_ what: @autoclosure () -> String, timeout: Double = 30, _ condition: () throws -> Bool) async throws
+public func waitUntil(_ what: @autoclosure () -> String, timeout: Double = 30, _ condition: () throws -> Bool)
+    async throws
 {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
@@ -13,11 +14,11 @@ public func settle(_ what: @autoclosure () -> String, timeout: Double = 30, _ co
         try await Task.sleep(for: .milliseconds(2))
     }
     if try condition() { return }
-    throw SettleTimeout(description: "never happened within \(timeout) s: \(what())")
+    throw WaitTimeout(description: "never happened within \(timeout) s: \(what())")
 }
 
-/// `settle` gave up; the description says on what.
-public struct SettleTimeout: Error, CustomStringConvertible {
+/// `waitUntil` gave up; the description says on what.
+public struct WaitTimeout: Error, CustomStringConvertible {
     /// What never happened.
     public let description: String
 }
