@@ -101,6 +101,21 @@ import TodoDomain
         #expect(try daemon.stop() == 0)
     }
 
+    @Test(.blocking) func aClientThatFinishesSendingHasItsSideEffectCancelledAtOnce() throws {
+        let daemon = try DaemonHarness()
+        #expect(try daemon.todo("add", "never done").status == 0)
+        let client = try daemon.greetedClient()
+        try client.send(Self.awaitDone(3, 1))
+        // Half-closed: the client still reads. The side effect would wait for ever.
+        shutdown(client.descriptor, Int32(SHUT_WR))
+        let cancelled = try client.receive()
+        #expect(cancelled.type == "error" && cancelled.code == "cancelled" && cancelled.id == 3)
+        #expect((cancelled["message"] as? String)?.contains("its client finished sending") == true)
+        #expect(try client.readsEndOfStream(), "nothing else awaited: the daemon closes")
+        #expect(try daemon.todo("status").output.contains("version: 1"))
+        #expect(try daemon.stop() == 0)
+    }
+
     @Test(.blocking) func aConnectionRunsAtMostEightAtOnce() throws {
         let daemon = try DaemonHarness()
         #expect(try daemon.todo("add", "wait for me").status == 0)
