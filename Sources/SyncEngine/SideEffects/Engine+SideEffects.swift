@@ -100,6 +100,7 @@ extension Engine {
         let calls = sideEffectCalls.cancel(of: connection.id)
         guard !calls.isEmpty else { return }
         emit(.cancelSideEffects(calls))
+        log(.debug, "\(connection.logName) finished sending: cancelled \(calls.count.counting("side effect"))")
         for id in calls {
             guard let call = sideEffectCalls.call(id) else { continue }
             answer(call.token) { requestID in
