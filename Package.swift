@@ -67,7 +67,7 @@ let package = Package(
         // The client library any program links to dispatch and subscribe.
         .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
         // Testing an app without a daemon: TCA's TestStore, a test clock, ids in a fixed sequence.
-        .target(name: "SyncTesting", dependencies: ["SyncStore", "SyncLock"]),
+        .target(name: "SyncTesting", dependencies: ["SyncStore", "SyncLock", "SyncProtocol"]),
         // The todo application: state, actions, view models, side effects.
         .target(name: "TodoDomain", dependencies: ["SyncStore"]),
         // Terminal MVVM: cell grid, display width, diff renderer, keys, ModellableView, Screen,

@@ -1,3 +1,5 @@
+import SyncLock
+import SyncProtocol
 import SyncStore
 import Testing
 
@@ -8,14 +10,23 @@ import Testing
 /// `finish()` fails on any dispatched action the test did not receive (and so does dropping a
 /// store that still holds some).
 ///
-/// Actions are accepted as the daemon accepts them (`accept(_:state:)` with the clock's time
-/// and the next id of the dependencies), so with a `TestClock` and `SequentialIDs` the states
-/// are the same on every run. Failures are recorded with Swift Testing's `Issue.record`.
+/// Actions take the daemon's path: a sent action and a side effect are encoded and decoded as
+/// they cross the wire, accepted as the daemon accepts them (`accept(_:state:)` with the
+/// clock's time and the next id of the dependencies), and the journaled form of each action is
+/// replayed beside it, so an action whose `Codable` loses what acceptance fixed fails here, not
+/// in a replay. An action, side effect or view model the app does not register fails too. With
+/// a `TestClock` and `SequentialIDs` the states are the same on every run. Every wait has a
+/// deadline and says what it waited for. Failures are recorded with Swift Testing's
+/// `Issue.record`.
 public final class TestStore<App: SyncApp> {
     private let live: LiveStore<App.State, App.Dependencies>
     /// The state as the test has accounted for it.
     private var expected: App.State
     private var tasks: [Task<Void, Never>] = []
+    /// Whether each of `tasks` ended.
+    private var tasksEnded: [Locked<Bool>] = []
+    /// The dispatched side effects `start` started, by wire name, with whether each ended.
+    private var started: [(name: String, ended: Locked<Bool>)] = []
     private var finished = false
 
     /// A store at `state` whose acceptance and side effects get `dependencies`.
@@ -54,7 +65,14 @@ public final class TestStore<App: SyncApp> {
                 "Sent \"\(A.wireName)\" before receiving what side effects dispatched: \(pending.joined(separator: ", ")).",
                 sourceLocation: sourceLocation)
         }
-        let applied = try live.apply(action, received: false)
+        guard isRegistered(A.self, sourceLocation) else { return }
+        let applied: LiveStore<App.State, App.Dependencies>.Applied
+        do {
+            applied = try live.apply(action, received: false, fromClient: true)
+        } catch let failure as LiveStore<App.State, App.Dependencies>.WireFailure {
+            Issue.record("\(failure)", sourceLocation: sourceLocation)
+            return
+        }
         try check(applied, "\"\(A.wireName)\"", expect, sourceLocation)
     }
 
@@ -76,6 +94,7 @@ public final class TestStore<App: SyncApp> {
             return
         }
         let name = Swift.type(of: applied.action).wireName
+        guard isRegistered(Swift.type(of: applied.action), sourceLocation) else { return }
         guard applied.action is A else {
             Issue.record("Expected to receive \"\(A.wireName)\"; received \"\(name)\".", sourceLocation: sourceLocation)
             expected = applied.after
@@ -85,23 +104,105 @@ public final class TestStore<App: SyncApp> {
     }
 
     /// Runs the dispatched side effect `effect` to its end and returns its result (or throws
-    /// its error); the actions it dispatched then wait for `receive`.
-    public func run<E: DispatchedSideEffect<App.State, App.Dependencies>>(_ effect: E) async throws -> E.Result {
-        try await effect.run(live.context())
+    /// its error); the actions it dispatched then wait for `receive`. One that does not end
+    /// within `deadlineSeconds` of real time fails the test and is cancelled: a side effect that
+    /// sleeps on the test clock never ends here, since only the test moves that clock; `start`
+    /// it, then `advance(by:)` the clock.
+    public func run<E: DispatchedSideEffect<App.State, App.Dependencies>>(
+        _ effect: E, deadlineSeconds: Int = 10, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> E.Result {
+        let effect = try clientCopy(of: effect, sourceLocation)
+        let ended = Locked(false)
+        let context = live.context()
+        let task = Task {
+            defer { ended.withLock { $0 = true } }
+            return try await effect.run(context)
+        }
+        guard await Polling.until(deadlineSeconds: deadlineSeconds, { ended.withLock { $0 } }) else {
+            let sleepsOnTheClock = (dependencies.clock as? TestClock).map { $0.sleeperCount > 0 } == true
+            task.cancel()
+            let sleeping =
+                sleepsOnTheClock
+                ? ": it sleeps on the test clock, which only the test moves; start it with `start(_:)`, then `advance(by:)` the clock"
+                : ""
+            Issue.record(
+                "run(\"\(E.wireName)\") did not end within \(deadlineSeconds) s\(sleeping).", sourceLocation: sourceLocation)
+            throw TestStoreFailure(reason: "the side effect \"\(E.wireName)\" did not end in time")
+        }
+        return try await task.value
     }
 
     /// Starts the dispatched side effect `effect` in a task and returns it, for a test that acts
-    /// while the side effect runs (one that waits on the clock or the state); `finish()` does
-    /// not cancel it.
-    public func start<E: DispatchedSideEffect<App.State, App.Dependencies>>(_ effect: E) -> Task<E.Result, any Error> {
+    /// while the side effect runs (one that waits on the clock or the state); `finish()` fails
+    /// if it is still running then.
+    public func start<E: DispatchedSideEffect<App.State, App.Dependencies>>(
+        _ effect: E, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Task<E.Result, any Error> {
+        let copy = (try? clientCopy(of: effect, sourceLocation)) ?? effect
         let context = live.context()
-        return Task { try await effect.run(context) }
+        let ended = Locked(false)
+        started.append((E.wireName, ended))
+        return Task {
+            defer { ended.withLock { $0 = true } }
+            return try await copy.run(context)
+        }
+    }
+
+    /// Moves the test clock on by `milliseconds` (the clock of the dependencies must be a
+    /// `TestClock`) and lets the side effects it woke run (TCA's `await clock.advance(by:)`);
+    /// what they dispatch waits for `receive`.
+    public func advance(by milliseconds: Int64, sourceLocation: SourceLocation = #_sourceLocation) async {
+        guard let clock = dependencies.clock as? TestClock else {
+            Issue.record(
+                "advance(by:) needs a TestClock in the store's dependencies.", sourceLocation: sourceLocation)
+            return
+        }
+        // What was started first runs until it sleeps on the clock (or ends), so that it sleeps
+        // from the time before the advance, not after it.
+        let running = { [started, tasksEnded] in
+            started.count { !$0.ended.withLock { $0 } } + tasksEnded.count { !$0.withLock { $0 } }
+        }
+        _ = await Polling.until(deadlineSeconds: Self.settleSeconds) { clock.sleeperCount >= running() }
+        clock.advance(by: milliseconds)
+        for _ in 0..<Self.yieldsAfterAdvance { await Task.yield() }
+    }
+
+    /// How often `advance(by:)` yields to the side effects it woke.
+    private static var yieldsAfterAdvance: Int { 16 }
+    /// How long `advance(by:)` waits, at most, for the side effects running to sleep on the clock.
+    private static var settleSeconds: Int { 5 }
+
+    /// The model of `Model` for `params` at the state now, as a subscriber receives it (through
+    /// its JSON); fails for a view model the app does not register.
+    public func model<Model: ViewModel<App.State>>(
+        _ type: Model.Type, params: Model.Params, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Model? {
+        guard App.viewModels.contains(where: { $0.wireName == Model.wireName }) else {
+            Issue.record(
+                "The view model \"\(Model.wireName)\" is not in \(App.self).viewModels: the daemon would answer unknown_view_model.",
+                sourceLocation: sourceLocation)
+            return nil
+        }
+        guard let model = Model(state: state, params: params) else { return nil }
+        do {
+            return try WireJSON.decode(Model.self, from: try WireJSON.encode(model))
+        } catch {
+            Issue.record(
+                "The view model \"\(Model.wireName)\" does not survive its JSON: \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
     }
 
     /// Starts the long-running side effect `effect` in a task, which `finish()` cancels.
     public func start<E: SideEffect<App.State, App.Dependencies>>(_ effect: E) {
         let context = live.context()
-        tasks.append(Task { await effect.run(context) })
+        let ended = Locked(false)
+        tasksEnded.append(ended)
+        tasks.append(
+            Task {
+                defer { ended.withLock { $0 = true } }
+                await effect.run(context)
+            })
     }
 
     /// Runs `schedule` on the store's clock, as the daemon does, until `finish()`: what is due
@@ -114,9 +215,16 @@ public final class TestStore<App: SyncApp> {
     /// they (or a `run`) dispatched was not received.
     public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
         finished = true
+        let running = started.filter { !$0.ended.withLock { $0 } }.map(\.name)
+        if !running.isEmpty {
+            Issue.record(
+                "Side effects still running at finish(): \(running.joined(separator: ", ")). Advance the clock or change the state until they end, or cancel their tasks.",
+                sourceLocation: sourceLocation)
+        }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
         tasks = []
+        tasksEnded = []
         let pending = live.pendingNames
         if !pending.isEmpty {
             Issue.record(
@@ -125,11 +233,46 @@ public final class TestStore<App: SyncApp> {
         }
     }
 
+    /// Whether the app registers the action `type`; records the failure if not.
+    private func isRegistered(_ type: any Action<App.State>.Type, _ sourceLocation: SourceLocation) -> Bool {
+        guard App.actions.contains(where: { $0.wireName == type.wireName }) else {
+            Issue.record(
+                "The action \"\(type.wireName)\" is not in \(App.self).actions: the daemon would refuse it (unknown_action), and a journal holding it would not replay.",
+                sourceLocation: sourceLocation)
+            return false
+        }
+        return true
+    }
+
+    /// `effect` as the daemon receives it from a client: registered, through its JSON.
+    private func clientCopy<E: DispatchedSideEffect<App.State, App.Dependencies>>(
+        of effect: E, _ sourceLocation: SourceLocation
+    ) throws -> E {
+        guard App.sideEffects.contains(where: { $0.wireName == E.wireName }) else {
+            Issue.record(
+                "The side effect \"\(E.wireName)\" is not in \(App.self).sideEffects: the daemon would refuse it (unknown_action).",
+                sourceLocation: sourceLocation)
+            throw TestStoreFailure(reason: "the side effect \"\(E.wireName)\" is not registered")
+        }
+        do {
+            return try WireJSON.decode(E.self, from: try WireJSON.encode(effect))
+        } catch {
+            Issue.record(
+                "The side effect \"\(E.wireName)\" does not survive its JSON: \(error)", sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+
     private func check(
         _ applied: LiveStore<App.State, App.Dependencies>.Applied, _ what: String,
         _ expect: ((inout App.State) throws -> Void)?,
         _ sourceLocation: SourceLocation
     ) rethrows {
+        if let divergence = applied.replayDivergence {
+            Issue.record(
+                "\(what) diverges on replay: its journaled form, replayed on the state before it, gives another state (its Codable loses something acceptance fixed):\n\(divergence)",
+                sourceLocation: sourceLocation)
+        }
         var wanted = expected
         try expect?(&wanted)
         if wanted != applied.after {

@@ -13,9 +13,11 @@ enum CounterApp: SyncApp {
     }
 
     static let initialState = State()
-    static let actions: [any Action<State>.Type] = [Increment.self, StampNow.self]
-    static let sideEffects: [any DispatchedSideEffect<State, StandardDependencies>.Type] = [IncrementTwice.self]
-    static let viewModels: [any ViewModel<State>.Type] = []
+    static let actions: [any Action<State>.Type] = [Increment.self, StampNow.self, ForgetfulStamp.self]
+    static let sideEffects: [any DispatchedSideEffect<State, StandardDependencies>.Type] = [
+        IncrementTwice.self, IncrementLater.self,
+    ]
+    static let viewModels: [any ViewModel<State>.Type] = [CountModel.self]
 }
 
 struct TooLarge: Error, Equatable {}
@@ -73,4 +75,60 @@ struct Ticker: SideEffect {
             _ = try? await context.dispatch(Increment())
         }
     }
+}
+
+/// An action the app does not register.
+struct Unregistered: Action {
+    static let wireName = "unregistered"
+
+    func update(_ state: inout CounterApp.State) throws {}
+}
+
+/// Stamps like `StampNow`, but its `Codable` leaves out the time acceptance fixed: applied as
+/// accepted it stamps the time, replayed from the journal it stamps 0.
+struct ForgetfulStamp: Action {
+    static let wireName = "forgetfulStamp"
+    var at: Int64?
+
+    enum CodingKeys: CodingKey {}
+
+    init() {}
+    init(from decoder: any Decoder) throws {}
+    func encode(to encoder: any Encoder) throws { _ = encoder.container(keyedBy: CodingKeys.self) }
+
+    mutating func accept(_ context: AcceptanceContext, state: CounterApp.State) {
+        at = context.millisecondsSinceEpoch
+    }
+
+    func update(_ state: inout CounterApp.State) throws {
+        state.stamps.append(CounterApp.Stamp(id: "", at: at ?? 0))
+    }
+}
+
+/// Sleeps `milliseconds` on the clock, then increments.
+struct IncrementLater: DispatchedSideEffect {
+    static let wireName = "incrementLater"
+    var milliseconds: Int64
+
+    func run(_ context: SideEffectContext<CounterApp.State, StandardDependencies>) async throws -> Int {
+        try await context.dependencies.clock.sleep(milliseconds: milliseconds)
+        return Int(try await context.dispatch(Increment()))
+    }
+}
+
+/// The count.
+struct CountModel: ViewModel {
+    static let wireName = "count"
+    var count: Int
+
+    init(state: CounterApp.State, params: NoParams) {
+        count = state.count
+    }
+}
+
+/// A view model the app does not register.
+struct UnregisteredModel: ViewModel {
+    static let wireName = "unregisteredModel"
+
+    init(state: CounterApp.State, params: NoParams) {}
 }

@@ -1,0 +1,61 @@
+import SyncStore
+import SyncTesting
+import Testing
+
+private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<CounterApp> {
+    TestStore(CounterApp.self, dependencies: StandardDependencies(clock: clock, ids: SequentialIDs()))
+}
+
+/// The test store takes the daemon's path: registration, the wire, the journal's replay, and
+/// waits that end with a message instead of hanging.
+@Suite struct TestStoreWireTests {
+    @Test func anActionTheAppDoesNotRegisterFails() throws {
+        let store = makeStore()
+        try withKnownIssue {
+            try store.send(Unregistered())
+        } matching: { String(describing: $0).contains("\"unregistered\" is not in CounterApp.actions") }
+        #expect(store.version == 0, "not applied")
+    }
+
+    @Test func anActionWhoseCodableLosesWhatAcceptanceFixedFailsAsItWouldDivergeOnReplay() throws {
+        let store = makeStore()
+        try withKnownIssue {
+            try store.send(ForgetfulStamp()) { $0.stamps = [CounterApp.Stamp(id: "", at: 5_000)] }
+        } matching: { String(describing: $0).contains("diverges on replay") }
+    }
+
+    @Test func aViewModelIsReadAsASubscriberGetsItAndAnUnregisteredOneFails() throws {
+        let store = makeStore()
+        try store.send(Increment(by: 3)) { $0.count = 3 }
+        #expect(store.model(CountModel.self, params: NoParams()) == CountModel(state: store.state, params: NoParams()))
+        withKnownIssue {
+            _ = store.model(UnregisteredModel.self, params: NoParams())
+        } matching: { String(describing: $0).contains("not in CounterApp.viewModels") }
+    }
+
+    @Test func runningASideEffectThatSleepsOnTheTestClockFailsWithAClearMessage() async throws {
+        let store = makeStore()
+        await withKnownIssue {
+            _ = try? await store.run(IncrementLater(milliseconds: 1_000), deadlineSeconds: 1)
+        } matching: { String(describing: $0).contains("it sleeps on the test clock, which only the test moves") }
+        await store.finish()
+    }
+
+    @Test func aSideEffectThatSleepsIsStartedThenTheClockAdvanced() async throws {
+        let store = makeStore()
+        let task = store.start(IncrementLater(milliseconds: 1_000))
+        await store.advance(by: 1_000)
+        await store.receive(Increment.self) { $0.count = 1 }
+        #expect(try await task.value == 1, "the version of its action")
+        await store.finish()
+    }
+
+    @Test func finishFailsOnASideEffectStillRunning() async throws {
+        let store = makeStore()
+        let task = store.start(IncrementLater(milliseconds: 60_000))
+        await withKnownIssue {
+            await store.finish()
+        } matching: { String(describing: $0).contains("still running at finish(): incrementLater") }
+        task.cancel()
+    }
+}
