@@ -21,22 +21,22 @@ import Testing
     @Test func decodesTheClientIDAndTheSequence() throws {
         #expect(
             try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","clientId":"a-1"}"#)
-                == .hello(id: 1, protocolVersion: 1, client: "x/1", clientID: "a-1"))
+                == .hello(HelloRequest(id: 1, protocolVersion: 1, client: "x/1", clientID: "a-1")))
         #expect(
             try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":7}"#)
-                == .dispatch(id: 2, actionName: "add", sequence: 7))
+                == .dispatch(DispatchRequest(id: 2, actionName: "add", sequence: 7)))
         #expect(
             try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":9223372036854775807}"#)
-                == .dispatch(id: 2, actionName: "add", sequence: UInt64(Int64.max)))
+                == .dispatch(DispatchRequest(id: 2, actionName: "add", sequence: Int64.max)))
         #expect(
             try decode(#"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":null}"#)
-                == .dispatch(id: 2, actionName: "add", sequence: nil))
+                == .dispatch(DispatchRequest(id: 2, actionName: "add", sequence: nil)))
     }
 
     @Test func aHelloPassesAnyStringClientIDOnForTheServerToJudge() throws {
         #expect(
             try decode(#"{"type":"hello","id":1,"protocol":1,"clientId":"not valid!"}"#)
-                == .hello(id: 1, protocolVersion: 1, client: "", clientID: "not valid!"))
+                == .hello(HelloRequest(id: 1, protocolVersion: 1, client: "", clientID: "not valid!")))
         #expect(error(of: #"{"type":"hello","id":1,"protocol":1,"clientId":5}"#)?.code == .invalidMessage)
     }
 
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func aSequenceOnAnotherMessageIsIgnoredLikeAnyUnknownField() throws {
-        #expect(try decode(#"{"type":"ping","id":4,"sequence":0,"clientId":""}"#) == .ping(id: 4))
+        #expect(try decode(#"{"type":"ping","id":4,"sequence":0,"clientId":""}"#) == .ping(PingRequest(id: 4)))
     }
 
     @Test func clientIDRules() {
@@ -88,14 +88,15 @@ import Testing
     }
 
     @Test func theEncoderWritesWhatTheDecoderReads() throws {
-        let hello = try RequestEncoder.hello(id: 1, client: "c/1", clientID: "me")
+        let hello = HelloRequest(id: 1, client: "c/1", clientID: "me").encoded()
         #expect(
             try ClientRequest.decode(hello)
-                == .hello(id: 1, protocolVersion: WireProtocol.version, client: "c/1", clientID: "me"))
+                == .hello(HelloRequest(id: 1, protocolVersion: WireProtocol.version, client: "c/1", clientID: "me")))
         struct Empty: Encodable {}
-        let dispatch = try RequestEncoder.dispatch(id: 2, actionName: "undo", payload: Empty(), sequence: 12)
-        #expect(try ClientRequest.decode(dispatch) == .dispatch(id: 2, actionName: "undo", sequence: 12))
-        let unnumbered = try RequestEncoder.dispatch(id: 3, actionName: "undo", payload: Empty())
+        let dispatch = try DispatchRequest(id: 2, actionName: "undo", sequence: 12).encoded(payload: Empty())
+        #expect(
+            try ClientRequest.decode(dispatch) == .dispatch(DispatchRequest(id: 2, actionName: "undo", sequence: 12)))
+        let unnumbered = try DispatchRequest(id: 3, actionName: "undo").encoded(payload: Empty())
         #expect(String(decoding: unnumbered, as: UTF8.self).contains("sequence") == false)
     }
 

@@ -147,7 +147,7 @@ import Testing
     @Test func theRequestScanFindsTheDispatchPayload() throws {
         let message = Array(#"{"action":{"name":"edit","payload":{"number":1}},"id":3,"type":"dispatch"}"#.utf8)
         let (request, location) = try ClientRequest.decodeLocatingPayload(message)
-        #expect(request == .dispatch(id: 3, actionName: "edit", sequence: nil))
+        #expect(request == .dispatch(DispatchRequest(id: 3, actionName: "edit", sequence: nil)))
         #expect(location == DispatchPayloadLocation(scanning: message))
         guard case .object(let range) = location else {
             Issue.record("no payload found")
@@ -258,11 +258,11 @@ import Testing
             var type = "dispatch"
             var id: Int64
             var action: Action
-            var sequence: UInt64?
+            var sequence: Int64?
         }
-        for (name, sequence) in [("edit", UInt64?.some(3)), ("edit", nil), ("odd name\"", 4)] {
+        for (name, sequence) in [("edit", Int64?.some(3)), ("edit", nil), ("odd name\"", 4)] {
             let payload = Payload(text: "a/b \"c\" é", number: -2)
-            let written = try RequestEncoder.dispatch(id: 7, actionName: name, payload: payload, sequence: sequence)
+            let written = try DispatchRequest(id: 7, actionName: name, sequence: sequence).encoded(payload: payload)
             let encoded = try WireJSON.encode(
                 Dispatch(id: 7, action: Action(name: name, payload: payload), sequence: sequence))
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))

@@ -19,15 +19,17 @@ import Testing
     @Test func decodesEveryRequestAndIgnoresUnknownFields() throws {
         #expect(
             try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","extra":[1,2]}"#)
-                == .hello(id: 1, protocolVersion: 1, client: "x/1", clientID: nil))
+                == .hello(HelloRequest(id: 1, protocolVersion: 1, client: "x/1", clientID: nil)))
         #expect(
             try decode(#"{"type":"dispatch","id":2,"action":{"name":"add","payload":{"text":"a"}}}"#)
-                == .dispatch(id: 2, actionName: "add", sequence: nil))
+                == .dispatch(DispatchRequest(id: 2, actionName: "add", sequence: nil)))
         #expect(
             try decode(#"{"type":"subscribe","id":3,"viewModel":"list","params":{}}"#)
-                == .subscribe(id: 3, viewModel: "list"))
-        #expect(try decode(#"{"type":"unsubscribe","id":4,"subscription":7}"#) == .unsubscribe(id: 4, subscription: 7))
-        #expect(try decode(#"{"id":5,"type":"ping"}"#) == .ping(id: 5))
+                == .subscribe(SubscribeRequest(id: 3, viewModel: "list")))
+        #expect(
+            try decode(#"{"type":"unsubscribe","id":4,"subscription":7}"#)
+                == .unsubscribe(UnsubscribeRequest(id: 4, subscription: 7)))
+        #expect(try decode(#"{"id":5,"type":"ping"}"#) == .ping(PingRequest(id: 5)))
     }
 
     @Test func classifiesBrokenMessages() {

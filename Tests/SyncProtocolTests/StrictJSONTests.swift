@@ -131,15 +131,15 @@ import Testing
         for json in fields {
             #expect(code(Array(json.utf8)) == .invalidMessage, "\(json)")
         }
-        #expect(try ClientRequest.decode(Array(#"{"type":"ping","id":-0}"#.utf8)) == .ping(id: 0))
+        #expect(try ClientRequest.decode(Array(#"{"type":"ping","id":-0}"#.utf8)) == .ping(PingRequest(id: 0)))
         #expect(
             try ClientRequest.decode(Array(#"{"type":"hello","id":100,"protocol":1,"client":"x"}"#.utf8))
-                == .hello(id: 100, protocolVersion: 1, client: "x", clientID: nil))
+                == .hello(HelloRequest(id: 100, protocolVersion: 1, client: "x", clientID: nil)))
         #expect(
-            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"id":2e0}"#.utf8)) == .ping(id: 1),
+            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"id":2e0}"#.utf8)) == .ping(PingRequest(id: 1)),
             "JSONDecoder reads the first of a repeated key")
         #expect(
-            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"other":1e2}"#.utf8)) == .ping(id: 1),
+            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"other":1e2}"#.utf8)) == .ping(PingRequest(id: 1)),
             "other numbers may be anything")
     }
 
