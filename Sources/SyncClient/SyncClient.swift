@@ -88,7 +88,7 @@ public final class SyncClient: Sendable {
         }
         let welcome = try first.get()
         let info = ServerInfo(
-            name: welcome.server, app: welcome.app, protocolVersion: welcome.protocol, version: welcome.version,
+            name: welcome.server, app: welcome.app, protocolVersion: welcome.protocolVersion, version: welcome.version,
             log: welcome.log)
         return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender)
     }

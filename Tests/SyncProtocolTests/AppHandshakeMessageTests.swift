@@ -38,11 +38,16 @@ import Testing
     }
 
     @Test func theWelcomeNamesTheDaemonsApp() throws {
-        let welcome = ServerMessage.welcome(id: 1, protocolVersion: 1, server: "boardd", app: "board", version: 4)
+        let welcome = ServerMessage.welcome(
+            .init(id: 1, protocolVersion: 1, server: "boardd", app: "board", version: 4))
         #expect(
             String(decoding: welcome.encoded(), as: UTF8.self)
                 == #"{"app":"board","id":1,"protocol":1,"server":"boardd","type":"welcome","version":4}"#)
-        #expect(try ServerEnvelope.decode(welcome.encoded()).app == "board")
+        guard case .welcome(let decoded) = try ServerReply.decode(welcome.encoded()) else {
+            Issue.record("not a welcome")
+            return
+        }
+        #expect(decoded.app == "board")
     }
 
     @Test func wrongAppIsAnErrorCode() {

@@ -68,22 +68,24 @@ import Testing
     }
 
     @Test func theWelcomeCarriesTheClientIDAndLastSequenceOnlyWhenGiven() throws {
-        let plain = ServerMessage.welcome(id: 1, protocolVersion: 1, server: "todod/1", version: 7).encoded()
+        let plain = ServerMessage.welcome(.init(id: 1, protocolVersion: 1, server: "todod/1", version: 7)).encoded()
         #expect(
             String(decoding: plain, as: UTF8.self)
                 == #"{"id":1,"protocol":1,"server":"todod/1","type":"welcome","version":7}"#)
         let numbered = ServerMessage.welcome(
-            id: 1, protocolVersion: 1, server: "todod/1", version: 7, clientID: "c-1", lastSequence: 0
+            .init(id: 1, protocolVersion: 1, server: "todod/1", version: 7, clientID: "c-1", lastSequence: 0)
         ).encoded()
         #expect(
             String(decoding: numbered, as: UTF8.self)
                 == #"{"clientId":"c-1","id":1,"lastSequence":0,"protocol":1,"server":"todod/1","type":"welcome","version":7}"#
         )
-        let envelope = try WireJSON.decode(ServerEnvelope.self, from: numbered)
-        #expect(
-            envelope.clientID == "c-1" && envelope.lastSequence == 0 && envelope.version == 7
-                && envelope.type == "welcome")
-        let old = try WireJSON.decode(ServerEnvelope.self, from: plain)
+        guard case .welcome(let welcome) = try ServerReply.decode(numbered),
+            case .welcome(let old) = try ServerReply.decode(plain)
+        else {
+            Issue.record("not welcomes")
+            return
+        }
+        #expect(welcome.clientID == "c-1" && welcome.lastSequence == 0 && welcome.version == 7)
         #expect(old.clientID == nil && old.lastSequence == nil)
     }
 

@@ -86,7 +86,7 @@ import Testing
 
     @Test func encodesEveryMessageWithSortedKeys() {
         #expect(
-            json(.welcome(id: 1, protocolVersion: 1, server: "todod/1.0", version: 7))
+            json(.welcome(.init(id: 1, protocolVersion: 1, server: "todod/1.0", version: 7)))
                 == #"{"id":1,"protocol":1,"server":"todod/1.0","type":"welcome","version":7}"#)
         #expect(json(.ack(id: 2, version: 8)) == #"{"id":2,"type":"ack","version":8}"#)
         #expect(json(.subscribed(id: 3, subscription: 1)) == #"{"id":3,"subscription":1,"type":"subscribed"}"#)
@@ -102,7 +102,7 @@ import Testing
             json(.patch(subscription: 2, version: 9, base: 7, patch: Array(#"[{"op":"remove","path":"/a"}]"#.utf8)))
                 == #"{"base":7,"patch":[{"op":"remove","path":"/a"}],"subscription":2,"type":"update","version":9}"#)
         #expect(
-            json(.welcome(id: 1, protocolVersion: 1, server: "s", version: 0, features: ["patch"]))
+            json(.welcome(.init(id: 1, protocolVersion: 1, server: "s", version: 0, features: ["patch"])))
                 == #"{"features":["patch"],"id":1,"protocol":1,"server":"s","type":"welcome","version":0}"#)
     }
 
@@ -127,10 +127,10 @@ import Testing
     }
 
     @Test func clientsDecodeWhatTheServerEncodes() throws {
-        let envelope = try WireJSON.decode(
-            ServerEnvelope.self,
+        let reply = try WireJSON.decode(
+            ServerReply.self,
             from: ServerMessage.update(subscription: 4, version: 5, model: Array("[1]".utf8)).encoded())
-        #expect(envelope.type == "update" && envelope.subscription == 4 && envelope.version == 5 && envelope.id == nil)
+        #expect(reply == .update(subscription: 4, version: 5, base: nil))
         let model = try WireJSON.decode(
             UpdateEnvelope<[Int]>.self,
             from: ServerMessage.update(subscription: 4, version: 5, model: Array("[1]".utf8)).encoded())

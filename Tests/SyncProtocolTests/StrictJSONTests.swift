@@ -151,7 +151,7 @@ import Testing
         #expect(code(Array(#"{"type":"ping","id":1,"x":[1,{"a":"\u00e9\ud83d\ude00"}]}"#.utf8)) == nil)
     }
 
-    /// SyncClient reads server frames with `ServerEnvelope.decode` and models with
+    /// SyncClient reads server frames with `ServerReply.decode` and models with
     /// `WireJSON.decode`: both refuse what is not JSON, on the fast path and the slow one.
     @Test func serverFramesAreReadStrictlyToo() {
         let frames = [
@@ -161,7 +161,7 @@ import Testing
             #"{"id":1,"protocol":1,"server":"todod","type":"welcome","version":0,"extra":[1,]}"#,
         ]
         for frame in frames {
-            #expect(throws: DecodingError.self, "\(frame)") { try ServerEnvelope.decode(Array(frame.utf8)) }
+            #expect(throws: DecodingError.self, "\(frame)") { try ServerReply.decode(Array(frame.utf8)) }
         }
         do {
             _ = try WireJSON.decode(UpdateEnvelope<[Int]>.self, from: Array(frames[1].utf8))
