@@ -134,6 +134,17 @@ import Testing
             #"{"type":"ping"}"#,
             #"{"type":"ping","id":-9223372036854775808}"#,
             #"{"type":"ping","id":9223372036854775808}"#,
+            #"{"type":"hello","id":1,"protocol":1,"client":"c/1","app":"todo","clientId":"me"}"#,
+            #"{"type":"hello","id":1,"protocol":1.0,"client":"c/1"}"#,
+            #"{"type":"hello","id":1,"client":"c/1"}"#,
+            #"{"type":"hello","id":1,"protocol":1,"features":["patch"]}"#,
+            #"{"type":"hello","id":1,"protocol":1,"client":7}"#,
+            #"{"type":"get","id":7,"viewModel":"list","params":{},"at":3}"#,
+            #"{"type":"get","id":7,"viewModel":"list","at":-1}"#,
+            #"{"type":"get","id":7,"at":3}"#,
+            #"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":2.0}"#,
+            #"{"type":"dispatch","id":2,"action":null}"#,
+            #"{"type":"later","id":2}"#,
         ]
         for json in requests {
             let payload = Array(json.utf8)
@@ -142,6 +153,26 @@ import Testing
                     == outcome { () throws(ProtocolError) in try ClientRequest.decodeWithJSONDecoder(payload) },
                 "\(json)")
         }
+    }
+
+    /// The frequent requests, written plainly, are read by the scan alone: no `JSONDecoder`.
+    @Test func plainRequestsAreScanned() throws {
+        let requests = [
+            #"{"action":{"name":"edit","payload":{"number":1}},"id":3,"sequence":4,"type":"dispatch"}"#,
+            #"{"id":5,"type":"ping"}"#,
+            #"{"id":3,"params":{"filter":"all"},"type":"subscribe","viewModel":"list"}"#,
+            #"{"id":4,"subscription":7,"type":"unsubscribe"}"#,
+            #"{"after":3,"id":6,"limit":20,"type":"history"}"#,
+            #"{"at":3,"id":7,"params":{},"type":"get","viewModel":"list"}"#,
+            #"{"client":"c/1","id":1,"protocol":1,"type":"hello"}"#,
+        ]
+        for json in requests {
+            let scanned = try ClientRequest.scanned(Array(json.utf8))
+            #expect(scanned?.request == (try ClientRequest.decodeWithJSONDecoder(Array(json.utf8))), "\(json)")
+        }
+        #expect(
+            try ClientRequest.scanned(Array(#"{"client":"c","features":[],"id":1,"protocol":1,"type":"hello"}"#.utf8))
+                == nil)
     }
 
     @Test func theRequestScanFindsTheDispatchPayload() throws {
