@@ -25,45 +25,36 @@ extension RequestFieldValue {
     public var isOmitted: Bool { false }
 }
 
-extension Int64: RequestFieldValue {
+/// Integers: written as integer literals that fit an `Int64` (`1.0`, `1e2` and `1.5` are not
+/// integers, though `JSONDecoder` would read the first two as such).
+extension RequestFieldValue where Self: SignedInteger & FixedWidthInteger {
     /// An integer literal that fits (see `JSONObjectFields.plainInteger`).
-    public static func scan(_ member: JSONObjectFields.Member, in fields: JSONObjectFields) -> Int64? {
-        fields.plainInteger(member)
+    public static func scan(_ member: JSONObjectFields.Member, in fields: JSONObjectFields) -> Self? {
+        fields.plainInteger(member).flatMap(Self.init(exactly:))
     }
 
-    /// An integer; a number with a fraction or an exponent (a key in `nonIntegers`: `1.0`,
-    /// `1e2`, which `JSONDecoder` would read as integers) is a type mismatch.
+    /// An integer; a number with a fraction or an exponent (a key in `nonIntegers`) is a type
+    /// mismatch.
     public static func decode(
         _ key: RequestKey, from container: KeyedDecodingContainer<RequestKey>, refusing nonIntegers: Set<String>
-    ) throws -> Int64? {
+    ) throws -> Self? {
         guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
-        guard !nonIntegers.contains(key.stringValue), let value = try? container.decode(Int64.self, forKey: key) else {
+        guard !nonIntegers.contains(key.stringValue), let value = try? container.decode(Int64.self, forKey: key),
+            let integer = Self(exactly: value)
+        else {
             throw DecodingError.typeMismatch(
-                Int64.self, .init(codingPath: container.codingPath + [key], debugDescription: "not an integer"))
+                Self.self, .init(codingPath: container.codingPath + [key], debugDescription: "not an integer"))
         }
-        return value
+        return integer
     }
 
     /// The decimal digits.
     public func write(to bytes: inout [UInt8]) { bytes += String(self).utf8 }
 }
 
-extension Int: RequestFieldValue {
-    /// As an `Int64`.
-    public static func scan(_ member: JSONObjectFields.Member, in fields: JSONObjectFields) -> Int? {
-        Int64.scan(member, in: fields).flatMap(Int.init(exactly:))
-    }
+extension Int64: RequestFieldValue {}
 
-    /// As an `Int64`.
-    public static func decode(
-        _ key: RequestKey, from container: KeyedDecodingContainer<RequestKey>, refusing nonIntegers: Set<String>
-    ) throws -> Int? {
-        try Int64.decode(key, from: container, refusing: nonIntegers).map(Int.init)
-    }
-
-    /// The decimal digits.
-    public func write(to bytes: inout [UInt8]) { bytes += String(self).utf8 }
-}
+extension Int: RequestFieldValue {}
 
 extension String: RequestFieldValue {
     /// A string without escapes.
