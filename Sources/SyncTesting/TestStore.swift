@@ -104,7 +104,13 @@ public final class TestStore<App: SyncApp> {
         tasks.append(Task { await effect.run(context) })
     }
 
-    /// Cancels the side effects `start` started, waits for them to end, and fails if any action
+    /// Runs `schedule` on the store's clock, as the daemon does, until `finish()`: what is due
+    /// is dispatched and waits for `receive`; the rest waits for the clock to reach it.
+    public func start<S: Schedule<App.State>>(_ schedule: S) {
+        start(ScheduleRunner<S, App.Dependencies>(schedule: schedule))
+    }
+
+    /// Cancels the side effects and schedules `start` started, waits for them to end, and fails if any action
     /// they (or a `run`) dispatched was not received.
     public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
         finished = true

@@ -28,7 +28,7 @@ public struct ExpireDone: DispatchedSideEffect {
         }
         let now = context.dependencies.clock.now()
         let retention = olderThanSeconds * 1000
-        let numbers = ExpireCompletedItems.expiredNumbers(
+        let numbers = ClearDoneItems.expiredNumbers(
             in: context.currentState().state, retentionMilliseconds: retention, now: now)
         var removed = 0
         for number in numbers {

@@ -37,6 +37,8 @@ struct BenchOptions: Codable {
     var fanOutSeconds = 5.0
     /// Figure 3: milliseconds between two dispatches (1: one per ms; more for a profiler).
     var fanOutPeriodMs = 1
+    /// Figure 3: rounds of the raw subscribers' run (a stall shows in one round's tail).
+    var fanOutRounds = 3
     /// Figure 3: the todod subscriber counts.
     var fanOutSubscribers = [100, 1000]
     /// Figure 3: the Redis subscriber count.
@@ -100,6 +102,7 @@ struct BenchOptions: Codable {
         options.pipelineDepth = 4
         options.fanOutSeconds = 0.3
         options.fanOutSubscribers = [3, 6]
+        options.fanOutRounds = 1
         options.redisSubscribers = 3
         options.idleConnections = 20
         options.growthSizes = [10, 100, 1000]
@@ -125,7 +128,8 @@ struct BenchOptions: Codable {
     static let usage = """
         usage: todo-bench [--smoke] [--only N,N...] [--json PATH] [--redis | --no-redis] [--postgres | --no-postgres]
                           [--rounds N] [--serial-count N] [--pipelined-count N] [--pipelined-clients N] [--pipeline-depth N]
-                          [--fanout-seconds S] [--fanout-period-ms N] [--fanout-subscribers N,N...] [--redis-subscribers N]
+                          [--fanout-seconds S] [--fanout-period-ms N] [--fanout-subscribers N,N...] [--fanout-rounds N]
+                          [--redis-subscribers N]
                           [--idle-connections N] [--growth-sizes N,N...] [--growth-toggles N]
                           [--cold-actions N] [--cold-tail N] [--cold-runs N] [--process-runs N] [--stalled-items N]
                           [--memory-items N]
@@ -222,6 +226,7 @@ struct BenchOptions: Codable {
             case "--fanout-seconds": options.fanOutSeconds = try seconds(word)
             case "--fanout-period-ms": options.fanOutPeriodMs = try positive(word)
             case "--fanout-subscribers": options.fanOutSubscribers = try list(word)
+            case "--fanout-rounds": options.fanOutRounds = try positive(word)
             case "--redis-subscribers": options.redisSubscribers = try positive(word)
             case "--idle-connections": options.idleConnections = try positive(word)
             case "--growth-sizes": options.growthSizes = try list(word)

@@ -9,13 +9,10 @@ DaemonCommand<TodoApp>(
             "--clear-done-after", argument: "SECONDS",
             help: ["remove items that have been done this long (default: never)"])
     ],
-    sideEffects: { arguments throws(DaemonUsageError) in
+    schedules: { arguments throws(DaemonUsageError) in
         guard let seconds = try arguments.integer(of: "--clear-done-after", in: 1...100 * 365 * 86_400) else {
             return []
         }
-        return [
-            ExpireCompletedItems(
-                retentionMilliseconds: Int64(seconds) * 1000, intervalMilliseconds: min(Int64(seconds) * 1000, 1000))
-        ]
+        return [ClearDoneItems(retentionMilliseconds: Int64(seconds) * 1000)]
     }
 ).run()

@@ -14,6 +14,21 @@ import Testing
         #expect(harness.heldCommit == nil)
     }
 
+    @Test func anotherAppsClientIsRefusedWithBothNamesAndAnUnnamedOneServed() {
+        let harness = EngineHarness()
+        harness.open(1)
+        harness.send(1, #"{"type":"hello","id":0,"protocol":1,"client":"board/1","app":"board"}"#)
+        #expect(harness.errorCodes(1) == ["wrong_app"])
+        #expect(
+            harness.sent(1, "error").first?["message"] as? String
+                == "this is tallyd, serving tally; the client is board")
+        #expect(harness.closed == [1])
+
+        harness.greet(2)
+        #expect(harness.sent(2, "welcome").first?["app"] as? String == "tally")
+        #expect(!harness.closed.contains(2))
+    }
+
     @Test func aPeerThePolicyDoesNotAllowIsRefused() {
         let harness = EngineHarness()
         harness.open(1, allowed: false)

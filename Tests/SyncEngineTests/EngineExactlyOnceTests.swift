@@ -52,6 +52,28 @@ import Testing
         #expect(harness.heldCommit == nil)
     }
 
+    @Test(arguments: ["0", "-1", "1.5", "\"1\"", "true"])
+    func aSequenceThatIsNotAPositiveIntegerIsRefused(sequence: String) {
+        let harness = EngineHarness()
+        harness.greet(1, clientID: "laptop")
+        harness.send(
+            1, #"{"type":"dispatch","id":4,"action":{"name":"add","payload":{}},"sequence":"# + sequence + "}")
+        #expect(harness.errorCodes(1) == ["invalid_message"])
+        #expect((harness.sent(1, "error").first?["message"] as? String)?.contains("sequence") == true)
+        #expect(harness.heldCommit == nil && !harness.closed.contains(1))
+    }
+
+    @Test(arguments: ["", String(repeating: "x", count: 65), "has space", "slash/y", "ünï"])
+    func aBadClientIDIsRefusedAndTheConnectionClosed(clientID: String) {
+        let harness = EngineHarness()
+        harness.greet(1, clientID: clientID)
+        #expect(harness.errorCodes(1) == ["invalid_message"])
+        #expect(
+            (harness.sent(1, "error").first?["message"] as? String)?.contains("\"clientId\" is not a valid client id")
+                == true)
+        #expect(harness.closed == [1])
+    }
+
     @Test func anOvertakenCommitIsRebasedOnTheOtherHostsEntriesAndCommittedAgain() {
         let harness = EngineHarness(shared: true)
         harness.greet(1)

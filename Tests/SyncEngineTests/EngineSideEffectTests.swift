@@ -27,6 +27,19 @@ import Testing
         #expect(harness.types(1) == ["welcome"])
     }
 
+    @Test func aSideEffectIsCancelledAtOnceWhenItsClientEndsItsInput() {
+        let harness = EngineHarness()
+        harness.greet(1)
+        harness.send(1, #"{"type":"dispatch","id":4,"action":{"name":"wait","payload":{}}}"#)
+        harness.feed(.inputEnded(connection: 1))
+        #expect(harness.cancelledCalls == [1], "cancelled when the input ends, not when the task ends")
+        #expect(harness.errorCodes(1) == ["cancelled"])
+        #expect(harness.sent(1, "error").first?["id"] as? Int == 4)
+        #expect(harness.closed == [1], "nothing else awaited: the connection closes")
+        harness.feed(.sideEffectFinished(call: 1, .success(Array("1".utf8))))
+        #expect(harness.types(1) == ["welcome", "error"], "the task's late end answers no one")
+    }
+
     @Test func aConnectionRunsAtMostItsLimitOfSideEffects() {
         let harness = EngineHarness { $0.maximumSideEffectsPerConnection = 2 }
         harness.greet(1)

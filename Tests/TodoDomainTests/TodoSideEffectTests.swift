@@ -12,16 +12,16 @@ private let threeItems = TodoState(
         TodoItem(id: "c", number: 3, text: "open", completed: false, createdAt: 0),
     ], nextNumber: 4)
 
-@Suite struct ExpireCompletedItemsTests {
+@Suite struct ClearDoneItemsTests {
     @Test func picksOnlyItemsDoneLongerThanTheRetention() {
-        #expect(ExpireCompletedItems.expiredNumbers(in: threeItems, retentionMilliseconds: 100, now: 1_000) == [1])
+        #expect(ClearDoneItems.expiredNumbers(in: threeItems, retentionMilliseconds: 100, now: 1_000) == [1])
     }
 
     /// On the test clock: nothing goes before its time, each item goes once its time passed.
     @Test func removesEachItemOnceItsRetentionPassed() async throws {
         let clock = TestClock(now: 950)
         let store = makeTodoStore(clock: clock, state: threeItems)
-        store.start(ExpireCompletedItems(retentionMilliseconds: 100, intervalMilliseconds: 10))
+        store.start(ClearDoneItems(retentionMilliseconds: 100))
         await clock.waitForSleepers()
         #expect(store.version == 0, "nothing is due at 950")
         clock.advance(by: 50)

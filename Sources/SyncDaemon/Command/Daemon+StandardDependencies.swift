@@ -7,11 +7,12 @@ extension DaemonCommand where App.Dependencies == StandardDependencies {
         sideEffects:
             @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>] = {
                 _ in []
-            }
+            },
+        schedules: @escaping (DaemonArguments) throws(DaemonUsageError) -> [any Schedule<App.State>] = { _ in [] }
     ) {
         self.init(
             identity: identity, summary: summary, appOptions: appOptions, dependencies: StandardDependencies(),
-            sideEffects: sideEffects)
+            sideEffects: sideEffects, schedules: schedules)
     }
 }
 
@@ -19,10 +20,10 @@ extension Daemon where App.Dependencies == StandardDependencies {
     /// A daemon with the live clock and random ids (`StandardDependencies()`).
     public convenience init(
         configuration: DaemonConfiguration, sideEffects: [any SideEffect<App.State, App.Dependencies>] = [],
-        logger: Logger
+        schedules: [any Schedule<App.State>] = [], logger: Logger
     ) {
         self.init(
-            configuration: configuration, dependencies: StandardDependencies(), sideEffects: sideEffects, logger: logger
-        )
+            configuration: configuration, dependencies: StandardDependencies(), sideEffects: sideEffects,
+            schedules: schedules, logger: logger)
     }
 }

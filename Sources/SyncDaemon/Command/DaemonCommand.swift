@@ -21,6 +21,8 @@ public struct DaemonCommand<App: SyncApp> {
     public let appOptions: [DaemonOption]
     /// The long-running side effects to run, from the parsed command line (the app's options).
     public let sideEffects: (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>]
+    /// The durable schedules, from the parsed command line (the app's options).
+    public let schedules: (DaemonArguments) throws(DaemonUsageError) -> [any Schedule<App.State>]
     /// What acceptance and every side effect are given: the clock, the ids, the app's own.
     public let dependencies: App.Dependencies
 
@@ -30,8 +32,10 @@ public struct DaemonCommand<App: SyncApp> {
         sideEffects:
             @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>] = {
                 _ in []
-            }
+            },
+        schedules: @escaping (DaemonArguments) throws(DaemonUsageError) -> [any Schedule<App.State>] = { _ in [] }
     ) {
+        self.schedules = schedules
         self.identity = identity
         self.summary = summary
         self.appOptions = appOptions
@@ -49,6 +53,7 @@ public struct DaemonCommand<App: SyncApp> {
         let parsed: DaemonArguments
         let configuration: DaemonConfiguration
         let effects: [any SideEffect<App.State, App.Dependencies>]
+        let scheduled: [any Schedule<App.State>]
         do throws(DaemonUsageError) {
             parsed = try DaemonArguments(parsing: arguments, appOptions: appOptions)
             switch parsed.request {
@@ -65,13 +70,15 @@ public struct DaemonCommand<App: SyncApp> {
                 of: identity, environment: Self.environment(identity), userID: getuid())
             if parsed.request == .prepareSchema { Self.prepareSchema(configuration, logLevel: parsed.logLevel) }
             effects = try sideEffects(parsed)
+            scheduled = try schedules(parsed)
         } catch {
             fail(error)
         }
         let logger = Logger(label: label, minimumLevel: parsed.logLevel)
         do {
             try Daemon<App>(
-                configuration: configuration, dependencies: dependencies, sideEffects: effects, logger: logger
+                configuration: configuration, dependencies: dependencies, sideEffects: effects,
+                schedules: scheduled, logger: logger
             ).run()
         } catch DaemonError.uncertainCommit(let reason) {
             logger.log(.error, DaemonError.uncertainCommit(reason: reason).description)

@@ -5,7 +5,7 @@ struct SnapshotFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// A read of the journal queued by the server. Not nested in the generic `JournalWriter`
+/// A read of the journal queued by the shell. Not nested in the generic `JournalWriter`
 /// (neither is `JournalJobResults`), so that their type metadata is not looked up at run time
 /// on every commit.
 struct JournalRead {

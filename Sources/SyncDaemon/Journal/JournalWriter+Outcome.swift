@@ -4,7 +4,7 @@ import SyncJournal
 /// What a `JournalWriter` reports: what a job left (the outcome of each commit, a
 /// `CommitOutcome`), and where a job ran.
 extension JournalWriter {
-    /// What the jobs that ended since the last `takeFinished()` left for the server.
+    /// What the jobs that ended since the last `takeFinished()` left for the engine.
     struct Finished {
         /// What became of the commits, in the order they ended.
         var outcomes: [CommitOutcome<State>] = []

@@ -8,10 +8,10 @@ import SyncProtocol
 ///
 /// The server keeps the actions it applied since the last commit and, at the end of a loop
 /// pass, hands them all to `startNextJob(entries:…)`, which commits them as one transaction;
-/// whatever the server applies while that commit runs goes into the next one. Reads of the
+/// whatever the engine applies while that commit runs goes into the next one. Reads of the
 /// journal (history) ride along in the same job, after the commit, so the journal is only ever
 /// used by one thread at a time. A job
-/// that ends keeps its outcomes and its reads' results until the server takes them with
+/// that ends keeps its outcomes and its reads' results until the shell takes them with
 /// `takeFinished()`: at once after an inline commit (`startNextJob()` says it ran inline), and
 /// when the delegate hears that a pool job ended.
 ///
@@ -27,7 +27,7 @@ import SyncProtocol
 /// entries ─startNextJob()─┬─ small ─▶ journal.append on the loop ─▶ .ranInline
 ///                         └─ large ─▶ job on the thread pool ─▶ delegate: job finished
 ///                                     journal.append + reads
-/// then: takeFinished() ─▶ the server settles the outcomes and delivers the reads
+/// then: takeFinished() ─▶ the engine settles the outcomes and delivers the reads
 /// ```
 ///
 /// No commit waits for a snapshot's encoding. A commit whose batch crosses a multiple of the
@@ -37,7 +37,7 @@ import SyncProtocol
 /// saves the encoded snapshot (that job's acks wait for the write).
 ///
 /// With a log other daemons share (PostgreSQL), a commit can be overtaken: another daemon
-/// appended first. The job then reads what they appended, and the server rebases what it
+/// appended first. The job then reads what they appended, and the engine rebases what it
 /// had not saved on it (`CommitOutcome.overtaken`); a job also reads their appends when asked to
 /// catch up (`requestCatchUp()`, after the listener heard of them).
 ///
@@ -235,7 +235,7 @@ final class JournalWriter<State: Codable & Sendable> {
         return .queued
     }
 
-    /// Commits `remaining` (what the server applied and did not commit yet) and saves a
+    /// Commits `remaining` (what the engine applied and did not commit yet) and saves a
     /// snapshot of the final state and ledger, on the calling thread. Only at shutdown, after
     /// the loop has stopped (so no job is running).
     func finish(remaining: [JournalEntry], finalState: State, ledger: DispatchLedger, version: UInt64) {
@@ -395,7 +395,7 @@ final class JournalWriter<State: Codable & Sendable> {
     }
 
     /// Other daemons appended `foreign`: they are durable, and the batch this job did not save
-    /// goes back to the server to be rebased on them.
+    /// goes back to the engine to be rebased on them.
     private func absorb(_ foreign: [JournalEntry], unsaved: [JournalEntry]) {
         if !unsaved.isEmpty { overtakenCount += 1 }
         durableVersion = foreign.last!.version

@@ -33,6 +33,8 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
     private var sideEffectReplies: [UInt64: CheckedContinuation<UInt64, any Error>] = [:]
     private var nextReply: UInt64 = 1
     private var byeDeadline: LoopHandle<uv_timer_t>?
+    /// The wake-up the engine's schedules asked for.
+    private var scheduleWakeUp: LoopHandle<uv_timer_t>?
     private var isPerforming = false
     /// Whether the journal job being started reported its end before `startNextJob` returned.
     private var isStartingJob = false
@@ -62,6 +64,12 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
             finish: { call, outcome in box.value?.feed(.sideEffectFinished(call: call, outcome)) })
         box.value = self
         writer.delegate = self
+    }
+
+    /// Starts serving: the schedules dispatch what is due in the recovered state.
+    func start() {
+        engine.start()
+        performOutputs()
     }
 
     /// Hands `input` to the engine and carries out what it asks for.
@@ -135,13 +143,14 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
             continuation.resume(with: result.mapError { $0 as any Error })
         case .stopSideEffects: calls.stop()
         case .log(let level, let text): logger.log(Logger.Level(level), text)
+        case .wakeIn(let milliseconds): wake(in: milliseconds)
         case .startByeDeadline(let milliseconds): startByeDeadline(after: milliseconds)
         case .shutdownFinished:
-            byeDeadline?.close()
+            closeTimers()
             passEnd.close()
         case .stopAtOnce(let reason):
             fatalStop = .uncertainCommit(reason: reason)
-            byeDeadline?.close()
+            closeTimers()
             passEnd.close()
             onFatalError()
         }
@@ -165,6 +174,26 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
         case .queued:
             feed(.journalJobStarted(.queued))
         }
+    }
+
+    private func wake(in milliseconds: Int64?) {
+        scheduleWakeUp?.close()
+        scheduleWakeUp = nil
+        guard let milliseconds else { return }
+        do {
+            scheduleWakeUp = try .timer(loop: loop, after: UInt64(max(0, milliseconds))) { [unowned self] in
+                scheduleWakeUp?.close()
+                scheduleWakeUp = nil
+                feed(.wakeUp)
+            }
+        } catch {
+            logger.log(.warning, "no timer for the schedules (\(error)); trying again at the next version")
+        }
+    }
+
+    private func closeTimers() {
+        byeDeadline?.close()
+        scheduleWakeUp?.close()
     }
 
     private func startByeDeadline(after milliseconds: UInt64) {

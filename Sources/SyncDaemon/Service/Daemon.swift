@@ -16,19 +16,23 @@ import SyncStore
 public final class Daemon<App: SyncApp> {
     private let configuration: DaemonConfiguration
     private let sideEffects: [any SideEffect<App.State, App.Dependencies>]
+    private let schedules: [any Schedule<App.State>]
     private let dependencies: App.Dependencies
     private let logger: Logger
 
-    /// A daemon serving `App` as `configuration` says, running `sideEffects` while it serves;
-    /// acceptance, those side effects and the ones clients dispatch are given `dependencies`.
+    /// A daemon serving `App` as `configuration` says, running `sideEffects` while it serves
+    /// and dispatching what `schedules` say is due; acceptance, those side effects and the ones
+    /// clients dispatch are given `dependencies`.
     public init(
         configuration: DaemonConfiguration, dependencies: App.Dependencies,
         sideEffects: [any SideEffect<App.State, App.Dependencies>] = [],
+        schedules: [any Schedule<App.State>] = [],
         logger: Logger
     ) {
         self.configuration = configuration
         self.dependencies = dependencies
         self.sideEffects = sideEffects
+        self.schedules = schedules
         self.logger = logger
     }
 
@@ -77,7 +81,7 @@ public final class Daemon<App: SyncApp> {
         engineConfiguration.journalLocation = journal.location
         let engine = Engine<App>(
             store: recovered.store, ledger: recovered.ledger, configuration: engineConfiguration,
-            dependencies: dependencies)
+            dependencies: dependencies, schedules: schedules)
         let server = try LoopServer<App>(
             engine: engine, loop: loop, writer: writer, peerPolicy: configuration.peerPolicy,
             dependencies: dependencies, logger: logger)
@@ -90,6 +94,7 @@ public final class Daemon<App: SyncApp> {
             throw error
         }
         server.onFatalError = { [weak services] in services?.stopAll() }
+        server.start()
         uv_run(loop, UV_RUN_DEFAULT)
         if let fatal = server.fatalStop { throw fatal }
         let applied = engine.appliedStore
@@ -145,11 +150,12 @@ public final class Daemon<App: SyncApp> {
             let watcher = try SharedLogWatcher(
                 loop: loop, conninfo: conninfo,
                 schema: SharedLogSchema(daemonName: configuration.identity.daemonName),
-                applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty
+                applicationName: configuration.serverName, wantsLeadership: !sideEffects.isEmpty || !schedules.isEmpty
             ) { [unowned server, logger] observation in
                 Self.noteChanges(from: server.engine.sharedLog, to: observation, writer: server.writer, logger: logger)
                 server.feed(.sharedLogObserved(observation))
-                // The side effects that act for every host run on the leader only.
+                // The side effects that act for every host run on the leader only (so do the
+                // schedules: the engine hears of the leadership through the observation).
                 if observation.isLeader { effects.start() } else { effects.pause() }
             }
             services.started("the shared log's watcher") { watcher.stop() }

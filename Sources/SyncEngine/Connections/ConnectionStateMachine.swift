@@ -25,7 +25,7 @@ struct ConnectionStateMachine {
         case serving(Input)
         /// Nothing more is read or queued; what is queued is written, then the connection closes.
         case draining(CloseReason)
-        /// The socket is closed (or closing) and the server was told, once.
+        /// The socket is closed (or closing) and the engine let go of it, once.
         case closed(CloseReason)
     }
 
@@ -52,11 +52,11 @@ struct ConnectionStateMachine {
     struct Effects: Equatable {
         /// Stop reading the socket (`uv_read_stop`).
         var stopReading = false
-        /// Ask the server for a write at the end of this loop pass.
+        /// Ask for a write at the end of this loop pass.
         var scheduleFlush = false
         /// Start reading the socket (`uv_read_start`).
         var startReading = false
-        /// Tell the server the connection is lost for this reason, then close the socket.
+        /// Let go of the connection for this reason, then close the socket.
         var close: CloseReason?
 
         /// Nothing to do.

@@ -56,11 +56,12 @@ extension Engine {
         closeWithError(reply, connection, because: .framingBroken)
     }
 
-    /// The client shut down its sending side: the connection closes once everything it asked
-    /// for is answered.
+    /// The client shut down its sending side: its side effects are cancelled at once (answered
+    /// `cancelled`), and the connection closes once everything it asked for is answered.
     func endInput(of id: Int) {
         guard let connection = connections[id] else { return }
         perform(connection.machine.endInput(.byClient), on: connection)
+        cancelSideEffects(of: connection)
         closeIfFinished(connection)
     }
 
@@ -155,7 +156,7 @@ extension Engine {
     private func lose(_ connection: ClientConnection, _ reason: CloseReason) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         requests.drop(connection.id)
-        let cancelled = sideEffectCalls.calls(of: connection.id)
+        let cancelled = sideEffectCalls.cancel(of: connection.id)
         if !cancelled.isEmpty { emit(.cancelSideEffects(cancelled)) }
         for (subscription, key) in connection.subscriptions {
             hub.unsubscribe(.init(connectionID: connection.id, subscription: subscription), from: key)

@@ -5,4 +5,6 @@ enum DispatchRequester: Equatable {
     case client(RequestBook.Token)
     /// A side effect running off the loop, waiting on this reply (`answerSideEffectDispatch`).
     case sideEffect(reply: UInt64)
+    /// One of the app's schedules, by index (`Engine+Schedules.swift`).
+    case schedule(Int)
 }

@@ -12,6 +12,8 @@ extension Engine {
                 answer(token) { .ack(id: $0, version: version) }
             case .sideEffect(let reply):
                 emit(.answerSideEffectDispatch(reply: reply, .success(version)))
+            case .schedule(let index):
+                scheduleDidSettle(index, failure: nil)
             }
         }
     }
@@ -32,6 +34,8 @@ extension Engine {
             }
         case .sideEffect(let reply):
             emit(.answerSideEffectDispatch(reply: reply, .failure(error)))
+        case .schedule(let index):
+            scheduleDidSettle(index, failure: error)
         }
     }
 }

@@ -38,6 +38,8 @@ extension Engine {
             sharedLogWasVerified(audit)
         case .shutdownRequested:
             beginShutdown()
+        case .wakeUp:
+            wakeUp()
         case .byeDeadlinePassed:
             for connection in Array(connections.values) {
                 perform(connection.machine.close(.byeNotRead), on: connection)

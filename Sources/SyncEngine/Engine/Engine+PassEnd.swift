@@ -69,6 +69,7 @@ extension Engine {
         if pendingAcks.hasDurable || publishedVersion != durableVersion {
             publish()
             sendDurableAcks()
+            runSchedules()
         }
         writeConnections()
     }

@@ -27,6 +27,7 @@ extension Engine {
         guard case .serving = shutdown else { return }
         shutdown = .finishingCommits
         stopSideEffects()
+        runSchedules()
         for connection in Array(connections.values) {
             perform(connection.machine.endInput(.byServer), on: connection)
         }

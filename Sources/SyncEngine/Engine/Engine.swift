@@ -60,6 +60,9 @@ package final class Engine<App: SyncApp> {
     var journalReads = JournalReadBook<App.State>()
     /// The rebuilds of past versions for `get` (see `Engine+Get.swift`).
     var rebuilds: RebuildQueue
+    /// The app's durable schedules, and where each is (see `Engine+Schedules.swift`).
+    let schedules: [any Schedule<App.State>]
+    var scheduleBook = ScheduleBook()
 
     /// What the listener of a shared log last saw; `nil` with a journal of this daemon only.
     package internal(set) var sharedLog: SharedLogObservation?
@@ -73,11 +76,13 @@ package final class Engine<App: SyncApp> {
     /// Whether `wantPassEnd` was asked for and the pass has not ended yet.
     var passEndWanted = false
 
-    /// An engine for `store` and `ledger` (everything in them durable).
+    /// An engine for `store` and `ledger` (everything in them durable), dispatching what
+    /// `schedules` say is due.
     package init(
         store: Store<App.State>, ledger: DispatchLedger, configuration: EngineConfiguration,
-        dependencies: App.Dependencies
+        dependencies: App.Dependencies, schedules: [any Schedule<App.State>] = []
     ) {
+        self.schedules = schedules
         let clashes = Set(App.actions.map { $0.wireName }).intersection(App.sideEffects.map { $0.wireName })
         precondition(
             clashes.isEmpty,
@@ -95,6 +100,11 @@ package final class Engine<App: SyncApp> {
         rebuilds = RebuildQueue(
             concurrencyLimit: configuration.maximumConcurrentRebuilds,
             waitingLimit: configuration.maximumWaitingRebuilds)
+    }
+
+    /// Starts serving: the schedules dispatch what is due in the recovered state.
+    package func start() {
+        runSchedules()
     }
 
     /// Number of connected clients.

@@ -43,6 +43,8 @@ package enum EngineInput<State: Sendable> {
     case shutdownRequested
     /// The clients did not read their `bye` in time (`EngineOutput.startByeDeadline`).
     case byeDeadlinePassed
+    /// The wake-up asked for with `EngineOutput.wakeIn` came.
+    case wakeUp
 }
 
 /// Who is on the other end of a connection, as `SO_PEERCRED` reports it.

@@ -45,6 +45,9 @@ package enum EngineOutput<App: SyncApp> {
     case stopSideEffects
     /// Write a log line.
     case log(LogLevel, String)
+    /// Report `EngineInput.wakeUp` after this many milliseconds (replacing the wake-up asked for
+    /// before); `nil`: no wake-up.
+    case wakeIn(milliseconds: Int64?)
     /// Report `EngineInput.byeDeadlinePassed` after this many milliseconds.
     case startByeDeadline(milliseconds: UInt64)
     /// Every client is gone after a graceful shutdown: close the engine's handles.

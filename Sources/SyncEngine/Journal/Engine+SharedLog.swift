@@ -32,7 +32,9 @@ extension Engine {
     /// Notes what the listener saw, and catches up when other daemons appended.
     func sharedLogDidChange(_ observation: SharedLogObservation) {
         let wasReachable = sharedLog?.isReachable ?? true
+        let wasLeader = sharedLog?.isLeader ?? false
         sharedLog = observation
+        if wasLeader != observation.isLeader { runSchedules() }
         // The database answers the listener again: a read tells whether it works for the
         // journal too (the outage's end is logged once a commit or a read works).
         if !wasReachable && observation.isReachable {

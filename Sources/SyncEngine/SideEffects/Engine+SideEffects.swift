@@ -93,6 +93,24 @@ extension Engine {
         }
     }
 
+    /// Cancels the calls of a client that finished sending and tells it so now: a client that
+    /// goes cancels its side effects (they dispatch nothing more). They stay counted until
+    /// their tasks end.
+    func cancelSideEffects(of connection: ClientConnection) {
+        let calls = sideEffectCalls.cancel(of: connection.id)
+        guard !calls.isEmpty else { return }
+        emit(.cancelSideEffects(calls))
+        log(.debug, "\(connection.logName) finished sending: cancelled \(calls.count.counting("side effect"))")
+        for id in calls {
+            guard let call = sideEffectCalls.call(id) else { continue }
+            answer(call.token) { requestID in
+                var error = ProtocolError.sideEffectCancelledByClient
+                error.requestID = requestID
+                return .error(error)
+            }
+        }
+    }
+
     /// Cancels every running call and tells each client so (the daemon is stopping). Their
     /// actions still queued fail; those already applied commit as usual.
     func stopSideEffects() {

@@ -6,6 +6,8 @@ struct SideEffectCallBook {
     struct Call {
         let connectionID: Int
         let token: RequestBook.Token
+        /// Whether it was cancelled (its client went); it still runs until its task ends.
+        var isCancelled = false
     }
 
     private var calls: [Int: Call] = [:]
@@ -30,10 +32,16 @@ struct SideEffectCallBook {
         return id
     }
 
-    /// The ids of the calls of connection `connectionID`, to be cancelled: it is gone.
-    func calls(of connectionID: Int) -> [Int] {
-        calls.filter { $0.value.connectionID == connectionID }.map(\.key).sorted()
+    /// Marks the calls of connection `connectionID` cancelled (its client went) and returns
+    /// the ids of those not cancelled before.
+    mutating func cancel(of connectionID: Int) -> [Int] {
+        let ids = calls.filter { $0.value.connectionID == connectionID && !$0.value.isCancelled }.map(\.key).sorted()
+        for id in ids { calls[id]?.isCancelled = true }
+        return ids
     }
+
+    /// The call `id`, while it runs.
+    func call(_ id: Int) -> Call? { calls[id] }
 
     /// Takes the call `id` out: it ended.
     mutating func finish(_ id: Int) -> Call? { calls.removeValue(forKey: id) }

@@ -7,10 +7,11 @@ extension FanOutFigure {
     /// One todod fan-out run with `subscribers` raw subscribers of `summary`, all read by one
     /// thread with epoll (`SubscriberReader`), and `count` toggles: the daemon's cost without a
     /// client library's.
-    static func measureTododRaw(_ context: BenchContext, subscribers: Int, count: Int, periodNanoseconds: UInt64)
-        async throws -> FanOutSample
-    {
-        let daemon = try TodoDaemon(context, directory: try context.directory("figure3-todod-raw-\(subscribers)"))
+    static func measureTododRaw(
+        _ context: BenchContext, subscribers: Int, count: Int, periodNanoseconds: UInt64, round: Int
+    ) async throws -> FanOutSample {
+        let daemon = try TodoDaemon(
+            context, directory: try context.directory("figure3-todod-raw-\(subscribers)-round\(round)"))
         try daemon.addItems(1)
         var sockets: [FrameSocket] = []
         // A figure that fails half-way must not leave the reader waiting on these sockets.

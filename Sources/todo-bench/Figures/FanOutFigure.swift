@@ -26,11 +26,19 @@ enum FanOutFigure {
                 ))
         }
         let rawSubscribers = options.redisSubscribers
-        context.progress(
-            "figure 3: \(count) toggles, one every \(options.fanOutPeriodMs) ms, to \(rawSubscribers) raw subscribers of summary read by one thread"
-        )
-        let raw = try await measureTododRaw(
-            context, subscribers: rawSubscribers, count: count, periodNanoseconds: period)
+        var rawRounds: [FanOutSample] = []
+        for round in 1...options.fanOutRounds {
+            context.progress(
+                "figure 3, round \(round) of \(options.fanOutRounds): \(count) toggles, one every \(options.fanOutPeriodMs) ms, to \(rawSubscribers) raw subscribers of summary read by one thread"
+            )
+            rawRounds.append(
+                try await measureTododRaw(
+                    context, subscribers: rawSubscribers, count: count, periodNanoseconds: period, round: round))
+        }
+        // The round whose p99 is the median one stands for the figure; the worst round's
+        // p99, p99.9 and maximum are rows of their own, so that a stall in one round shows.
+        let raw = rawRounds.sorted { $0.latency.p99 < $1.latency.p99 }[rawRounds.count / 2]
+        let worstP99 = rawRounds.map(\.latency.p99).max() ?? 0
         let syncs = min(count, 2000)
         context.progress("figure 3: \(syncs) appends of 4 KiB, each followed by fdatasync")
         let fsync = try DiskSyncProbe.measure(directory: try context.directory("figure3-fsync"), count: syncs)
@@ -64,11 +72,20 @@ enum FanOutFigure {
                 "p50, \(rawSubscribers) raw subscribers, one thread", unit: "ms", ours: raw.latency.p50,
                 redis: redisOneThread?.latency.p50, higherIsBetter: false, targetRatio: nil))
         var rawP99 = ResultRow.versusRedis(
-            "p99, \(rawSubscribers) raw subscribers, one thread", unit: "ms", ours: raw.latency.p99,
-            redis: redisOneThread?.latency.p99, higherIsBetter: false, targetRatio: nil)
+            "p99, \(rawSubscribers) raw subscribers, one thread, worst of \(rawRounds.count) rounds", unit: "ms",
+            ours: worstP99, redis: redisOneThread?.latency.p99, higherIsBetter: false, targetRatio: nil)
         rawP99.target = "<= Redis + fsync p99"
-        rawP99.met = redisOneThread.map { raw.latency.p99 <= $0.latency.p99 + fsync.p99 }
+        rawP99.met = redisOneThread.map { worstP99 <= $0.latency.p99 + fsync.p99 }
         report.rows.append(rawP99)
+        report.rows.append(
+            .versusRedis(
+                "p99.9, \(rawSubscribers) raw subscribers, worst round", unit: "ms",
+                ours: rawRounds.map(\.latency.p999).max() ?? 0, redis: redisOneThread?.latency.p999,
+                higherIsBetter: false, targetRatio: nil))
+        report.rows.append(
+            .absolute(
+                "max, \(rawSubscribers) raw subscribers, worst round", unit: "ms",
+                ours: rawRounds.map(\.latency.max).max() ?? 0, atMost: 10))
         report.rows.append(
             .absolute("fsync p99 (4 KiB append + fdatasync)", unit: "ms", ours: fsync.p99, atMost: nil))
         if let syncClients = ours.first(where: { $0.subscribers == rawSubscribers }) {
@@ -79,6 +96,11 @@ enum FanOutFigure {
                     baselineName: "raw subscribers", targetRatio: 2))
         }
         record(raw, as: "todod\(rawSubscribers)Raw", in: &report)
+        for (round, sample) in rawRounds.enumerated() {
+            report.details["todod\(rawSubscribers)RawRound\(round + 1)P99Ms"] = sample.latency.p99
+            report.details["todod\(rawSubscribers)RawRound\(round + 1)P999Ms"] = sample.latency.p999
+            report.details["todod\(rawSubscribers)RawRound\(round + 1)MaxMs"] = sample.latency.max
+        }
         report.details["fsyncP50Ms"] = fsync.p50
         report.details["fsyncP90Ms"] = fsync.p90
         report.details["fsyncMaxMs"] = fsync.max

@@ -12,6 +12,8 @@ struct Distribution: Codable, Sendable {
     let p90: Double
     /// The 99th percentile.
     let p99: Double
+    /// The 99.9th percentile.
+    let p999: Double
     /// The largest sample.
     let max: Double
 
@@ -20,7 +22,7 @@ struct Distribution: Codable, Sendable {
         let sorted = samples.sorted()
         count = sorted.count
         guard !sorted.isEmpty else {
-            (mean, min, p50, p90, p99, max) = (0, 0, 0, 0, 0, 0)
+            (mean, min, p50, p90, p99, p999, max) = (0, 0, 0, 0, 0, 0, 0)
             return
         }
         mean = sorted.reduce(0, +) / Double(sorted.count)
@@ -33,5 +35,6 @@ struct Distribution: Codable, Sendable {
         p50 = rank(0.50)
         p90 = rank(0.90)
         p99 = rank(0.99)
+        p999 = rank(0.999)
     }
 }

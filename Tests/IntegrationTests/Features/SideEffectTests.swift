@@ -101,6 +101,49 @@ import TodoDomain
         #expect(try daemon.stop() == 0)
     }
 
+    @Test(.blocking) func aClientThatFinishesSendingHasItsSideEffectCancelledAtOnce() throws {
+        let daemon = try DaemonHarness()
+        #expect(try daemon.todo("add", "never done").status == 0)
+        let client = try daemon.greetedClient()
+        try client.send(Self.awaitDone(3, 1))
+        // Half-closed: the client still reads. The side effect would wait for ever.
+        shutdown(client.descriptor, Int32(SHUT_WR))
+        let cancelled = try client.receive()
+        #expect(cancelled.type == "error" && cancelled.code == "cancelled" && cancelled.id == 3)
+        #expect((cancelled["message"] as? String)?.contains("its client finished sending") == true)
+        #expect(try client.readsEndOfStream(), "nothing else awaited: the daemon closes")
+        #expect(try daemon.todo("status").output.contains("version: 1"))
+        #expect(try daemon.stop() == 0)
+    }
+
+    @Test(.blocking) func aClientKilledWhileItsSideEffectRunsHasItCancelledAtOnce() throws {
+        let daemon = try DaemonHarness(arguments: ["--log-level", "debug"])
+        #expect(try daemon.todo("add", "never done").status == 0)
+        // A client in another process sends a side effect that waits for ever, then a ping: its
+        // pong says the side effect started (frames are served in order). Then it hangs.
+        let script = """
+            import socket, struct, sys, time
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+            for m in (b'{"type":"hello","id":0,"protocol":1,"client":"killed/1"}',
+                      b'{"type":"dispatch","id":1,"action":{"name":"awaitDone","payload":{"number":1}}}',
+                      b'{"type":"ping","id":2}'):
+                s.sendall(struct.pack(">I", len(m)) + m)
+            buffered = b""
+            while b'"pong"' not in buffered:
+                buffered += s.recv(65536)
+            print("started", flush=True); time.sleep(600)
+            """
+        let client = try ChildProcess(
+            "/usr/bin/python3", ["-c", script, daemon.socketPath], outputDirectory: daemon.dataDirectory)
+        _ = try client.waitForOutput { $0.contains("started") }
+        client.send(SIGKILL)
+        _ = try client.waitForExit()
+        try eventually("the killed client's side effect was not cancelled") {
+            daemon.process.standardError.contains("(killed/1) finished sending: cancelled 1 side effect") ? true : nil
+        }
+        #expect(try daemon.stop() == 0)
+    }
+
     @Test(.blocking) func aConnectionRunsAtMostEightAtOnce() throws {
         let daemon = try DaemonHarness()
         #expect(try daemon.todo("add", "wait for me").status == 0)

@@ -204,31 +204,8 @@ import Testing
         #expect(try list(daemon) == ([], 0))
     }
 
-    @Test(arguments: [0, -1, 1.5, "1", true] as [any Sendable])
-    func aSequenceThatIsNotAPositiveIntegerIsRefused(sequence: any Sendable) throws {
-        let daemon = try DaemonHarness()
-        let (client, _) = try numberedClient(daemon, "c")
-        let id = client.makeID()
-        let error = try client.expectError([
-            "type": "dispatch", "id": id, "action": ["name": "add", "payload": ["text": "x"]], "sequence": sequence,
-        ])
-        #expect(error.code == "invalid_message" && error.id == id)
-        #expect((error["message"] as? String)?.contains("sequence") == true)
-        try client.expectOnlyPong()
-        #expect(try list(daemon) == ([], 0))
-    }
-
-    @Test(arguments: ["", String(repeating: "x", count: 65), "has space", "slash/y", "ünï"])
-    func aBadClientIDIsRefusedAndTheConnectionClosed(clientID: String) throws {
-        let daemon = try DaemonHarness()
-        let client = try WireClient(path: daemon.socketPath)
-        try client.send(["type": "hello", "id": 1, "protocol": 1, "client": "t/1", "clientId": clientID])
-        let error = try client.receive()
-        #expect(error.type == "error" && error.code == "invalid_message" && error.id == 1)
-        #expect((error["message"] as? String)?.contains("\"clientId\" is not a valid client id") == true)
-        #expect(try client.readsEndOfStream())
-        #expect(try list(daemon) == ([], 0))
-    }
+    // A sequence that is not a positive integer, and a client id that is not valid, are refused
+    // on the engine (`EngineExactlyOnceTests`).
 
     @Test func aResendAfterAFailedCommitIsApplied() throws {
         let daemon = try DaemonHarness()

@@ -52,6 +52,8 @@ final class EngineHarness {
     /// Every output, named, in order (for the order of effects).
     private(set) var trace: [String] = []
     private(set) var catchUpsRequested = 0
+    /// The wake-ups the schedules asked for, in milliseconds from then (`nil`: none).
+    private(set) var wakeUps: [Int64?] = []
     private(set) var stoppedAtOnce: String?
     private(set) var shutdownFinished = false
     private var passEndWanted = false
@@ -59,7 +61,8 @@ final class EngineHarness {
     /// An engine over an empty store (or `store`), with `configure`d limits.
     init(
         commitMode: CommitMode = .held, store: Store<TallyApp.State> = Store(state: TallyApp.initialState),
-        shared: Bool = false, configure: (inout EngineConfiguration) -> Void = { _ in }
+        shared: Bool = false, schedules: [any Schedule<TallyApp.State>] = [],
+        configure: (inout EngineConfiguration) -> Void = { _ in }
     ) {
         var configuration = EngineConfiguration(
             serverName: "tallyd/1", daemonName: "tallyd", appName: "tally", hostName: "here",
@@ -69,7 +72,9 @@ final class EngineHarness {
         self.commitMode = commitMode
         engine = Engine(
             store: store, ledger: DispatchLedger(), configuration: configuration,
-            dependencies: StandardDependencies(clock: clock, ids: SequentialIDs()))
+            dependencies: StandardDependencies(clock: clock, ids: SequentialIDs()), schedules: schedules)
+        engine.start()
+        performOutputs()
     }
 
     // MARK: Inputs
@@ -213,6 +218,8 @@ final class EngineHarness {
             trace.append("stop side effects")
         case .log(let level, let text):
             logs.append((level, text))
+        case .wakeIn(let milliseconds):
+            wakeUps.append(milliseconds)
         case .startByeDeadline:
             trace.append("bye deadline")
         case .shutdownFinished:

@@ -10,7 +10,7 @@ enum TallyApp: SyncApp {
     static let initialState = State()
     static let actions: [any Action<State>.Type] = [Add.self, Note.self]
     static let sideEffects: [any DispatchedSideEffect<State, StandardDependencies>.Type] = [Wait.self]
-    static let viewModels: [any ViewModel<State>.Type] = [TallyModel.self, NotesModel.self]
+    static let viewModels: [any ViewModel<State>.Type] = [TallyModel.self, NotesModel.self, NoteModel.self]
 }
 
 /// Error thrown when a tally would go past its limit.
@@ -63,5 +63,20 @@ struct NotesModel: ViewModel {
 
     init(state: TallyApp.State, params: NoParams) {
         notes = state.notes
+    }
+}
+
+/// One note, by its index; `null` when there is none.
+struct NoteModel: ViewModel {
+    struct Params: Codable, Hashable, Sendable {
+        var index: Int
+    }
+
+    static let wireName = "note"
+    var text: String
+
+    init?(state: TallyApp.State, params: Params) {
+        guard state.notes.indices.contains(params.index) else { return nil }
+        text = state.notes[params.index]
     }
 }
