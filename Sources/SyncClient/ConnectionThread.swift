@@ -144,14 +144,10 @@ final class ConnectionThread: Sendable {
             socket.shutDown()
             throw .connectionClosed(.closedByClient)
         }
-        let hello: [UInt8]
-        do {
-            hello = try RequestEncoder.hello(
-                id: 0, client: configuration.clientName, app: configuration.app, clientID: configuration.clientID,
-                features: ["patch"])
-        } catch {
-            throw .protocolViolation("cannot encode hello: \(error)")
-        }
+        let hello = HelloRequest(
+            id: 0, client: configuration.clientName, app: configuration.app, clientID: configuration.clientID,
+            features: ["patch"]
+        ).encoded()
         // A daemon that refuses this user says so and closes at once, maybe before the hello
         // arrives: a failed write still reads what the daemon said.
         socket.write(FrameEncoder.frame(hello))

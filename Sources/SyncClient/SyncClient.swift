@@ -88,7 +88,7 @@ public final class SyncClient: Sendable {
         }
         let welcome = try first.get()
         let info = ServerInfo(
-            name: welcome.server, app: welcome.app, protocolVersion: welcome.protocol, version: welcome.version,
+            name: welcome.server, app: welcome.app, protocolVersion: welcome.protocolVersion, version: welcome.version,
             log: welcome.log)
         return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender)
     }
@@ -119,7 +119,8 @@ public final class SyncClient: Sendable {
     /// update reflecting that version was delivered to this client's streams before it returns.
     public func dispatch<A: Action>(_ action: A) async throws(SyncClientError) -> UInt64 {
         let reply = try await request(numbered: true) { id, sequence in
-            try RequestEncoder.dispatch(id: id, actionName: A.wireName, payload: action, sequence: sequence)
+            try DispatchRequest(id: id, actionName: A.wireName, sequence: sequence.map(Int64.init)).encoded(
+                payload: action)
         }
         guard case .ack(_, let version) = reply else { throw .protocolViolation("expected ack, got \(reply.typeName)") }
         return version
@@ -135,7 +136,7 @@ public final class SyncClient: Sendable {
     /// first run was cancelled when the connection was lost, its actions until then kept).
     public func run<E: DispatchedSideEffect>(_ effect: E) async throws(SyncClientError) -> E.Result {
         let (reply, payload) = try await requestWithPayload { id, _ in
-            try RequestEncoder.dispatch(id: id, actionName: E.wireName, payload: effect)
+            try DispatchRequest(id: id, actionName: E.wireName).encoded(payload: effect)
         }
         guard case .result = reply else { throw .protocolViolation("expected result, got \(reply.typeName)") }
         do {
@@ -148,7 +149,9 @@ public final class SyncClient: Sendable {
     /// Up to `limit` journaled actions after version `after`, oldest first; without `after`,
     /// the latest `limit` actions.
     public func history(after: UInt64? = nil, limit: Int = 20) async throws(SyncClientError) -> [HistoryEntry] {
-        let reply = try await request { id, _ in try RequestEncoder.history(id: id, after: after, limit: limit) }
+        let reply = try await request { id, _ in
+            HistoryRequest(id: id, after: after.map(Int64.init), limit: Int64(limit)).encoded()
+        }
         guard case .entries(_, let entries) = reply else {
             throw .protocolViolation("expected entries, got \(reply.typeName)")
         }
@@ -157,7 +160,7 @@ public final class SyncClient: Sendable {
 
     /// Round-trips a `ping`.
     public func ping() async throws(SyncClientError) {
-        let reply = try await request { id, _ in try RequestEncoder.ping(id: id) }
+        let reply = try await request { id, _ in PingRequest(id: id).encoded() }
         guard case .pong = reply else { throw .protocolViolation("expected pong, got \(reply.typeName)") }
     }
 
@@ -170,7 +173,7 @@ public final class SyncClient: Sendable {
     > {
         AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let sink = SubscriptionSink(
-                encodeSubscribe: { id in try RequestEncoder.subscribe(id: id, viewModel: Model.wireName, params: params)
+                encodeSubscribe: { id in try SubscribeRequest(id: id, viewModel: Model.wireName).encoded(params: params)
                 },
                 decodeAndYield: { version, payload in
                     do {
@@ -217,7 +220,7 @@ public final class SyncClient: Sendable {
         async throws(SyncClientError) -> ViewModelUpdate<Model>
     {
         let (reply, payload) = try await requestWithPayload { id, _ in
-            try RequestEncoder.get(id: id, viewModel: Model.wireName, params: params, at: version)
+            try GetRequest(id: id, viewModel: Model.wireName, at: Int64(version)).encoded(params: params)
         }
         guard case .model(_, let replyVersion) = reply else {
             throw .protocolViolation("expected model, got \(reply.typeName)")
@@ -263,7 +266,7 @@ public final class SyncClient: Sendable {
     /// means nothing (or another subscription), and the daemon already forgot it.
     private func sendUnsubscribe(_ subscription: Int64, generation: Int) {
         try? sender.send(.discard, onlyOn: generation) { id, _ in
-            try RequestEncoder.unsubscribe(id: id, subscription: subscription)
+            UnsubscribeRequest(id: id, subscription: subscription).encoded()
         }
     }
 

@@ -59,12 +59,26 @@ struct CountedModel: ViewModel {
 }
 
 /// The frames of a drained buffer, decoded; the buffer is freed.
-func decodedFrames(_ buffer: UnsafeMutableRawBufferPointer?) throws -> [ServerEnvelope] {
+func decodedFrames(_ buffer: UnsafeMutableRawBufferPointer?) throws -> [ServerReply] {
     guard let buffer else { return [] }
     defer { buffer.deallocate() }
     var decoder = FrameDecoder(maximumLength: 1 << 30)
     decoder.append(UnsafeRawBufferPointer(buffer))
-    var envelopes: [ServerEnvelope] = []
-    while let payload = try decoder.next() { envelopes.append(try WireJSON.decode(ServerEnvelope.self, from: payload)) }
-    return envelopes
+    var replies: [ServerReply] = []
+    while let payload = try decoder.next() { replies.append(try ServerReply.decode(payload)) }
+    return replies
+}
+
+extension ServerReply {
+    /// The version of an update, `nil` for another message.
+    var version: UInt64? {
+        guard case .update(_, let version, _) = self else { return nil }
+        return version
+    }
+
+    /// The version the patch of an update applies to, `nil` for a whole model or another message.
+    var base: UInt64? {
+        guard case .update(_, _, let base) = self else { return nil }
+        return base
+    }
 }

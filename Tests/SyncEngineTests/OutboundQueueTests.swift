@@ -45,10 +45,14 @@ import Testing
         // right before ack 2, and every later one was absorbed by it: it carries version 20,
         // ahead of the acks of 2 to 20.
         #expect(
-            written.map(\.type) == ["pong", "update", "ack", "update", "ack", "update"]
+            written.map(\.typeName) == ["pong", "update", "ack", "update", "ack", "update"]
                 + Array(repeating: "ack", count: 19))
-        #expect(written.compactMap { $0.type == "update" ? $0.version : nil } == [0, 1, 20])
-        #expect(written.compactMap { $0.type == "ack" ? $0.version : nil } == Array(0...20))
+        #expect(written.compactMap { $0.typeName == "update" ? $0.version : nil } == [0, 1, 20])
+        let acked = written.compactMap { reply -> UInt64? in
+            guard case .ack(_, let version) = reply else { return nil }
+            return version
+        }
+        #expect(acked == Array(0...20))
     }
 
     @Test func aPatchIsKeptWhileOnlyTheWriteInFlightIsLarge() throws {
@@ -83,7 +87,7 @@ import Testing
             queue.drain { subscription in subscription == 1 ? (2, Array(#"["x","x"]"#.utf8)) : nil })
         let update = try #require(written.first)
         #expect(
-            update.type == "update" && update.version == 2 && update.base == nil,
+            update.typeName == "update" && update.version == 2 && update.base == nil,
             "the whole model, not a patch that would need the one it replaced")
     }
 
@@ -95,7 +99,7 @@ import Testing
         #expect(outcome == .deferred)
         queue.append(ServerMessage.unsubscribed(id: 3, subscription: 7).framed())
         let written = try decodedFrames(queue.drain { _ in nil })
-        #expect(written.map(\.type) == ["unsubscribed"])
+        #expect(written.map(\.typeName) == ["unsubscribed"])
         let left = queue.drain { _ in nil }
         #expect(left == nil, "nothing left")
     }

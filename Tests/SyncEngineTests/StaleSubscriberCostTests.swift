@@ -35,7 +35,7 @@ import Testing
         /// (what `Connection.flush` does once the socket took the previous bytes), the newest
         /// models at `state` (version `version`) filled in. Returns the frames read.
         mutating func read(_ hub: ViewHub<CountedState>, state: CountedState, version: UInt64) throws
-            -> [ServerEnvelope]
+            -> [ServerReply]
         {
             let completed = try decodedFrames(writing)
             writing = nil

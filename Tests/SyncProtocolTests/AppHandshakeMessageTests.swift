@@ -11,10 +11,10 @@ import Testing
     @Test func aHelloNamesItsAppOrNone() throws {
         #expect(
             try decode(#"{"type":"hello","id":1,"protocol":1,"client":"todo/1","app":"todo"}"#)
-                == .hello(id: 1, protocolVersion: 1, client: "todo/1", app: "todo", clientID: nil))
+                == .hello(HelloRequest(id: 1, protocolVersion: 1, client: "todo/1", app: "todo", clientID: nil)))
         #expect(
             try decode(#"{"type":"hello","id":1,"protocol":1,"client":"old/1"}"#)
-                == .hello(id: 1, protocolVersion: 1, client: "old/1", app: nil, clientID: nil))
+                == .hello(HelloRequest(id: 1, protocolVersion: 1, client: "old/1", app: nil, clientID: nil)))
     }
 
     @Test func anAppThatIsNotAStringIsAnInvalidHello() {
@@ -26,23 +26,28 @@ import Testing
     }
 
     @Test func theEncodedHelloNamesTheAppAndDecodesBack() throws {
-        let hello = try RequestEncoder.hello(id: 3, client: "board-test", app: "board")
+        let hello = HelloRequest(id: 3, client: "board-test", app: "board").encoded()
         #expect(
             String(decoding: hello, as: UTF8.self)
                 == #"{"app":"board","client":"board-test","id":3,"protocol":1,"type":"hello"}"#)
         #expect(
             try ClientRequest.decode(hello)
-                == .hello(id: 3, protocolVersion: 1, client: "board-test", app: "board", clientID: nil))
-        let anonymous = try RequestEncoder.hello(id: 3, client: "x/1")
+                == .hello(HelloRequest(id: 3, protocolVersion: 1, client: "board-test", app: "board", clientID: nil)))
+        let anonymous = HelloRequest(id: 3, client: "x/1").encoded()
         #expect(!String(decoding: anonymous, as: UTF8.self).contains("app"))
     }
 
     @Test func theWelcomeNamesTheDaemonsApp() throws {
-        let welcome = ServerMessage.welcome(id: 1, protocolVersion: 1, server: "boardd", app: "board", version: 4)
+        let welcome = ServerMessage.welcome(
+            .init(id: 1, protocolVersion: 1, server: "boardd", app: "board", version: 4))
         #expect(
             String(decoding: welcome.encoded(), as: UTF8.self)
                 == #"{"app":"board","id":1,"protocol":1,"server":"boardd","type":"welcome","version":4}"#)
-        #expect(try ServerEnvelope.decode(welcome.encoded()).app == "board")
+        guard case .welcome(let decoded) = try ServerReply.decode(welcome.encoded()) else {
+            Issue.record("not a welcome")
+            return
+        }
+        #expect(decoded.app == "board")
     }
 
     @Test func wrongAppIsAnErrorCode() {

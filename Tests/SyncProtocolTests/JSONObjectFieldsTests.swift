@@ -134,6 +134,17 @@ import Testing
             #"{"type":"ping"}"#,
             #"{"type":"ping","id":-9223372036854775808}"#,
             #"{"type":"ping","id":9223372036854775808}"#,
+            #"{"type":"hello","id":1,"protocol":1,"client":"c/1","app":"todo","clientId":"me"}"#,
+            #"{"type":"hello","id":1,"protocol":1.0,"client":"c/1"}"#,
+            #"{"type":"hello","id":1,"client":"c/1"}"#,
+            #"{"type":"hello","id":1,"protocol":1,"features":["patch"]}"#,
+            #"{"type":"hello","id":1,"protocol":1,"client":7}"#,
+            #"{"type":"get","id":7,"viewModel":"list","params":{},"at":3}"#,
+            #"{"type":"get","id":7,"viewModel":"list","at":-1}"#,
+            #"{"type":"get","id":7,"at":3}"#,
+            #"{"type":"dispatch","id":2,"action":{"name":"add"},"sequence":2.0}"#,
+            #"{"type":"dispatch","id":2,"action":null}"#,
+            #"{"type":"later","id":2}"#,
         ]
         for json in requests {
             let payload = Array(json.utf8)
@@ -144,10 +155,30 @@ import Testing
         }
     }
 
+    /// The frequent requests, written plainly, are read by the scan alone: no `JSONDecoder`.
+    @Test func plainRequestsAreScanned() throws {
+        let requests = [
+            #"{"action":{"name":"edit","payload":{"number":1}},"id":3,"sequence":4,"type":"dispatch"}"#,
+            #"{"id":5,"type":"ping"}"#,
+            #"{"id":3,"params":{"filter":"all"},"type":"subscribe","viewModel":"list"}"#,
+            #"{"id":4,"subscription":7,"type":"unsubscribe"}"#,
+            #"{"after":3,"id":6,"limit":20,"type":"history"}"#,
+            #"{"at":3,"id":7,"params":{},"type":"get","viewModel":"list"}"#,
+            #"{"client":"c/1","id":1,"protocol":1,"type":"hello"}"#,
+        ]
+        for json in requests {
+            let scanned = try ClientRequest.scanned(Array(json.utf8))
+            #expect(scanned?.request == (try ClientRequest.decodeWithJSONDecoder(Array(json.utf8))), "\(json)")
+        }
+        #expect(
+            try ClientRequest.scanned(Array(#"{"client":"c","features":[],"id":1,"protocol":1,"type":"hello"}"#.utf8))
+                == nil)
+    }
+
     @Test func theRequestScanFindsTheDispatchPayload() throws {
         let message = Array(#"{"action":{"name":"edit","payload":{"number":1}},"id":3,"type":"dispatch"}"#.utf8)
         let (request, location) = try ClientRequest.decodeLocatingPayload(message)
-        #expect(request == .dispatch(id: 3, actionName: "edit", sequence: nil))
+        #expect(request == .dispatch(DispatchRequest(id: 3, actionName: "edit", sequence: nil)))
         #expect(location == DispatchPayloadLocation(scanning: message))
         guard case .object(let range) = location else {
             Issue.record("no payload found")
@@ -232,17 +263,10 @@ import Testing
         ]
         for json in replies {
             let bytes = Array(json.utf8)
-            let scanned = try? ServerEnvelope.decode(bytes)
-            let whole = try? WireJSON.decode(ServerEnvelope.self, from: bytes)
-            #expect(scanned.map(describe) == whole.map(describe), "\(json)")
+            let scanned = try? ServerReply.decode(bytes)
+            let whole = try? WireJSON.decode(ServerReply.self, from: bytes)
+            #expect(scanned == whole, "\(json)")
         }
-        #expect(ServerEnvelope.scanned(Array(#"{"id":2,"type":"ack","version":8}"#.utf8)) != nil)
-        #expect(ServerEnvelope.scanned(Array(#"{"code":"x","id":2,"type":"ack","version":8}"#.utf8)) == nil)
-    }
-
-    private func describe(_ envelope: ServerEnvelope) -> String {
-        "\(envelope.type) \(String(describing: envelope.id)) \(String(describing: envelope.version)) \(String(describing: envelope.subscription)) "
-            + "\(String(describing: envelope.base)) \(String(describing: envelope.code)) \(String(describing: envelope.server))"
     }
 
     @Test func dispatchRequestsAreWrittenAsTheEncoderWouldWriteThem() throws {
@@ -258,11 +282,11 @@ import Testing
             var type = "dispatch"
             var id: Int64
             var action: Action
-            var sequence: UInt64?
+            var sequence: Int64?
         }
-        for (name, sequence) in [("edit", UInt64?.some(3)), ("edit", nil), ("odd name\"", 4)] {
+        for (name, sequence) in [("edit", Int64?.some(3)), ("edit", nil), ("odd name\"", 4)] {
             let payload = Payload(text: "a/b \"c\" é", number: -2)
-            let written = try RequestEncoder.dispatch(id: 7, actionName: name, payload: payload, sequence: sequence)
+            let written = try DispatchRequest(id: 7, actionName: name, sequence: sequence).encoded(payload: payload)
             let encoded = try WireJSON.encode(
                 Dispatch(id: 7, action: Action(name: name, payload: payload), sequence: sequence))
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))

@@ -19,15 +19,17 @@ import Testing
     @Test func decodesEveryRequestAndIgnoresUnknownFields() throws {
         #expect(
             try decode(#"{"type":"hello","id":1,"protocol":1,"client":"x/1","extra":[1,2]}"#)
-                == .hello(id: 1, protocolVersion: 1, client: "x/1", clientID: nil))
+                == .hello(HelloRequest(id: 1, protocolVersion: 1, client: "x/1", clientID: nil)))
         #expect(
             try decode(#"{"type":"dispatch","id":2,"action":{"name":"add","payload":{"text":"a"}}}"#)
-                == .dispatch(id: 2, actionName: "add", sequence: nil))
+                == .dispatch(DispatchRequest(id: 2, actionName: "add", sequence: nil)))
         #expect(
             try decode(#"{"type":"subscribe","id":3,"viewModel":"list","params":{}}"#)
-                == .subscribe(id: 3, viewModel: "list"))
-        #expect(try decode(#"{"type":"unsubscribe","id":4,"subscription":7}"#) == .unsubscribe(id: 4, subscription: 7))
-        #expect(try decode(#"{"id":5,"type":"ping"}"#) == .ping(id: 5))
+                == .subscribe(SubscribeRequest(id: 3, viewModel: "list")))
+        #expect(
+            try decode(#"{"type":"unsubscribe","id":4,"subscription":7}"#)
+                == .unsubscribe(UnsubscribeRequest(id: 4, subscription: 7)))
+        #expect(try decode(#"{"id":5,"type":"ping"}"#) == .ping(PingRequest(id: 5)))
     }
 
     @Test func classifiesBrokenMessages() {
@@ -84,7 +86,7 @@ import Testing
 
     @Test func encodesEveryMessageWithSortedKeys() {
         #expect(
-            json(.welcome(id: 1, protocolVersion: 1, server: "todod/1.0", version: 7))
+            json(.welcome(.init(id: 1, protocolVersion: 1, server: "todod/1.0", version: 7)))
                 == #"{"id":1,"protocol":1,"server":"todod/1.0","type":"welcome","version":7}"#)
         #expect(json(.ack(id: 2, version: 8)) == #"{"id":2,"type":"ack","version":8}"#)
         #expect(json(.subscribed(id: 3, subscription: 1)) == #"{"id":3,"subscription":1,"type":"subscribed"}"#)
@@ -100,7 +102,7 @@ import Testing
             json(.patch(subscription: 2, version: 9, base: 7, patch: Array(#"[{"op":"remove","path":"/a"}]"#.utf8)))
                 == #"{"base":7,"patch":[{"op":"remove","path":"/a"}],"subscription":2,"type":"update","version":9}"#)
         #expect(
-            json(.welcome(id: 1, protocolVersion: 1, server: "s", version: 0, features: ["patch"]))
+            json(.welcome(.init(id: 1, protocolVersion: 1, server: "s", version: 0, features: ["patch"])))
                 == #"{"features":["patch"],"id":1,"protocol":1,"server":"s","type":"welcome","version":0}"#)
     }
 
@@ -125,10 +127,10 @@ import Testing
     }
 
     @Test func clientsDecodeWhatTheServerEncodes() throws {
-        let envelope = try WireJSON.decode(
-            ServerEnvelope.self,
+        let reply = try WireJSON.decode(
+            ServerReply.self,
             from: ServerMessage.update(subscription: 4, version: 5, model: Array("[1]".utf8)).encoded())
-        #expect(envelope.type == "update" && envelope.subscription == 4 && envelope.version == 5 && envelope.id == nil)
+        #expect(reply == .update(subscription: 4, version: 5, base: nil))
         let model = try WireJSON.decode(
             UpdateEnvelope<[Int]>.self,
             from: ServerMessage.update(subscription: 4, version: 5, model: Array("[1]".utf8)).encoded())

@@ -19,7 +19,7 @@ import Testing
                 == .error(.init(id: 4, code: "rejected", message: "no item 9", supported: nil)))
         #expect(try reply(#"{"reason":"stopping","type":"bye"}"#) == .bye(reason: "stopping"))
         #expect(try reply(#"{"id":7,"type":"later"}"#) == .unknown(type: "later", id: 7))
-        let welcome = ServerMessage.welcome(id: 1, protocolVersion: 1, server: "todod", app: "todo", version: 5)
+        let welcome = ServerMessage.welcome(.init(id: 1, protocolVersion: 1, server: "todod", app: "todo", version: 5))
         guard case .welcome(let fields) = try ServerReply.decode(welcome.encoded()) else {
             Issue.record("not a welcome")
             return

@@ -131,15 +131,15 @@ import Testing
         for json in fields {
             #expect(code(Array(json.utf8)) == .invalidMessage, "\(json)")
         }
-        #expect(try ClientRequest.decode(Array(#"{"type":"ping","id":-0}"#.utf8)) == .ping(id: 0))
+        #expect(try ClientRequest.decode(Array(#"{"type":"ping","id":-0}"#.utf8)) == .ping(PingRequest(id: 0)))
         #expect(
             try ClientRequest.decode(Array(#"{"type":"hello","id":100,"protocol":1,"client":"x"}"#.utf8))
-                == .hello(id: 100, protocolVersion: 1, client: "x", clientID: nil))
+                == .hello(HelloRequest(id: 100, protocolVersion: 1, client: "x", clientID: nil)))
         #expect(
-            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"id":2e0}"#.utf8)) == .ping(id: 1),
+            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"id":2e0}"#.utf8)) == .ping(PingRequest(id: 1)),
             "JSONDecoder reads the first of a repeated key")
         #expect(
-            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"other":1e2}"#.utf8)) == .ping(id: 1),
+            try ClientRequest.decode(Array(#"{"type":"ping","id":1,"other":1e2}"#.utf8)) == .ping(PingRequest(id: 1)),
             "other numbers may be anything")
     }
 
@@ -151,7 +151,7 @@ import Testing
         #expect(code(Array(#"{"type":"ping","id":1,"x":[1,{"a":"\u00e9\ud83d\ude00"}]}"#.utf8)) == nil)
     }
 
-    /// SyncClient reads server frames with `ServerEnvelope.decode` and models with
+    /// SyncClient reads server frames with `ServerReply.decode` and models with
     /// `WireJSON.decode`: both refuse what is not JSON, on the fast path and the slow one.
     @Test func serverFramesAreReadStrictlyToo() {
         let frames = [
@@ -161,7 +161,7 @@ import Testing
             #"{"id":1,"protocol":1,"server":"todod","type":"welcome","version":0,"extra":[1,]}"#,
         ]
         for frame in frames {
-            #expect(throws: DecodingError.self, "\(frame)") { try ServerEnvelope.decode(Array(frame.utf8)) }
+            #expect(throws: DecodingError.self, "\(frame)") { try ServerReply.decode(Array(frame.utf8)) }
         }
         do {
             _ = try WireJSON.decode(UpdateEnvelope<[Int]>.self, from: Array(frames[1].utf8))

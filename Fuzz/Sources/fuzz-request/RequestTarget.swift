@@ -1,5 +1,6 @@
 import FuzzSupport
-import SyncProtocol
+
+@testable import SyncProtocol
 
 /// A dispatch payload with a few field types, decoded from the located payload and from the
 /// whole message.
@@ -14,10 +15,12 @@ struct Payload: Decodable, Equatable {
 /// is `invalid_json` and nothing else is; a decoded request has the reference's type and its
 /// first `id`, written as an integer literal; a dispatch's payload location points at the
 /// reference's `action.payload` (or says it is absent, or unknown), and decoding the payload
-/// there gives what decoding the whole message gives.
+/// there gives what decoding the whole message gives. And the two readers of one description:
+/// what the fast-path scan takes, the reference decoder (`JSONDecoder`) reads the same.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = bytes(data, size)
+    compareScanWithReferenceDecoder(input)
     let reference = ReferenceJSON.parse(input)?.value
     let request: ClientRequest
     let location: DispatchPayloadLocation
@@ -35,7 +38,7 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         return 0
     }
     check(
-        reference["type"] == .string(typeName(of: request)),
+        reference["type"] == .string(type(of: request.message).type),
         "type \(String(describing: reference["type"])) decoded as \(request)")
     check(firstID(of: reference) == request.id, "id \(String(describing: reference["id"])) decoded as \(request.id)")
     check(
@@ -62,21 +65,19 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
+/// The scan (`ClientRequest.scanned`), when it takes `input`, gives the request or the error
+/// that `JSONDecoder` gives (`ClientRequest.decodeWithJSONDecoder`).
+func compareScanWithReferenceDecoder(_ input: [UInt8]) {
+    let scanned = Result { () throws(ProtocolError) in try ClientRequest.scanned(input)?.request }
+    if case .success(nil) = scanned { return }
+    let decoded = Result { () throws(ProtocolError) in try ClientRequest.decodeWithJSONDecoder(input) }
+    check(
+        scanned.map { $0 } == decoded.map { Optional($0) },
+        "the scan read \(scanned), the reference decoder \(decoded)")
+}
+
 /// The first `id` of the reference's object, when it is an integer literal that fits `Int64`.
 func firstID(of reference: ReferenceJSON.Value?) -> Int64? {
     guard case .number(let literal) = reference?["id"], ReferenceJSON.isIntegerLiteral(literal) else { return nil }
     return Int64(literal)
-}
-
-/// The wire name of a request's type.
-func typeName(of request: ClientRequest) -> String {
-    switch request {
-    case .hello: return "hello"
-    case .dispatch: return "dispatch"
-    case .subscribe: return "subscribe"
-    case .unsubscribe: return "unsubscribe"
-    case .ping: return "ping"
-    case .history: return "history"
-    case .get: return "get"
-    }
 }

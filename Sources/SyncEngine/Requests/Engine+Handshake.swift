@@ -55,9 +55,10 @@ extension Engine {
         let lastSequence = clientID.map { ledger.lastSequence(of: $0, durableThrough: publishedVersion) }
         send(
             .welcome(
-                id: id, protocolVersion: WireProtocol.version, server: configuration.serverName,
-                app: configuration.appName, version: publishedVersion,
-                clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus), to: connection)
+                .init(
+                    id: id, protocolVersion: WireProtocol.version, server: configuration.serverName,
+                    app: configuration.appName, version: publishedVersion,
+                    clientID: clientID, lastSequence: lastSequence, features: granted, log: logStatus)), to: connection)
     }
 
     /// Refuses a client whose first message was not a valid `hello`, and closes its connection.

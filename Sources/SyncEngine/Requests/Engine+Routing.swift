@@ -26,10 +26,10 @@ extension Engine {
         _ request: ClientRequest, payload: [UInt8], payloadLocation: DispatchPayloadLocation,
         from connection: ClientConnection
     ) {
-        if case .hello(let id, let protocolVersion, let client, let app, let clientID, let features) = request {
+        if case .hello(let hello) = request {
             greet(
-                connection, id: id, protocolVersion: protocolVersion, client: client, app: app, clientID: clientID,
-                features: features)
+                connection, id: hello.id, protocolVersion: hello.protocolVersion, client: hello.client, app: hello.app,
+                clientID: hello.clientID, features: hello.features)
             return
         }
         guard connection.isGreeted else {
@@ -39,39 +39,47 @@ extension Engine {
         switch request {
         case .hello:
             break
-        case .dispatch(let id, let name, let sequence) where actionTypes[name] == nil && sideEffectTypes[name] != nil:
+        case .dispatch(let message)
+        where actionTypes[message.actionName] == nil && sideEffectTypes[message.actionName] != nil:
             runSideEffect(
-                named: name, payload: payload, at: payloadLocation, numbered: sequence != nil, from: connection,
-                requestID: id)
-        case .dispatch(let id, let name, let sequence):
+                named: message.actionName, payload: payload, at: payloadLocation, numbered: message.sequence != nil,
+                from: connection, requestID: message.id)
+        case .dispatch(let message):
             var numbered: DispatchLedger.Key?
-            if let sequence {
+            if let sequence = message.sequence {
                 // A duplicate or a stale sequence is answered here, whatever the action.
-                guard let key = admitNumberedDispatch(sequence: sequence, from: connection, requestID: id) else {
+                guard
+                    let key = admitNumberedDispatch(
+                        sequence: UInt64(sequence), from: connection, requestID: message.id)
+                else {
                     return
                 }
                 numbered = key
             }
-            guard let type = actionTypes[name] else {
+            guard let type = actionTypes[message.actionName] else {
                 send(
                     .error(
-                        ProtocolError(.unknownAction, "No action or side effect is named \"\(name)\".", requestID: id)),
+                        ProtocolError(
+                            .unknownAction, "No action or side effect is named \"\(message.actionName)\".",
+                            requestID: message.id)),
                     to: connection)
                 return
             }
             dispatch(
                 type, payload: payload, at: payloadLocation,
-                requester: .client(requests.enter(id, of: connection.id)), numbered: numbered)
-        case .subscribe(let id, let viewModel):
-            subscribe(connection, requestID: id, viewModel: viewModel, payload: payload)
-        case .unsubscribe(let id, let subscription):
-            unsubscribe(connection, requestID: id, subscription: subscription)
-        case .ping(let id):
-            send(.pong(id: id), to: connection)
-        case .history(let id, let after, let limit):
-            history(connection, requestID: id, after: after, limit: limit)
-        case .get(let id, let viewModel, let at):
-            get(connection, requestID: id, viewModel: viewModel, at: at, payload: payload)
+                requester: .client(requests.enter(message.id, of: connection.id)), numbered: numbered)
+        case .subscribe(let message):
+            subscribe(connection, requestID: message.id, viewModel: message.viewModel, payload: payload)
+        case .unsubscribe(let message):
+            unsubscribe(connection, requestID: message.id, subscription: message.subscription)
+        case .ping(let message):
+            send(.pong(id: message.id), to: connection)
+        case .history(let message):
+            history(connection, requestID: message.id, after: message.after.map(UInt64.init), limit: Int(message.limit))
+        case .get(let message):
+            get(
+                connection, requestID: message.id, viewModel: message.viewModel, at: message.at.map(UInt64.init),
+                payload: payload)
         }
     }
 }

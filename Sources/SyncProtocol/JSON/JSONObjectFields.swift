@@ -78,7 +78,12 @@ public struct JSONObjectFields {
     /// The value of `key` when it is a string without escapes; `nil` when it is absent, not a
     /// string, or a string with escapes.
     public func plainString(_ key: StaticString) -> String? {
-        guard let member = member(key), member.kind == .string else { return nil }
+        member(key).flatMap(plainString)
+    }
+
+    /// The value of `member` when it is a string without escapes.
+    public func plainString(_ member: Member) -> String? {
+        guard member.kind == .string else { return nil }
         let inner = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
         guard !bytes[inner].contains(UInt8(ascii: "\\")) else { return nil }
         return String(decoding: bytes[inner], as: UTF8.self)
@@ -87,7 +92,12 @@ public struct JSONObjectFields {
     /// The value of `key` when it is an integer written without fraction or exponent that fits
     /// an `Int64`; `nil` otherwise (absent, another kind, `1.0`, `1e3`, out of range).
     public func plainInteger(_ key: StaticString) -> Int64? {
-        guard let member = member(key), member.kind == .number else { return nil }
+        member(key).flatMap(plainInteger)
+    }
+
+    /// The value of `member` when it is an integer literal that fits an `Int64`.
+    public func plainInteger(_ member: Member) -> Int64? {
+        guard member.kind == .number else { return nil }
         var digits = bytes[member.value]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }

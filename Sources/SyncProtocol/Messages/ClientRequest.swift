@@ -4,47 +4,60 @@
     import Foundation
 #endif
 
-/// A message from a client to the server, with its envelope fields checked.
+/// A message from a client to the server, with its envelope fields checked: one case per
+/// request type, each holding that type's description (`RequestMessage`).
 ///
 /// Payloads and params are not decoded here: their types belong to the app. The server decodes
 /// them in a second step with `DispatchEnvelope` and `SubscribeEnvelope`, once it knows the type.
 public enum ClientRequest: Equatable, Sendable {
-    /// `hello {id, protocol, client, app?, clientId?, features?}`: must come first. `app` names
-    /// the app the client belongs to (`AppIdentity.name`); a daemon serving another refuses it.
-    /// `clientID` is passed on as sent; the server checks it against `ClientID`'s rules, so that
-    /// a bad one gets its own error rather than the one for an undecodable hello. `features`
-    /// names optional behaviours the client can handle (see `WireProtocol.features`).
-    case hello(
-        id: Int64, protocolVersion: Int, client: String, app: String? = nil, clientID: String?, features: [String] = [])
-    /// `dispatch {id, action: {name, payload}, sequence?}`; a sequence is at least 1.
-    case dispatch(id: Int64, actionName: String, sequence: UInt64?)
-    /// `subscribe {id, viewModel, params}`.
-    case subscribe(id: Int64, viewModel: String)
-    /// `unsubscribe {id, subscription}`.
-    case unsubscribe(id: Int64, subscription: Int64)
-    /// `ping {id}`.
-    case ping(id: Int64)
-    /// `history {id, after?, limit?}`: journaled actions after version `after` (default: the
-    /// latest `limit`), at most `limit` (default 20, at most 1000).
-    case history(id: Int64, after: UInt64?, limit: Int)
-    /// `get {id, viewModel, params, at?}`: the model once, at the current version or, with
-    /// `at`, as it was at that past version.
-    case get(id: Int64, viewModel: String, at: UInt64?)
-
-    /// The largest `limit` a `history` request may ask for.
-    public static let maximumHistoryLimit = 1000
+    /// `hello`: must come first.
+    case hello(HelloRequest)
+    /// `dispatch`: an action or a side effect.
+    case dispatch(DispatchRequest)
+    /// `subscribe`: a view model's updates.
+    case subscribe(SubscribeRequest)
+    /// `unsubscribe`: no more of a subscription's updates.
+    case unsubscribe(UnsubscribeRequest)
+    /// `ping`.
+    case ping(PingRequest)
+    /// `history`: journaled actions.
+    case history(HistoryRequest)
+    /// `get`: a model once.
+    case get(GetRequest)
 
     /// The request id the reply must echo.
-    public var id: Int64 {
+    public var id: Int64 { message.id }
+
+    /// The request's own description.
+    public var message: any RequestMessage {
         switch self {
-        case .hello(let id, _, _, _, _, _), .dispatch(let id, _, _), .subscribe(let id, _),
-            .unsubscribe(let id, _), .ping(let id), .history(let id, _, _), .get(let id, _, _):
-            return id
+        case .hello(let request): return request
+        case .dispatch(let request): return request
+        case .subscribe(let request): return request
+        case .unsubscribe(let request): return request
+        case .ping(let request): return request
+        case .history(let request): return request
+        case .get(let request): return request
         }
     }
 
-    /// Decodes one frame payload. Unknown fields are ignored. Frequent requests with plain
-    /// fields are read in one pass without `JSONDecoder` (see `ClientEnvelope.init(scanning:)`).
+    /// Reads the request of `type` with `reader`, or `nil` for a type no request has: the one
+    /// place where a wire type meets its case.
+    static func read(type: String, id: Int64, with reader: inout some RequestFieldVisitor) -> ClientRequest? {
+        switch type {
+        case HelloRequest.type: return .hello(.read(id: id, with: &reader))
+        case DispatchRequest.type: return .dispatch(.read(id: id, with: &reader))
+        case SubscribeRequest.type: return .subscribe(.read(id: id, with: &reader))
+        case UnsubscribeRequest.type: return .unsubscribe(.read(id: id, with: &reader))
+        case PingRequest.type: return .ping(.read(id: id, with: &reader))
+        case HistoryRequest.type: return .history(.read(id: id, with: &reader))
+        case GetRequest.type: return .get(.read(id: id, with: &reader))
+        default: return nil
+        }
+    }
+
+    /// Decodes one frame payload. Unknown fields are ignored. Requests with plain fields are
+    /// read in one pass without `JSONDecoder` (see `RequestScan`).
     public static func decode(_ payload: [UInt8]) throws(ProtocolError) -> ClientRequest {
         try decodeLocatingPayload(payload).request
     }
@@ -59,10 +72,26 @@ public enum ClientRequest: Equatable, Sendable {
     public static func decodeLocatingPayload(_ payload: [UInt8]) throws(ProtocolError) -> (
         request: ClientRequest, payload: DispatchPayloadLocation
     ) {
-        if let envelope = ClientEnvelope(scanning: payload) {
-            return (try envelope.request(), envelope.payloadLocation)
-        }
+        if let scanned = try scanned(payload) { return scanned }
         return (try decodeWithJSONDecoder(payload), .unknown)
+    }
+
+    /// The request read by `RequestScan`, or `nil` when its type is unknown or a field is not
+    /// plain (the reference decoder then reads it).
+    static func scanned(_ payload: [UInt8]) throws(ProtocolError) -> (
+        request: ClientRequest, payload: DispatchPayloadLocation
+    )? {
+        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type") else { return nil }
+        var id: Int64?
+        if let member = fields.member("id") {
+            guard let plain = fields.plainInteger(member) else { return nil }
+            id = plain
+        }
+        var scan = RequestScan(fields: fields)
+        guard let request = read(type: type, id: id ?? 0, with: &scan), scan.isPlain else { return nil }
+        try check(request, type: type, id: id, badField: nil, missing: scan.missing)
+        guard case .dispatch = request else { return (request, .unknown) }
+        return (request, scan.attachment)
     }
 
     /// Decodes a payload with `JSONDecoder`, once it is known to be valid JSON: the reference for
@@ -72,16 +101,44 @@ public enum ClientRequest: Equatable, Sendable {
         if let fault = JSONScanner.fault(in: payload) {
             throw ProtocolError(.invalidJSON, "The frame is not valid JSON: \(fault).")
         }
-        let envelope: ClientEnvelope
+        let decoded: DecodedRequest
         do {
             let decoder = JSONDecoder()
-            decoder.userInfo[ClientEnvelope.nonIntegerFieldsKey] = JSONObjectFields.keysOfNonIntegerNumbers(in: payload)
-            envelope = try decoder.decode(ClientEnvelope.self, from: Data(payload))
+            decoder.userInfo[DecodedRequest.nonIntegerFieldsKey] = JSONObjectFields.keysOfNonIntegerNumbers(in: payload)
+            decoded = try decoder.decode(DecodedRequest.self, from: Data(payload))
         } catch {
             throw ProtocolError(
                 .invalidMessage, "The message is not a JSON object with well-typed fields (\(describe(error))).")
         }
-        return try envelope.request()
+        guard let type = decoded.type else {
+            throw ProtocolError(.invalidMessage, "The message has no \"type\" field.", requestID: decoded.id)
+        }
+        guard let request = decoded.request else {
+            throw ProtocolError(.unknownMessage, "Unknown message type \"\(type)\".", requestID: decoded.id)
+        }
+        try check(request, type: type, id: decoded.id, badField: decoded.badField, missing: decoded.missing)
+        return request
+    }
+
+    /// Refuses a request read with a field absent or of the wrong type, or one its own rules
+    /// refuse, in that order.
+    private static func check(
+        _ request: ClientRequest, type: String, id: Int64?, badField: String?, missing: StaticString?
+    ) throws(ProtocolError) {
+        guard let id else {
+            throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs an integer \"id\".")
+        }
+        if let badField {
+            throw ProtocolError(
+                .invalidMessage, "The field \"\(badField)\" of a \"\(type)\" message has the wrong type.", requestID: id
+            )
+        }
+        if let missing {
+            throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs the field \"\(missing)\".", requestID: id)
+        }
+        if let refusal = request.message.refusal() {
+            throw ProtocolError(.invalidMessage, refusal, requestID: id)
+        }
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -96,258 +153,38 @@ public enum ClientRequest: Equatable, Sendable {
     }
 }
 
-/// The envelope fields of a request. Only the fields of the message's own type are decoded
-/// (a field of another type, however odd, is unknown to it and ignored); a bad value in one of
-/// them is remembered, not thrown, so that the error can still echo the request's id.
-private struct ClientEnvelope: Decodable {
-    struct ActionName: Decodable { let name: String }
-
-    private(set) var type: String?
-    private(set) var id: Int64?
-    private(set) var `protocol`: Int?
-    private(set) var client: String?
-    private(set) var app: String?
-    private(set) var clientId: String?
-    private(set) var features: [String]?
-    private(set) var action: ActionName?
-    private(set) var sequence: Int64?
-    private(set) var viewModel: String?
-    private(set) var subscription: Int64?
-    private(set) var after: Int64?
-    private(set) var limit: Int64?
-    private(set) var at: Int64?
-    /// The first of this type's fields whose value has the wrong type.
-    private(set) var badField: String?
-    /// Where a dispatch's payload is, when `init(scanning:)` read it.
-    private(set) var payloadLocation = DispatchPayloadLocation.unknown
-
-    private enum CodingKeys: String, CodingKey {
-        case type, id, `protocol`, client, app, clientId, features, action, sequence, viewModel, subscription
-        case after, limit, at
+extension RequestMessage {
+    /// The request of `id` whose fields `reader` fills in.
+    static func read(id: Int64, with reader: inout some RequestFieldVisitor) -> Self {
+        var request = Self(id: id)
+        request.visitFields(&reader)
+        return request
     }
+}
 
-    static let knownTypes: Set<String> = ["hello", "dispatch", "subscribe", "unsubscribe", "ping", "history", "get"]
-    /// The types `init(scanning:)` reads: every request but the once-per-connection hello.
-    static let scannedTypes: Set<String> = ["dispatch", "subscribe", "unsubscribe", "ping", "history"]
-
-    /// The envelope of a request read in one pass of `JSONObjectFields`, without `JSONDecoder`,
-    /// when its type is one of `scannedTypes` and each of that type's fields is absent or plain
-    /// (a string without escapes, an integer without fraction or exponent, an action object
-    /// with a plain name). `nil` for anything else, which `init(from:)` then judges, so both
-    /// ways give the same request or the same error.
-    init?(scanning payload: [UInt8]) {
-        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type"),
-            Self.scannedTypes.contains(type)
-        else { return nil }
-        /// A field that is absent (`.some(nil)`) or plain; `nil` when present but not plain.
-        func plain<T>(_ key: StaticString, _ read: (StaticString) -> T?) -> T?? {
-            guard fields.member(key) != nil else { return .some(nil) }
-            return read(key).map { .some($0) }
-        }
-        guard let id = plain("id", fields.plainInteger) else { return nil }
-        self.type = type
-        self.id = id
-        switch type {
-        case "dispatch":
-            if let action = fields.member("action") {
-                guard action.kind == .object, let actionFields = JSONObjectFields(payload, range: action.value),
-                    let name = actionFields.plainString("name")
-                else { return nil }
-                self.action = ActionName(name: name)
-                payloadLocation = DispatchPayloadLocation(in: actionFields)
-            }
-            guard let sequence = plain("sequence", fields.plainInteger) else { return nil }
-            self.sequence = sequence
-        case "subscribe":
-            guard let viewModel = plain("viewModel", fields.plainString) else { return nil }
-            self.viewModel = viewModel
-        case "unsubscribe":
-            guard let subscription = plain("subscription", fields.plainInteger) else { return nil }
-            self.subscription = subscription
-        case "history":
-            guard let after = plain("after", fields.plainInteger), let limit = plain("limit", fields.plainInteger)
-            else { return nil }
-            self.after = after
-            self.limit = limit
-        default:
-            break
-        }
-    }
-
+/// A request as the reference decoder reads it: its `type` and `id`, then the fields of its
+/// type only (a field of another type, however odd, is unknown to it and ignored).
+private struct DecodedRequest: Decodable {
     /// Where `init(from:)` finds the names of the fields written as numbers with a fraction or
     /// an exponent (a `Set<String>`; see `JSONObjectFields.keysOfNonIntegerNumbers`).
     static let nonIntegerFieldsKey = CodingUserInfoKey(rawValue: "nonIntegerFields")!
 
+    let type: String?
+    let id: Int64?
+    let request: ClientRequest?
+    let badField: String?
+    let missing: StaticString?
+
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: RequestKey.self)
         let nonIntegers = decoder.userInfo[Self.nonIntegerFieldsKey] as? Set<String> ?? []
-        type = try container.decodeIfPresent(String.self, forKey: .type)
-        id = try container.decodeInteger(.id, refusing: nonIntegers)
-        func field<T>(_ key: CodingKeys, _ decode: () throws -> T?) -> T? {
-            do {
-                return try decode()
-            } catch {
-                if badField == nil { badField = key.stringValue }
-                return nil
-            }
-        }
-        switch type {
-        case "hello":
-            `protocol` = field(.protocol) {
-                try container.decodeInteger(.protocol, refusing: nonIntegers).map(Int.init)
-            }
-            client = field(.client) { try container.decodeIfPresent(String.self, forKey: .client) }
-            app = field(.app) { try container.decodeIfPresent(String.self, forKey: .app) }
-            clientId = field(.clientId) { try container.decodeIfPresent(String.self, forKey: .clientId) }
-            features = field(.features) { try container.decodeIfPresent([String].self, forKey: .features) }
-        case "dispatch":
-            action = field(.action) { try container.decodeIfPresent(ActionName.self, forKey: .action) }
-            sequence = field(.sequence) { try container.decodeInteger(.sequence, refusing: nonIntegers) }
-        case "subscribe":
-            viewModel = field(.viewModel) { try container.decodeIfPresent(String.self, forKey: .viewModel) }
-        case "unsubscribe":
-            subscription = field(.subscription) { try container.decodeInteger(.subscription, refusing: nonIntegers) }
-        case "history":
-            after = field(.after) { try container.decodeInteger(.after, refusing: nonIntegers) }
-            limit = field(.limit) { try container.decodeInteger(.limit, refusing: nonIntegers) }
-        case "get":
-            viewModel = field(.viewModel) { try container.decodeIfPresent(String.self, forKey: .viewModel) }
-            at = field(.at) { try container.decodeInteger(.at, refusing: nonIntegers) }
-        default:
-            break
-        }
+        let type = try container.decodeIfPresent(String.self, forKey: RequestKey("type"))
+        let id = try Int64.decode(RequestKey("id"), from: container, refusing: nonIntegers)
+        var decoding = RequestDecoding(container, nonIntegers: nonIntegers)
+        self.type = type
+        self.id = id
+        request = type.flatMap { ClientRequest.read(type: $0, id: id ?? 0, with: &decoding) }
+        badField = decoding.badField
+        missing = decoding.missing
     }
-
-    func request() throws(ProtocolError) -> ClientRequest {
-        guard let type else {
-            throw ProtocolError(.invalidMessage, "The message has no \"type\" field.", requestID: id)
-        }
-        guard Self.knownTypes.contains(type) else {
-            throw ProtocolError(.unknownMessage, "Unknown message type \"\(type)\".", requestID: id)
-        }
-        guard let id else {
-            throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs an integer \"id\".")
-        }
-        if let badField {
-            throw ProtocolError(
-                .invalidMessage, "The field \"\(badField)\" of a \"\(type)\" message has the wrong type.", requestID: id
-            )
-        }
-        func require<T>(_ value: T?, _ field: String) throws(ProtocolError) -> T {
-            guard let value else {
-                throw ProtocolError(
-                    .invalidMessage, "A \"\(type)\" message needs the field \"\(field)\".", requestID: id)
-            }
-            return value
-        }
-        switch type {
-        case "hello":
-            return .hello(
-                id: id, protocolVersion: try require(`protocol`, "protocol"), client: client ?? "", app: app,
-                clientID: clientId,
-                features: features ?? [])
-        case "dispatch":
-            guard sequence.map({ $0 >= 1 }) ?? true else {
-                throw ProtocolError(.invalidMessage, "\"sequence\" must be an integer of at least 1.", requestID: id)
-            }
-            return .dispatch(
-                id: id, actionName: try require(action, "action").name, sequence: sequence.map(UInt64.init))
-        case "subscribe":
-            return .subscribe(id: id, viewModel: try require(viewModel, "viewModel"))
-        case "unsubscribe":
-            return .unsubscribe(id: id, subscription: try require(subscription, "subscription"))
-        case "history":
-            let limit = limit ?? 20
-            guard (1...Int64(ClientRequest.maximumHistoryLimit)).contains(limit) else {
-                throw ProtocolError(
-                    .invalidMessage, "\"limit\" must be from 1 to \(ClientRequest.maximumHistoryLimit).", requestID: id)
-            }
-            guard after.map({ $0 >= 0 }) ?? true else {
-                throw ProtocolError(.invalidMessage, "\"after\" must not be negative.", requestID: id)
-            }
-            return .history(id: id, after: after.map(UInt64.init), limit: Int(limit))
-        case "get":
-            guard at.map({ $0 >= 0 }) ?? true else {
-                throw ProtocolError(
-                    .invalidMessage, "\"at\" must be a version: an integer of at least 0.", requestID: id)
-            }
-            return .get(id: id, viewModel: try require(viewModel, "viewModel"), at: at.map(UInt64.init))
-        default:
-            return .ping(id: id)
-        }
-    }
-}
-
-/// The typed payload of a `dispatch` frame: `{"action": {"payload": A}}`.
-/// An omitted payload decodes as `{}`.
-public struct DispatchEnvelope<Payload: Decodable>: Decodable {
-    /// The decoded payload.
-    public let payload: Payload
-
-    private struct ActionField: Decodable {
-        let payload: Payload
-        enum CodingKeys: String, CodingKey { case payload }
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            guard container.contains(.payload) else {
-                payload = try WireJSON.decodeFromEmptyObject(Payload.self)
-                return
-            }
-            // A payload is an object, even for an action with no fields (whose synthesized
-            // decoding would accept anything).
-            _ = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .payload)
-            payload = try container.decode(Payload.self, forKey: .payload)
-        }
-    }
-    private enum CodingKeys: String, CodingKey { case action }
-
-    /// Decodes from a whole dispatch message.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        payload = try container.decode(ActionField.self, forKey: .action).payload
-    }
-}
-
-/// The typed params of a `subscribe` frame: `{"params": P}`. Omitted params decode as `{}`.
-public struct SubscribeEnvelope<Params: Decodable>: Decodable {
-    /// The decoded params.
-    public let params: Params
-
-    private enum CodingKeys: String, CodingKey { case params }
-
-    /// Decodes from a whole subscribe message.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard container.contains(.params) else {
-            params = try WireJSON.decodeFromEmptyObject(Params.self)
-            return
-        }
-        // Params are an object, even for a view model that takes none.
-        _ = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .params)
-        params = try container.decode(Params.self, forKey: .params)
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// An optional integer field. A number that is not an integer (`1.5`), or one written with
-    /// a fraction or an exponent (a key in `nonIntegers`: `1.0`, `1e2`), is a type mismatch, not
-    /// the "invalid JSON" the decoder would otherwise report, so it becomes `invalid_message`.
-    fileprivate func decodeInteger(_ key: Key, refusing nonIntegers: Set<String>) throws -> Int64? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        guard !nonIntegers.contains(key.stringValue) else {
-            throw DecodingError.typeMismatch(
-                Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not written as an integer"))
-        }
-        if let value = try? decode(Int64.self, forKey: key) { return value }
-        throw DecodingError.typeMismatch(
-            Int64.self, .init(codingPath: codingPath + [key], debugDescription: "not an integer"))
-    }
-}
-
-/// Any key: for checking that a value is an object without decoding its members.
-private struct AnyKey: CodingKey {
-    let stringValue: String
-    let intValue: Int? = nil
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

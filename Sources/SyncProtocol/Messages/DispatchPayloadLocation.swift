@@ -9,9 +9,10 @@ public enum DispatchPayloadLocation: Equatable, Sendable {
     /// the whole message.
     case unknown
 
-    /// Where the payload is in the action object `action` (a scan of it inside its message).
-    init(in action: JSONObjectFields) {
-        guard let payload = action.member("payload") else {
+    /// Where the payload is, given the action's `payload` member (a scan of the action inside
+    /// its message), `nil` when it has none.
+    init(_ payload: JSONObjectFields.Member?) {
+        guard let payload else {
             self = .absent
             return
         }
@@ -26,7 +27,7 @@ public enum DispatchPayloadLocation: Equatable, Sendable {
             self = .unknown
             return
         }
-        self.init(in: actionFields)
+        self.init(actionFields.member("payload"))
     }
 }
 

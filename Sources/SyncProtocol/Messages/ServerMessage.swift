@@ -1,13 +1,7 @@
 /// A message from the server to a client, as the daemon writes it.
 public enum ServerMessage: Sendable {
-    /// The answer to `hello`. `app` names the app the daemon serves. `clientID` echoes the hello's client id, if it gave one, and
-    /// `lastSequence` is then the highest sequence of that id applied durably (0 for none).
-    /// `features` lists the optional features of the hello that are granted (absent when the
-    /// hello asked for none).
-    case welcome(
-        id: Int64, protocolVersion: Int, server: String, app: String? = nil, version: UInt64, clientID: String? = nil,
-        lastSequence: UInt64? = nil,
-        features: [String]? = nil, log: LogStatus? = nil)
+    /// The answer to `hello`, with the fields a client reads back.
+    case welcome(ServerReply.Welcome)
     /// The action of request `id` was applied; the state is now at `version` (or later).
     case ack(id: Int64, version: UInt64)
     /// The dispatched side effect of request `id` finished with `result` (its encoded JSON);
@@ -39,14 +33,8 @@ public enum ServerMessage: Sendable {
     /// The JSON payload of this message (keys sorted), ready to be framed.
     public func encoded() -> [UInt8] {
         switch self {
-        case .welcome(
-            let id, let protocolVersion, let server, let app, let version, let clientID, let lastSequence, let features,
-            let log):
-            return Self.encode(
-                Welcome(
-                    id: id, protocol: protocolVersion, server: server, app: app, version: version, clientId: clientID,
-                    lastSequence: lastSequence, features: features,
-                    log: log))
+        case .welcome(let welcome):
+            return Self.encode(Typed(type: "welcome", fields: welcome))
         case .ack(let id, let version):
             // The most frequent reply, written by hand with the bytes the encoder would write.
             return Array(#"{"id":\#(id),"type":"ack","version":\#(version)}"#.utf8)
@@ -55,7 +43,7 @@ public enum ServerMessage: Sendable {
             return Array(#"{"id":\#(id),"result":"#.utf8) + result
                 + Array(#","type":"result","version":\#(version)}"#.utf8)
         case .error(let error, let supported):
-            return Self.encode(ErrorReply(error: error, supported: supported))
+            return Self.encode(Typed(type: "error", fields: ServerReply.ErrorReply(error, supported: supported)))
         case .subscribed(let id, let subscription):
             return Array(#"{"id":\#(id),"subscription":\#(subscription),"type":"subscribed"}"#.utf8)
         case .unsubscribed(let id, let subscription):
@@ -117,17 +105,18 @@ public enum ServerMessage: Sendable {
         }
     }
 
-    private struct Welcome: Encodable {
-        let type = "welcome"
-        let id: Int64
-        let `protocol`: Int
-        let server: String
-        let app: String?
-        let version: UInt64
-        let clientId: String?
-        let lastSequence: UInt64?
-        let features: [String]?
-        let log: LogStatus?
+    /// A reply's fields with its `type` beside them.
+    private struct Typed<Fields: Encodable>: Encodable {
+        let type: String
+        let fields: Fields
+
+        private enum CodingKeys: String, CodingKey { case type }
+
+        func encode(to encoder: any Encoder) throws {
+            try fields.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(type, forKey: .type)
+        }
     }
 
     private struct Bye: Encodable {
@@ -140,82 +129,4 @@ public enum ServerMessage: Sendable {
         let id: Int64
         let entries: [HistoryEntry]
     }
-
-    private struct ErrorReply: Encodable {
-        let error: ProtocolError
-        let supported: [Int]?
-
-        enum CodingKeys: String, CodingKey { case type, id, code, message, supported }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("error", forKey: .type)
-            try container.encode(error.requestID, forKey: .id)
-            try container.encode(error.code, forKey: .code)
-            try container.encode(error.message, forKey: .message)
-            try container.encodeIfPresent(supported, forKey: .supported)
-        }
-    }
-}
-
-/// Every field a server message may have, as a client reads it. `type` says which are set.
-/// Unknown fields are ignored; the model of an `update` or a `model` is decoded separately with
-/// `UpdateEnvelope`.
-public struct ServerEnvelope: Decodable, Sendable {
-    /// The message type: `welcome`, `ack`, `result`, `error`, `subscribed`, `update`, `unsubscribed`,
-    /// `pong`, `entries`, `model`, `bye`.
-    public let type: String
-    /// The request id this answers (`null` for errors not tied to a request, absent for updates).
-    public let id: Int64?
-    /// The state version (`welcome`, `ack`, `update`, `model`).
-    public let version: UInt64?
-    /// The subscription id (`subscribed`, `update`, `unsubscribed`).
-    public let subscription: Int64?
-    /// The error code (`error`).
-    public let code: String?
-    /// The error sentence (`error`).
-    public let message: String?
-    /// Protocol versions the server speaks (`unsupported_protocol` errors).
-    public let supported: [Int]?
-    /// The server's protocol version (`welcome`).
-    public let `protocol`: Int?
-    /// The server's name and version (`welcome`).
-    public let server: String?
-    /// The app the daemon serves (`welcome`; absent from older daemons).
-    public let app: String?
-    /// Journaled actions (`entries`).
-    public let entries: [HistoryEntry]?
-    /// Why the daemon closes the connection (`bye`).
-    public let reason: String?
-    /// The client id the hello gave, echoed (`welcome`, wire name `clientId`).
-    public let clientID: String?
-    /// The highest sequence of that client id the daemon applied durably, 0 for none
-    /// (`welcome` when the hello gave a client id).
-    public let lastSequence: UInt64?
-    /// The optional features granted (`welcome`).
-    public let features: [String]?
-    /// The version of the model a patch applies to (`update` carrying a `patch`).
-    public let base: UInt64?
-    /// Which log the daemon uses and how it is doing (`welcome`).
-    public let log: LogStatus?
-    /// What a dispatched side effect answered (`result`).
-    public let result: JSONValue?
-
-    private enum CodingKeys: String, CodingKey {
-        case type, id, version, subscription, code, message, supported, `protocol`, server, app, entries, reason,
-            lastSequence, features, base, log, result
-        case clientID = "clientId"
-    }
-}
-
-/// The patch of an `update` message that carries one.
-public struct PatchEnvelope: Decodable {
-    /// The decoded patch.
-    public let patch: JSONPatch
-}
-
-/// The model of an `update` message, decoded as `Model`; `nil` when the model is `null`.
-public struct UpdateEnvelope<Model: Decodable>: Decodable {
-    /// The decoded model.
-    public let model: Model?
 }

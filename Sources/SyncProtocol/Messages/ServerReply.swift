@@ -32,43 +32,6 @@ public enum ServerReply: Sendable, Equatable {
     /// A message type this client does not know, with its request id if it has one.
     case unknown(type: String, id: Int64?)
 
-    /// The fields of `welcome`.
-    public struct Welcome: Sendable, Equatable, Decodable {
-        /// The protocol version the daemon speaks.
-        public let `protocol`: Int
-        /// The daemon's `name/version`.
-        public let server: String
-        /// The app the daemon serves (absent from older daemons).
-        public let app: String?
-        /// The state version now.
-        public let version: UInt64
-        /// The hello's client id, echoed (wire name `clientId`).
-        public let clientID: String?
-        /// The highest sequence of that client id applied durably, 0 for none.
-        public let lastSequence: UInt64?
-        /// The optional features granted.
-        public let features: [String]?
-        /// Which log the daemon uses and how it is doing.
-        public let log: LogStatus?
-
-        private enum CodingKeys: String, CodingKey {
-            case `protocol`, server, app, version, lastSequence, features, log
-            case clientID = "clientId"
-        }
-    }
-
-    /// The fields of `error`.
-    public struct ErrorReply: Sendable, Equatable, Decodable {
-        /// The request this answers; `nil` for an error not tied to a request.
-        public let id: Int64?
-        /// The protocol's error code (see `ErrorCode`; a newer daemon may send others).
-        public let code: String
-        /// One sentence for people.
-        public let message: String
-        /// The protocol versions the daemon speaks (`unsupported_protocol`).
-        public let supported: [Int]?
-    }
-
     /// The request id this message answers, if it answers one.
     public var requestID: Int64? {
         switch self {

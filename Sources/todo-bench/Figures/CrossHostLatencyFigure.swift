@@ -128,10 +128,10 @@ enum CrossHostLatencyFigure {
             let id = Int64(index + 1)
             let payload = FrameSocket.encode {
                 index % 2 == 0
-                    ? try RequestEncoder.dispatch(
-                        id: id, actionName: CompleteItem.wireName, payload: CompleteItem(number: 1))
-                    : try RequestEncoder.dispatch(
-                        id: id, actionName: ReopenItem.wireName, payload: ReopenItem(number: 1))
+                    ? try DispatchRequest(id: id, actionName: CompleteItem.wireName).encoded(
+                        payload: CompleteItem(number: 1))
+                    : try DispatchRequest(id: id, actionName: ReopenItem.wireName).encoded(
+                        payload: ReopenItem(number: 1))
             }
             return FrameEncoder.frame(payload)
         }
@@ -141,13 +141,10 @@ enum CrossHostLatencyFigure {
         let reader = try BenchThread {
             do {
                 for _ in 0..<count {
-                    let reply = try publisher.nextEnvelope()
+                    let reply = try publisher.nextReply()
                     let at = MonotonicClock.now()
-                    guard reply.type == "ack", let id = reply.id, let version = reply.version,
-                        (1...Int64(count)).contains(id)
-                    else {
-                        throw BenchError.unexpectedReply(
-                            from: "todod", reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
+                    guard case .ack(let id, let version) = reply, (1...Int64(count)).contains(id) else {
+                        throw BenchError.unexpectedReply(from: "todod", reply: FrameSocket.describe(reply))
                     }
                     acks.withLock {
                         $0.versions[Int(id - 1)] = version

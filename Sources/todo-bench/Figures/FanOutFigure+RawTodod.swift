@@ -25,8 +25,8 @@ extension FanOutFigure {
         // did (a complete and a reopen committed together leave the summary as it was).
         let stop = FrameEncoder.frame(
             FrameSocket.encode {
-                try RequestEncoder.dispatch(
-                    id: Int64(count + 1), actionName: AddItem.wireName, payload: AddItem(text: "stop"))
+                try DispatchRequest(id: Int64(count + 1), actionName: AddItem.wireName).encoded(
+                    payload: AddItem(text: "stop"))
             })
         let lastVersion = Locked<UInt64?>(nil)
         let readSockets = sockets

@@ -50,8 +50,8 @@ extension FanOutFigure {
 
         let stop = FrameEncoder.frame(
             FrameSocket.encode {
-                try RequestEncoder.dispatch(
-                    id: Int64(count + 1), actionName: EditItem.wireName, payload: EditItem(number: 1, text: stopText))
+                try DispatchRequest(id: Int64(count + 1), actionName: EditItem.wireName).encoded(
+                    payload: EditItem(number: 1, text: stopText))
             })
         let (sentAt, versions) = try await dispatchPaced(
             on: daemon, frames: toggleFrames(count: count), stop: stop, periodNanoseconds: periodNanoseconds)
@@ -71,10 +71,10 @@ extension FanOutFigure {
         (0..<count).map { index in
             let payload = FrameSocket.encode {
                 index % 2 == 0
-                    ? try RequestEncoder.dispatch(
-                        id: Int64(index + 1), actionName: CompleteItem.wireName, payload: CompleteItem(number: 1))
-                    : try RequestEncoder.dispatch(
-                        id: Int64(index + 1), actionName: ReopenItem.wireName, payload: ReopenItem(number: 1))
+                    ? try DispatchRequest(id: Int64(index + 1), actionName: CompleteItem.wireName).encoded(
+                        payload: CompleteItem(number: 1))
+                    : try DispatchRequest(id: Int64(index + 1), actionName: ReopenItem.wireName).encoded(
+                        payload: ReopenItem(number: 1))
             }
             return FrameEncoder.frame(payload)
         }
@@ -96,12 +96,9 @@ extension FanOutFigure {
         let reader = try BenchThread {
             do {
                 for _ in 0...count {
-                    let reply = try publisher.nextEnvelope()
-                    guard reply.type == "ack", let id = reply.id, let version = reply.version,
-                        (1...Int64(count + 1)).contains(id)
-                    else {
-                        throw BenchError.unexpectedReply(
-                            from: "todod", reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
+                    let reply = try publisher.nextReply()
+                    guard case .ack(let id, let version) = reply, (1...Int64(count + 1)).contains(id) else {
+                        throw BenchError.unexpectedReply(from: "todod", reply: FrameSocket.describe(reply))
                     }
                     versions.withLock { $0[Int(id - 1)] = version }
                 }

@@ -10,17 +10,16 @@ extension TodoDaemon {
         let frames = (1...count).map { index in
             FrameEncoder.frame(
                 FrameSocket.encode {
-                    try RequestEncoder.dispatch(
-                        id: Int64(index), actionName: AddItem.wireName, payload: AddItem(text: "item \(index)"))
+                    try DispatchRequest(id: Int64(index), actionName: AddItem.wireName)
+                        .encoded(payload: AddItem(text: "item \(index)"))
                 })
         }
         try socket.send(framed: Array(frames.joined()))
         var last: UInt64 = 0
         for _ in 0..<count {
-            let reply = try socket.nextEnvelope()
-            guard reply.type == "ack", let version = reply.version else {
-                throw .unexpectedReply(
-                    from: socketPath, reply: "\(reply.type) \(reply.code ?? "") \(reply.message ?? "")")
+            let reply = try socket.nextReply()
+            guard case .ack(_, let version) = reply else {
+                throw .unexpectedReply(from: socketPath, reply: FrameSocket.describe(reply))
             }
             last = max(last, version)
         }

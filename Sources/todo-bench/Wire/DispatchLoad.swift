@@ -19,7 +19,7 @@ enum DispatchLoad {
     static func frame(id: Int64, number: Int) -> [UInt8] {
         FrameEncoder.frame(
             FrameSocket.encode {
-                try RequestEncoder.dispatch(id: id, actionName: EditItem.wireName, payload: action(number: number))
+                try DispatchRequest(id: id, actionName: EditItem.wireName).encoded(payload: action(number: number))
             })
     }
 
@@ -28,7 +28,7 @@ enum DispatchLoad {
     static func addFrame(id: Int64, text: String) -> [UInt8] {
         FrameEncoder.frame(
             FrameSocket.encode {
-                try RequestEncoder.dispatch(id: id, actionName: AddItem.wireName, payload: AddItem(text: text))
+                try DispatchRequest(id: id, actionName: AddItem.wireName).encoded(payload: AddItem(text: text))
             })
     }
 

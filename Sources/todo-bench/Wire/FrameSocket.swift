@@ -59,42 +59,42 @@ final class FrameSocket: @unchecked Sendable {
     /// version it names.
     @discardableResult
     func greet(client: String = "todo-bench/1", features: [String] = []) throws(BenchError) -> UInt64 {
-        try send(payload: Self.encode { try RequestEncoder.hello(id: 1, client: client, features: features) })
-        let reply = try nextEnvelope()
-        guard reply.type == "welcome", let version = reply.version else {
-            throw .unexpectedReply(from: stream.path, reply: describe(reply))
+        try send(payload: HelloRequest(id: 1, client: client, features: features).encoded())
+        let reply = try nextReply()
+        guard case .welcome(let welcome) = reply else {
+            throw .unexpectedReply(from: stream.path, reply: Self.describe(reply))
         }
-        return version
+        return welcome.version
     }
 
     /// Subscribes to `viewModel` with `params`; returns the first update's frame size in bytes
     /// (header included).
     func subscribe(viewModel: String, params: some Encodable, id: Int64 = 2) throws(BenchError) -> Int {
-        try send(payload: Self.encode { try RequestEncoder.subscribe(id: id, viewModel: viewModel, params: params) })
-        let reply = try nextEnvelope()
-        guard reply.type == "subscribed" else { throw .unexpectedReply(from: stream.path, reply: describe(reply)) }
+        try send(payload: Self.encode { try SubscribeRequest(id: id, viewModel: viewModel).encoded(params: params) })
+        let reply = try nextReply()
+        guard case .subscribed = reply else { throw .unexpectedReply(from: stream.path, reply: Self.describe(reply)) }
         guard let first = try nextFrame() else {
             throw .unexpectedReply(from: stream.path, reply: "end of stream instead of the first update")
         }
         return WireProtocol.headerLength + first.count
     }
 
-    /// The next frame decoded as a `ServerEnvelope`.
-    func nextEnvelope() throws(BenchError) -> ServerEnvelope {
+    /// The next frame decoded as a `ServerReply`.
+    func nextReply() throws(BenchError) -> ServerReply {
         guard let frame = try nextFrame() else { throw .unexpectedReply(from: stream.path, reply: "end of stream") }
-        return try Self.envelope(frame, from: stream.path)
+        return try Self.reply(frame, from: stream.path)
     }
 
-    /// Decodes a frame's payload as a `ServerEnvelope`.
-    static func envelope(_ payload: [UInt8], from path: String) throws(BenchError) -> ServerEnvelope {
+    /// Decodes a frame's payload as a `ServerReply`.
+    static func reply(_ payload: [UInt8], from path: String) throws(BenchError) -> ServerReply {
         do {
-            return try WireJSON.decode(ServerEnvelope.self, from: payload)
+            return try ServerReply.decode(payload)
         } catch {
             throw .unexpectedReply(from: path, reply: String(decoding: payload.prefix(300), as: UTF8.self))
         }
     }
 
-    /// Runs a `RequestEncoder` call, whose only failure would be a value JSON cannot hold.
+    /// Runs a request's encoding with an attachment, whose only failure would be a value JSON cannot hold.
     static func encode(_ body: () throws -> [UInt8]) -> [UInt8] {
         do {
             return try body()
@@ -111,7 +111,9 @@ final class FrameSocket: @unchecked Sendable {
         }
     }
 
-    private func describe(_ reply: ServerEnvelope) -> String {
-        "\(reply.type)" + (reply.code.map { " \($0)" } ?? "") + (reply.message.map { ": \($0)" } ?? "")
+    /// A reply the bench did not expect, for its error: the type, and an error's code and message.
+    static func describe(_ reply: ServerReply) -> String {
+        guard case .error(let error) = reply else { return reply.typeName }
+        return "error \(error.code): \(error.message)"
     }
 }

@@ -11,7 +11,7 @@ enum UpdateFrame {
         {
             return version
         }
-        let message = try FrameSocket.envelope(frame, from: "todod")
-        return message.type == "update" ? message.version : nil
+        guard case .update(_, let version, _) = try FrameSocket.reply(frame, from: "todod") else { return nil }
+        return version
     }
 }

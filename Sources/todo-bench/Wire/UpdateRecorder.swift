@@ -16,11 +16,11 @@ final class UpdateRecorder {
         self.socket = socket
         try socket.send(
             payload: FrameSocket.encode {
-                try RequestEncoder.subscribe(id: 2, viewModel: viewModel, params: [String: String]())
+                try SubscribeRequest(id: 2, viewModel: viewModel).encoded(params: [String: String]())
             })
-        let reply = try socket.nextEnvelope()
-        guard reply.type == "subscribed" else {
-            throw .unexpectedReply(from: daemon.socketPath, reply: "\(reply.type) \(reply.message ?? "")")
+        let reply = try socket.nextReply()
+        guard case .subscribed = reply else {
+            throw .unexpectedReply(from: daemon.socketPath, reply: FrameSocket.describe(reply))
         }
         let (arrivals, failure) = (arrivals, failure)
         reader = try BenchThread {

@@ -30,9 +30,9 @@ extension Command {
                 switch argument {
                 case "-n":
                     guard let value = rest.popFirst(), let number = Int(value),
-                        (1...ClientRequest.maximumHistoryLimit).contains(number)
+                        (1...HistoryRequest.maximumLimit).contains(number)
                     else {
-                        throw .usage("-n needs a number from 1 to \(ClientRequest.maximumHistoryLimit)")
+                        throw .usage("-n needs a number from 1 to \(HistoryRequest.maximumLimit)")
                     }
                     limit = number
                 case "--json": json = true

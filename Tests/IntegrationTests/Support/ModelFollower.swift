@@ -13,12 +13,10 @@ struct ModelFollower {
 
     /// Takes one `update` frame payload of this subscription.
     mutating func take(_ payload: Data) throws {
-        let envelope = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
-        guard envelope.type == "update", envelope.subscription == Int64(subscription), let next = envelope.version
-        else {
+        guard case .update(Int64(subscription), let next, let base) = try ServerReply.decode(Array(payload)) else {
             throw TestFailure("not an update of \(subscription): \(String(decoding: payload, as: UTF8.self))")
         }
-        if let base = envelope.base {
+        if let base {
             guard base == version else { throw TestFailure("a patch on \(base), but the model held is of \(version)") }
             model = try WireJSON.decode(PatchEnvelope.self, from: Array(payload)).patch.apply(to: model)
             patchesApplied += 1
@@ -50,10 +48,10 @@ extension WireClient {
         let id = try ping()
         while true {
             let payload = try receivePayload()
-            let envelope = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
-            if envelope.type == "pong", envelope.id == Int64(id) { return }
-            guard envelope.type == "update",
-                let index = followers.firstIndex(where: { Int64($0.subscription) == envelope.subscription })
+            let reply = try ServerReply.decode(Array(payload))
+            if reply == .pong(id: Int64(id)) { return }
+            guard case .update(let subscription, _, _) = reply,
+                let index = followers.firstIndex(where: { Int64($0.subscription) == subscription })
             else {
                 throw TestFailure("expected updates then pong, got \(String(decoding: payload, as: UTF8.self))")
             }

@@ -29,13 +29,13 @@ import Testing
         var acknowledged: UInt64?
         while acknowledged == nil {
             let payload = try stalled.receivePayload()
-            let message = try WireJSON.decode(ServerEnvelope.self, from: Array(payload))
-            if message.type == "update" {
+            switch try ServerReply.decode(Array(payload)) {
+            case .update:
                 try list.take(payload)
                 versions.append(list.version)
-            } else if message.type == "ack", message.id == Int64(mine) {
-                acknowledged = message.version
-            } else {
+            case .ack(Int64(mine), let version):
+                acknowledged = version
+            default:
                 throw TestFailure(
                     "expected updates and the ack of \(mine), got \(String(decoding: payload, as: UTF8.self))")
             }
