@@ -126,7 +126,8 @@ public final class TestStore<App: SyncApp> {
                 ? ": it sleeps on the test clock, which only the test moves; start it with `start(_:)`, then `advance(by:)` the clock"
                 : ""
             Issue.record(
-                "run(\"\(E.wireName)\") did not end within \(deadlineSeconds) s\(sleeping).", sourceLocation: sourceLocation)
+                "run(\"\(E.wireName)\") did not end within \(deadlineSeconds) s\(sleeping).",
+                sourceLocation: sourceLocation)
             throw TestStoreFailure(reason: "the side effect \"\(E.wireName)\" did not end in time")
         }
         return try await task.value
@@ -188,7 +189,8 @@ public final class TestStore<App: SyncApp> {
             return try WireJSON.decode(Model.self, from: try WireJSON.encode(model))
         } catch {
             Issue.record(
-                "The view model \"\(Model.wireName)\" does not survive its JSON: \(error)", sourceLocation: sourceLocation)
+                "The view model \"\(Model.wireName)\" does not survive its JSON: \(error)",
+                sourceLocation: sourceLocation)
             return nil
         }
     }

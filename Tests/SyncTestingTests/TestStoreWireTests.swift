@@ -13,7 +13,9 @@ private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<Co
         let store = makeStore()
         try withKnownIssue {
             try store.send(Unregistered())
-        } matching: { String(describing: $0).contains("\"unregistered\" is not in CounterApp.actions") }
+        } matching: {
+            String(describing: $0).contains("\"unregistered\" is not in CounterApp.actions")
+        }
         #expect(store.version == 0, "not applied")
     }
 
@@ -21,7 +23,9 @@ private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<Co
         let store = makeStore()
         try withKnownIssue {
             try store.send(ForgetfulStamp()) { $0.stamps = [CounterApp.Stamp(id: "", at: 5_000)] }
-        } matching: { String(describing: $0).contains("diverges on replay") }
+        } matching: {
+            String(describing: $0).contains("diverges on replay")
+        }
     }
 
     @Test func aViewModelIsReadAsASubscriberGetsItAndAnUnregisteredOneFails() throws {
@@ -30,14 +34,18 @@ private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<Co
         #expect(store.model(CountModel.self, params: NoParams()) == CountModel(state: store.state, params: NoParams()))
         withKnownIssue {
             _ = store.model(UnregisteredModel.self, params: NoParams())
-        } matching: { String(describing: $0).contains("not in CounterApp.viewModels") }
+        } matching: {
+            String(describing: $0).contains("not in CounterApp.viewModels")
+        }
     }
 
     @Test func runningASideEffectThatSleepsOnTheTestClockFailsWithAClearMessage() async throws {
         let store = makeStore()
         await withKnownIssue {
             _ = try? await store.run(IncrementLater(milliseconds: 1_000), deadlineSeconds: 1)
-        } matching: { String(describing: $0).contains("it sleeps on the test clock, which only the test moves") }
+        } matching: {
+            String(describing: $0).contains("it sleeps on the test clock, which only the test moves")
+        }
         await store.finish()
     }
 
@@ -55,7 +63,9 @@ private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<Co
         let task = store.start(IncrementLater(milliseconds: 60_000))
         await withKnownIssue {
             await store.finish()
-        } matching: { String(describing: $0).contains("still running at finish(): incrementLater") }
+        } matching: {
+            String(describing: $0).contains("still running at finish(): incrementLater")
+        }
         task.cancel()
     }
 }
