@@ -85,6 +85,13 @@ let package = Package(
         // The web gateway for any app: a page's static files over HTTP and its allowlisted view
         // models and actions over WebSocket (libwebsockets), as a client of the daemon.
         .target(name: "SyncWeb", dependencies: ["CWebSockets", "SyncClient", "SyncLock", "SyncProtocol", "SyncStore"]),
+        // The todo page (HTML, CSS, JavaScript modules, embedded in the binary) and its allowlist.
+        .target(
+            name: "TodoWeb", dependencies: ["SyncWeb", "TodoDomain"],
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/style.css"), .embedInCode("Page/app.js"),
+                .embedInCode("Page/gateway.js"), .embedInCode("Page/items.js"), .embedInCode("Page/patch.js"),
+            ]),
         // The adapter from SyncClient to TerminalUI: feeds of view models and of the connection
         // state, and the dispatch a screen store sends actions through.
         .target(name: "SyncTerminalUI", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI"]),
@@ -98,7 +105,8 @@ let package = Package(
         .executableTarget(
             name: "todo-cli",
             dependencies: [
-                "CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "TerminalUI", "TodoDomain", "TodoTUI",
+                "CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "SyncWeb", "TerminalUI", "TodoDomain",
+                "TodoTUI", "TodoWeb",
             ]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
         .executableTarget(
