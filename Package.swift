@@ -150,7 +150,7 @@ let package = Package(
                 "TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite",
                 "SyncJournal", "ProcessSpawn",
             ],
-            exclude: ["SharedLog/Fixtures"]
+            exclude: ["SharedLog/Fixtures", "Web/Scripts"]
         ),
     ]
 )

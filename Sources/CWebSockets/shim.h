@@ -7,12 +7,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What a context needs to outlive it: its protocol table (one protocol and the terminator) and
- * its ping policy. The caller allocates it, keeps it until lws_context_destroy, then frees it. */
-typedef struct {
+/* What a context needs to outlive it: its protocol table (one protocol and the terminator), its
+ * ping policy and its sweep timer. The caller allocates it, keeps it until lws_context_destroy,
+ * then frees it. */
+typedef struct cws_context_storage {
     struct lws_protocols protocols[2];
     lws_retry_bo_t retry;
+    lws_sorted_usec_list_t sweep;
+    struct lws_context *context;
+    void (*on_sweep)(void *user);
+    void *user;
+    lws_usec_t sweep_interval;
 } cws_context_storage;
+
+static inline void cws_sweep_fired(lws_sorted_usec_list_t *sul) {
+    cws_context_storage *storage = lws_container_of(sul, cws_context_storage, sweep);
+    storage->on_sweep(storage->user);
+    lws_sul_schedule(storage->context, 0, &storage->sweep, cws_sweep_fired, storage->sweep_interval);
+}
+
+/* Calls `on_sweep(user)` on the service thread every `interval_us` microseconds, from now on. */
+static inline void cws_start_sweep(
+    cws_context_storage *storage, struct lws_context *context, void (*on_sweep)(void *), void *user,
+    lws_usec_t interval_us) {
+    storage->context = context;
+    storage->on_sweep = on_sweep;
+    storage->user = user;
+    storage->sweep_interval = interval_us;
+    lws_sul_schedule(context, 0, &storage->sweep, cws_sweep_fired, interval_us);
+}
 
 /* Creates a server context with one vhost listening on `address:port` (port 0: any free port),
  * HTTP and WebSocket on the one protocol `name`, served by `callback` with `user` as the

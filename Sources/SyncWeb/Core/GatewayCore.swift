@@ -180,6 +180,11 @@ struct GatewayCore {
         return (message, !session.replies.isEmpty || isBehind(session))
     }
 
+    /// The browsers with a reply or a newer model due.
+    var pending: [SessionID] {
+        sessions.compactMap { id, session in !session.replies.isEmpty || isBehind(session) ? id : nil }
+    }
+
     private func isBehind(_ session: BrowserSession) -> Bool {
         session.subscriptions.values.contains { subscription in
             guard let newest = feeds[subscription.feed]?.newest else { return false }

@@ -54,6 +54,17 @@ final class WebServer {
         let bound = ListenAddress(host: configuration.listen.host, port: port)
         rules = RequestGuard(address: bound, publicOrigins: configuration.publicOrigins)
         inbox.attach(created)
+        // libwebsockets spends a writable callback on finishing a partly written message, so a
+        // request for one made meanwhile can be lost: a sweep asks again for every browser
+        // that still has something due.
+        cws_start_sweep(
+            storage, created, { raw in Unmanaged<WebServer>.fromOpaque(raw!).takeUnretainedValue().sweep() },
+            Unmanaged.passUnretained(self).toOpaque(), 100_000)
+    }
+
+    private func sweep() {
+        drainInbox()
+        perform(core.pending.map { .wantWritable($0) })
     }
 
     /// The one-time token of the printed URL.
