@@ -8,7 +8,8 @@ public enum WebGatewayError: Error, Equatable, CustomStringConvertible {
     /// One line for users.
     public var description: String {
         switch self {
-        case .cannotListen(let address): return "cannot listen on \(address) (in use, or not an address of this machine)"
+        case .cannotListen(let address):
+            return "cannot listen on \(address) (in use, or not an address of this machine)"
         case .cannotStartThread(let code): return "cannot start the gateway's thread (errno \(code))"
         }
     }

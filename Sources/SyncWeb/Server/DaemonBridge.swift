@@ -59,7 +59,11 @@ final class DaemonBridge: Sendable {
 
     /// Cancels the tasks that follow the daemon (a dispatch's task ends with its answer).
     func stop() {
-        for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
+        let running = tasks.withLock { tasks in
+            defer { tasks = [] }
+            return tasks
+        }
+        for task in running { task.cancel() }
     }
 
     private func start(_ body: @escaping @Sendable () async -> Void) {

@@ -192,7 +192,9 @@ final class WebServer {
         let headers = SecurityHeaders.all + extra.map { (name: $0.0, value: $0.1) }
         let names = headers.map { strdup($0.name) }
         let values = headers.map { strdup($0.value) }
-        defer { (names + values).forEach { free($0) } }
+        defer {
+            for pointer in names + values { free(pointer) }
+        }
         let namePointers = names.map { UnsafePointer($0) }
         let valuePointers = values.map { UnsafePointer($0) }
         return namePointers.withUnsafeBufferPointer { namesBuffer in
