@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
         .library(name: "SyncTerminalUI", targets: ["SyncTerminalUI"]),
         .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
+        .library(name: "SyncWeb", targets: ["SyncWeb"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),
         .executable(name: "todo-bench", targets: ["todo-bench"]),
@@ -64,6 +65,12 @@ let package = Package(
         .target(
             name: "SyncDaemon",
             dependencies: ["CMalloc", "CUV", "SyncEngine", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
+        // libwebsockets as a system library (HTTP and WebSocket for the web gateway).
+        .systemLibrary(
+            name: "CWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
         // The client library any program links to dispatch and subscribe.
         .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
         // Testing an app without a daemon: TCA's TestStore, a test clock, ids in a fixed sequence.
@@ -75,6 +82,16 @@ let package = Package(
         .target(name: "TerminalUI"),
         // Snapshot tests of terminal views (TempuraTesting's idea) and a fake terminal.
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI", "SyncLock"]),
+        // The web gateway for any app: a page's static files over HTTP and its allowlisted view
+        // models and actions over WebSocket (libwebsockets), as a client of the daemon.
+        .target(name: "SyncWeb", dependencies: ["CWebSockets", "SyncClient", "SyncLock", "SyncProtocol", "SyncStore"]),
+        // The todo page (HTML, CSS, JavaScript modules, embedded in the binary) and its allowlist.
+        .target(
+            name: "TodoWeb", dependencies: ["SyncWeb", "TodoDomain"],
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/style.css"), .embedInCode("Page/app.js"),
+                .embedInCode("Page/gateway.js"), .embedInCode("Page/items.js"), .embedInCode("Page/patch.js"),
+            ]),
         // The adapter from SyncClient to TerminalUI: feeds of view models and of the connection
         // state, and the dispatch a screen store sends actions through.
         .target(name: "SyncTerminalUI", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI"]),
@@ -88,7 +105,8 @@ let package = Package(
         .executableTarget(
             name: "todo-cli",
             dependencies: [
-                "CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "TerminalUI", "TodoDomain", "TodoTUI",
+                "CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "SyncWeb", "TerminalUI", "TodoDomain",
+                "TodoTUI", "TodoWeb",
             ]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
         .executableTarget(
@@ -132,7 +150,7 @@ let package = Package(
                 "TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite",
                 "SyncJournal", "ProcessSpawn",
             ],
-            exclude: ["SharedLog/Fixtures"]
+            exclude: ["SharedLog/Fixtures", "Web/Scripts"]
         ),
     ]
 )

@@ -25,7 +25,7 @@ struct TodoCLI {
         ],
         commands: [
             .add, .list, .done, .reopen, .edit, .remove, .clear, .expire, .undo, .log, .export, .importItems, .watch,
-            .tui, .status, .completions,
+            .tui, .web, .status, .completions,
         ],
         epilogue: """
             Commands taking N... apply each number as its own change, in order; a number the
