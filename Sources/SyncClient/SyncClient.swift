@@ -126,6 +126,29 @@ public final class SyncClient: Sendable {
         return version
     }
 
+    /// Applies `actions` all or nothing, at consecutive versions, in one journal transaction,
+    /// and returns the last one's version once they are durable (every update reflecting them
+    /// delivered to this client's streams first). When one is refused the batch is refused,
+    /// with its reason and its place in the batch, and none is applied. Numbered like a
+    /// dispatch, so resent after a reconnect it applies at most once.
+    public func dispatch(batch actions: [any Action]) async throws(SyncClientError) -> UInt64 {
+        let items: [(name: String, payload: [UInt8])]
+        do {
+            items = try actions.map { try Self.batchItem($0) }
+        } catch {
+            throw .protocolViolation("an action of the batch cannot be encoded: \(error)")
+        }
+        let reply = try await request(numbered: true) { id, sequence in
+            try BatchRequest(id: id, sequence: sequence.map(Int64.init)).encoded(actions: items)
+        }
+        guard case .ack(_, let version) = reply else { throw .protocolViolation("expected ack, got \(reply.typeName)") }
+        return version
+    }
+
+    private static func batchItem<A: Action>(_ action: A) throws -> (name: String, payload: [UInt8]) {
+        (A.wireName, try WireJSON.encode(action))
+    }
+
     /// Runs the side effect `effect` in the daemon and returns its result once it finished:
     /// every action it dispatched is durable then, and every update reflecting them was
     /// delivered to this client's streams before it returns. What it threw comes back as

@@ -71,6 +71,29 @@ final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideE
         }
     }
 
+    /// Applies `actions` all or nothing, each as `apply` applies a client's action; the first
+    /// refusal is thrown with the state unchanged. Returns the batch's last action, with the
+    /// states before the first and after the last.
+    func apply(batch actions: [any Action<State>]) throws -> Applied {
+        let saved = contents.withLock { $0.store }
+        var last: Applied?
+        var divergences: [String] = []
+        do {
+            for action in actions {
+                let applied = try apply(action, received: false, fromClient: true)
+                if let divergence = applied.replayDivergence { divergences.append(divergence) }
+                last = applied
+            }
+        } catch {
+            contents.withLock { $0.store = saved }
+            throw error
+        }
+        guard let last else { throw WireFailure(description: "a batch holds at least one action") }
+        return Applied(
+            action: last.action, before: saved.state, after: last.after, version: last.version,
+            replayDivergence: divergences.isEmpty ? nil : divergences.joined(separator: "\n"))
+    }
+
     /// `action` encoded and decoded again with the daemon's JSON.
     private static func roundTrip<A: Action<State>>(_ action: A, _ how: String) throws(WireFailure) -> A {
         do {

@@ -76,6 +76,26 @@ public final class TestStore<App: SyncApp> {
         try check(applied, "\"\(A.wireName)\"", expect, sourceLocation)
     }
 
+    /// Applies `actions` all or nothing, as the daemon applies a `batch`, and checks that
+    /// together they changed the state as `expect` changes the state before. The first
+    /// refusal is thrown and nothing is applied.
+    public func send(
+        batch actions: [any Action<App.State>], sourceLocation: SourceLocation = #_sourceLocation,
+        _ expect: ((inout App.State) throws -> Void)? = nil
+    ) throws {
+        for action in actions {
+            guard isRegistered(type(of: action), sourceLocation) else { return }
+        }
+        let applied: LiveStore<App.State, App.Dependencies>.Applied
+        do {
+            applied = try live.apply(batch: actions)
+        } catch let failure as LiveStore<App.State, App.Dependencies>.WireFailure {
+            Issue.record("\(failure)", sourceLocation: sourceLocation)
+            return
+        }
+        try check(applied, "the batch of \(actions.count)", expect, sourceLocation)
+    }
+
     /// Waits (up to `deadlineSeconds` of real time, against hanging) for the next action a side
     /// effect dispatched, and checks that it is an `A` and changed the state as `expect` says.
     public func receive<A: Action<App.State>>(

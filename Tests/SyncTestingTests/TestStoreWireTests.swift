@@ -69,3 +69,21 @@ private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<Co
         task.cancel()
     }
 }
+
+/// `send(batch:)` applies all or nothing, as the daemon's `batch` does.
+@Suite struct TestStoreBatchTests {
+    @Test func aBatchAppliesTogether() throws {
+        let store = makeStore()
+        try store.send(batch: [Increment(by: 2), StampNow()]) {
+            $0.count = 2
+            $0.stamps = [CounterApp.Stamp(id: "00000000-0000-4000-8000-000000000001", at: 5_000)]
+        }
+        #expect(store.version == 2)
+    }
+
+    @Test func aRefusedActionRefusesTheBatch() throws {
+        let store = makeStore()
+        #expect(throws: TooLarge()) { try store.send(batch: [Increment(by: 2), Increment(by: 9)]) }
+        #expect(store.version == 0 && store.state.count == 0, "nothing applied")
+    }
+}

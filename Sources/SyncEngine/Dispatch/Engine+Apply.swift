@@ -35,6 +35,21 @@ extension Engine {
             fail(requester, ProtocolError(.storageUnavailable, "The action was not applied: \(writeRefusal)."))
             return
         }
+        let entry: JournalEntry
+        do {
+            entry = try accept(action, onto: &store, numbered: numbered, peer: peerCredentials(of: requester))
+        } catch {
+            fail(requester, error)
+            return
+        }
+        record([entry], numbered: numbered, for: requester)
+    }
+
+    /// Accepts `action` on `store`'s state and applies it there; returns its journal entry
+    /// (numbered `numbered`, from `peer`). The store is unchanged when it throws.
+    func accept<A: Action<App.State>>(
+        _ action: A, onto store: inout Store<App.State>, numbered: DispatchLedger.Key?, peer: Peer?
+    ) throws(ProtocolError) -> JournalEntry {
         var action = action
         let context = dependencies.acceptanceContext()
         action.accept(context, state: store.state)
@@ -42,28 +57,30 @@ extension Engine {
         do {
             payload = try WireJSON.encode(action)
         } catch {
-            fail(requester, ProtocolError(.invalidPayload, "The action cannot be encoded (\(error))."))
-            return
+            throw ProtocolError(.invalidPayload, "The action cannot be encoded (\(error)).")
         }
         do {
             try store.apply(action)
         } catch {
-            fail(requester, ProtocolError(.rejected, String(describing: error)))
-            return
+            throw ProtocolError(.rejected, String(describing: error))
         }
+        return JournalEntry(
+            version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch,
+            peerUID: peer?.uid, peerPID: peer?.pid,
+            clientID: numbered?.clientID, clientSequence: numbered?.sequence,
+            host: configuration.isShared ? configuration.hostName : nil)
+    }
+
+    /// Keeps `entries`, applied to the store, for the next commit (and `numbered` in the
+    /// ledger, as of the last of them); `requester` hears back once the last is durable.
+    func record(_ entries: [JournalEntry], numbered: DispatchLedger.Key?, for requester: DispatchRequester) {
         if let numbered { ledger.record(numbered, version: store.version, durableThrough: durableVersion) }
-        let peer = peerCredentials(of: requester)
-        uncommitted.append(
-            JournalEntry(
-                version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch,
-                peerUID: peer?.uid, peerPID: peer?.pid,
-                clientID: numbered?.clientID, clientSequence: numbered?.sequence,
-                host: configuration.isShared ? configuration.hostName : nil))
+        uncommitted += entries
         pendingAcks.add(requester, version: store.version, durableVersion: durableVersion)
         wantPassEnd()
     }
 
-    private func peerCredentials(of requester: DispatchRequester) -> Peer? {
+    func peerCredentials(of requester: DispatchRequester) -> Peer? {
         guard case .client(let token) = requester, let connectionID = requests.connection(of: token) else { return nil }
         return connections[connectionID]?.peer
     }

@@ -39,6 +39,9 @@ package final class Engine<App: SyncApp> {
     package internal(set) var ledger: DispatchLedger
     /// The actions applied since the last commit started, in order: the next commit's batch.
     package internal(set) var uncommitted: [JournalEntry] = []
+    /// The versions of each `batch` request applied and not durable yet: a rebase re-runs each
+    /// all or nothing.
+    var pendingBatches: [ClosedRange<UInt64>] = []
     /// The dispatches whose answer waits for the journal (`PendingAcks`).
     var pendingAcks = PendingAcks()
     /// Where the journal job is (see `Engine+PassEnd.swift`).

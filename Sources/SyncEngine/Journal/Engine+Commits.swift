@@ -35,6 +35,7 @@ extension Engine {
             durableState = state
             durableVersion = version
             pendingAcks.markDurable(through: version)
+            pendingBatches.removeAll { $0.upperBound <= version }
         case .failed(let durableVersion, let reason):
             rollBack(
                 to: durableVersion,
@@ -68,6 +69,7 @@ extension Engine {
     /// every pending dispatch (and every duplicate waiting for one) with `error`.
     private func rollBack(to durableVersion: UInt64, _ error: ProtocolError) {
         uncommitted.removeAll()
+        pendingBatches.removeAll()
         store = Store(state: durableState, version: durableVersion)
         ledger.forget(after: durableVersion)
         failAwaiting(error)

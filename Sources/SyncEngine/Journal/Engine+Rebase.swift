@@ -42,25 +42,44 @@ extension Engine {
         durableState = rebased.state
         durableVersion = rebased.version
         var outcomes: [UInt64: Result<UInt64, ProtocolError>] = [:]
-        for entry in unsaved {
-            if let key = entry.ledgerKey, case .applied(let version) = ledger.verdict(for: key) {
+        // A batch request's entries are re-run together: all of them apply, or none.
+        let batches = Dictionary(pendingBatches.map { ($0.lowerBound, $0) }, uniquingKeysWith: { first, _ in first })
+        pendingBatches = []
+        var index = 0
+        while index < unsaved.count {
+            let batch = batches[unsaved[index].version]
+            let count = batch.map { range in unsaved[index...].prefix { range.contains($0.version) }.count } ?? 1
+            let group = Array(unsaved[index..<index + count])
+            index += count
+            if let key = group[group.count - 1].ledgerKey, case .applied(let version) = ledger.verdict(for: key) {
                 // Already in the log: the commit that seemed lost had been saved after all.
-                outcomes[entry.version] = .success(version)
+                outcomes[group[group.count - 1].version] = .success(version)
                 continue
             }
+            var trial = rebased
+            var moved: [JournalEntry] = []
             do {
-                try actionTypes.reapply(entry, to: &rebased)
+                for entry in group {
+                    try actionTypes.reapply(entry, to: &trial)
+                    var entry = entry
+                    entry.version = trial.version
+                    moved.append(entry)
+                }
             } catch {
-                outcomes[entry.version] = .failure(ProtocolError(.rejected, Self.rejection(error)))
+                let reason = Self.rejection(error)
+                let refusal = batch == nil ? reason : "the batch no longer applies: \(reason)"
+                for entry in group { outcomes[entry.version] = .failure(ProtocolError(.rejected, refusal)) }
                 continue
             }
-            var moved = entry
-            moved.version = rebased.version
-            uncommitted.append(moved)
-            if let key = entry.ledgerKey {
-                ledger.record(key, version: moved.version, durableThrough: durableVersion)
+            rebased = trial
+            uncommitted += moved
+            if batch != nil { pendingBatches.append(moved[0].version...moved[moved.count - 1].version) }
+            for (entry, movedEntry) in zip(group, moved) {
+                if let key = entry.ledgerKey {
+                    ledger.record(key, version: movedEntry.version, durableThrough: durableVersion)
+                }
+                outcomes[entry.version] = .success(movedEntry.version)
             }
-            outcomes[entry.version] = .success(moved.version)
         }
         store = rebased
         for (requester, version) in pendingAcks.takeAwaiting() {

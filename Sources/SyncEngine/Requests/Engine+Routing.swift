@@ -68,6 +68,8 @@ extension Engine {
             dispatch(
                 type, payload: payload, at: payloadLocation,
                 requester: .client(requests.enter(message.id, of: connection.id)), numbered: numbered)
+        case .batch(let message):
+            dispatchBatch(message, payload: payload, from: connection)
         case .subscribe(let message):
             subscribe(connection, requestID: message.id, viewModel: message.viewModel, payload: payload)
         case .unsubscribe(let message):

@@ -14,6 +14,8 @@ public enum ClientRequest: Equatable, Sendable {
     case hello(HelloRequest)
     /// `dispatch`: an action or a side effect.
     case dispatch(DispatchRequest)
+    /// `batch`: several actions, all or nothing.
+    case batch(BatchRequest)
     /// `subscribe`: a view model's updates.
     case subscribe(SubscribeRequest)
     /// `unsubscribe`: no more of a subscription's updates.
@@ -33,6 +35,7 @@ public enum ClientRequest: Equatable, Sendable {
         switch self {
         case .hello(let request): return request
         case .dispatch(let request): return request
+        case .batch(let request): return request
         case .subscribe(let request): return request
         case .unsubscribe(let request): return request
         case .ping(let request): return request
@@ -47,6 +50,7 @@ public enum ClientRequest: Equatable, Sendable {
         switch type {
         case HelloRequest.type: return .hello(.read(id: id, with: &reader))
         case DispatchRequest.type: return .dispatch(.read(id: id, with: &reader))
+        case BatchRequest.type: return .batch(.read(id: id, with: &reader))
         case SubscribeRequest.type: return .subscribe(.read(id: id, with: &reader))
         case UnsubscribeRequest.type: return .unsubscribe(.read(id: id, with: &reader))
         case PingRequest.type: return .ping(.read(id: id, with: &reader))
