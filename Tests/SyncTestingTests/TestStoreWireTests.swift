@@ -76,7 +76,7 @@ private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<Co
         let store = makeStore()
         try store.send(batch: [Increment(by: 2), StampNow()]) {
             $0.count = 2
-            $0.stamps = [CounterApp.Stamp(id: "00000000-0000-4000-8000-000000000001", at: 5_000)]
+            $0.stamps = [CounterApp.Stamp(id: "00000000-0000-4000-8000-000000000002", at: 5_000)]
         }
         #expect(store.version == 2)
     }
