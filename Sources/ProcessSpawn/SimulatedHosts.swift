@@ -61,6 +61,12 @@ public final class SimulatedHosts {
         guard let ip = Self.ipPath else { throw Failure(description: "ip (iproute2) is not installed") }
         self.ip = ip
         self.directory = directory
+        // Another process (the benchmark beside the fault tests, two tests at once) may be
+        // choosing too: until this one's addresses exist, the same network looks free to it,
+        // and two hosts on one subnet route each other's packets into the wrong namespace.
+        // The lock is held until the addresses are added (the kernel drops it if we die).
+        let lock = Self.lockChoice()
+        defer { Self.unlockChoice(lock) }
         let octet = try Self.unusedSecondOctet(ip: ip, directory: directory)
         network = "10.\(octet).0.0/16"
         let (namespaces, links) = Self.names(count: count, tag: tag)
@@ -169,6 +175,25 @@ public final class SimulatedHosts {
             bytes += buffer[0..<count]
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Where the processes making simulated hosts take turns choosing their network.
+    static let choiceLockPath = "/run/todo-simulated-hosts.lock"
+
+    /// Takes the machine-wide lock on choosing a network (`flock`, waiting); -1 if the lock
+    /// file cannot be opened (then nothing is locked).
+    private static func lockChoice() -> Int32 {
+        let descriptor = open(choiceLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return -1 }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        return descriptor
+    }
+
+    /// Releases what `lockChoice()` took.
+    private static func unlockChoice(_ descriptor: Int32) {
+        guard descriptor >= 0 else { return }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 
     /// A second octet X in 200–254 such that no interface has an address in 10.X.0.0/16.

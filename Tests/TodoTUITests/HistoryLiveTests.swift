@@ -6,8 +6,8 @@ import Testing
 /// rebuilds at that version and the action journaled there, and changes nothing.
 @MainActor @Suite struct HistoryLiveTests {
     @Test func steppingBackShowsEachVersionAndItsActionAndChangesNothing() async throws {
-        let daemon = try DaemonHarness(arguments: ["--snapshot-interval", "2"])
-        for step in [["add", "a"], ["add", "b"], ["done", "1"]] { #expect(try daemon.run(step).status == 0) }
+        let daemon = try await DaemonHarness.started(arguments: ["--snapshot-interval", "2"])
+        for step in [["add", "a"], ["add", "b"], ["done", "1"]] { #expect(try await daemon.run(step).status == 0) }
         let front = try await LiveFront(daemon)
         try await front.waitFor("1 [x] a")
         front.press(.character("h"))
@@ -34,7 +34,7 @@ import Testing
             !front.text.contains("History:") && front.text.contains("h history")
         }
         #expect(try await front.daemonList() == ["1 [x] a", "2 [ ] b"], "nothing was changed")
-        #expect(try daemon.todo("status").output.contains("version: 3"))
+        #expect(try await daemon.todo("status").output.contains("version: 3"))
         await front.quit()
     }
 }

@@ -9,8 +9,8 @@ import TodoDomain
 /// The screens of `todo tui` over a real `todod`, with keys typed into the UI loop.
 @MainActor @Suite struct LiveScreenTests {
     @Test func changesFromAnotherShellShowAtOnceAndTheSelectionStaysOnItsItem() async throws {
-        let daemon = try DaemonHarness()
-        for text in ["one", "two", "three", "four"] { _ = try daemon.todo("add", text) }
+        let daemon = try await DaemonHarness.started()
+        for text in ["one", "two", "three", "four"] { _ = try await daemon.todo("add", text) }
         let front = try await LiveFront(daemon)
         try await front.waitFor("4 [ ] four")
         #expect(front.row(1)?.hasPrefix(">") == true, "the first row is selected at first")
@@ -19,14 +19,14 @@ import TodoDomain
             front.row(3)?.hasPrefix(">") == true && front.text.contains("│ Item 3")
         }
 
-        #expect(try daemon.todo("rm", "1").status == 0)
+        #expect(try await daemon.todo("rm", "1").status == 0)
         try await front.waitForScreen("item 1 gone") { _ in front.row(1) == nil }
         #expect(front.row(3)?.hasPrefix(">") == true, "the selection stayed on item 3, now the second row")
-        #expect(try daemon.todo("add", "five").status == 0)
+        #expect(try await daemon.todo("add", "five").status == 0)
         try await front.waitFor("5 [ ] five")
         #expect(front.row(3)?.hasPrefix(">") == true)
 
-        #expect(try daemon.todo("rm", "3").status == 0)
+        #expect(try await daemon.todo("rm", "3").status == 0)
         try await front.waitForScreen("item 3 gone, the row in its place selected") { _ in
             front.row(3) == nil && front.row(4)?.hasPrefix(">") == true
         }
@@ -35,8 +35,8 @@ import TodoDomain
     }
 
     @Test func keysChangeTheDaemonsState() async throws {
-        let daemon = try DaemonHarness()
-        _ = try daemon.todo("add", "buy milk")
+        let daemon = try await DaemonHarness.started()
+        _ = try await daemon.todo("add", "buy milk")
         let front = try await LiveFront(daemon)
         try await front.waitFor("1 [ ] buy milk")
 
@@ -83,7 +83,7 @@ import TodoDomain
     }
 
     @Test func refusalsAreShownWhereTheyHappened() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let front = try await LiveFront(daemon)
         try await front.waitFor("no items - press a to add one")
         front.press(.character("u"))
@@ -105,8 +105,8 @@ import TodoDomain
     /// that they are reconnecting, a toggle made meanwhile waits, and once the daemon is back
     /// both show the current list, with the toggle applied exactly once.
     @Test func afterADaemonCrashTheFrontReconnectsAndTheListCatchesUp() async throws {
-        let daemon = try DaemonHarness()
-        _ = try daemon.todo("add", "a")
+        let daemon = try await DaemonHarness.started()
+        _ = try await daemon.todo("add", "a")
         let front = try await LiveFront(daemon)
         let subscriber = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tui-tests/subscriber")
         defer { subscriber.close() }
@@ -117,14 +117,14 @@ import TodoDomain
             front.lines.last?.hasPrefix(" connected v1 ") == true
         }
 
-        try daemon.crash()
+        try await daemon.crash()
         try await front.waitForScreen("reconnecting") { _ in front.lines.last?.hasPrefix(" reconnecting... ") == true }
         while let state = await states.next() {
             if case .reconnecting = state { break }
         }
         front.press(.character(" "))
-        try daemon.start()
-        _ = try daemon.todo("add", "b")
+        try await daemon.start()
+        _ = try await daemon.todo("add", "b")
         try await front.waitFor("1 [x] a")
         try await front.waitFor("2 [ ] b")
         try await front.waitForScreen("connected again") { _ in front.lines.last?.hasPrefix(" connected v") == true }
@@ -133,7 +133,7 @@ import TodoDomain
         #expect(latest.model?.items.map(\.text) == ["a", "b"])
         #expect(latest.model?.doneCount == 1)
         #expect(try await front.daemonList() == ["1 [x] a", "2 [ ] b"])
-        let log = try daemon.todo("log", "--json")
+        let log = try await daemon.todo("log", "--json")
         #expect(
             log.output.components(separatedBy: #""name":"complete""#).count - 1 == 1,
             "the toggle was applied once: \(log.output)")
@@ -141,8 +141,8 @@ import TodoDomain
     }
 
     @Test func twoFrontsStayInStep() async throws {
-        let daemon = try DaemonHarness()
-        _ = try daemon.todo("add", "shared")
+        let daemon = try await DaemonHarness.started()
+        _ = try await daemon.todo("add", "shared")
         let left = try await LiveFront(daemon)
         let right = try await LiveFront(daemon, size: Size(columns: 40, rows: 12))
         try await left.waitFor("1 [ ] shared")

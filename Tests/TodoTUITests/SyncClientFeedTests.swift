@@ -9,7 +9,7 @@ import TodoDomain
 /// the dispatcher, with no todo-specific code in between.
 @Suite struct SyncClientFeedTests {
     @Test func aFeedFollowsWhatTheDispatcherSends() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "feed-tests/1")
         defer { client.close() }
         let feed = client.feed(ListViewModel.self, params: .init(filter: .open))
@@ -26,7 +26,7 @@ import TodoDomain
     }
 
     @Test func theConnectionFeedStartsConnectedAndEndsWhenTheClientCloses() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "feed-tests/1")
         var statuses: [DisplayedConnectionState] = []
         for try await status in client.connectionStateFeed().open() {

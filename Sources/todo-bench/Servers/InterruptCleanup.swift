@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import SyncLock
 
@@ -19,7 +18,6 @@ enum InterruptCleanup {
 
     private static let registered = Locked(
         (next: 0, interrupted: false, cleaner: pthread_t(), actions: [Int: @Sendable () -> Void]()))
-    private static let sources = Locked([any DispatchSourceSignal]())
 
     /// Registers `action`, run if a signal ends the bench before `unregister` (at once when
     /// one already did, unless the cleanup itself registers it: its own `ip` and `pg_ctl`).
@@ -51,23 +49,58 @@ enum InterruptCleanup {
 
     /// Makes SIGINT, SIGTERM and SIGHUP run every registered cleanup (newest first), then
     /// exit with 128 + the signal's number.
+    ///
+    /// The handler only writes the signal's number into a pipe (whichever thread the kernel
+    /// interrupts); a thread of its own reads it and cleans up. Not a `DispatchSource` on a
+    /// global queue: with the signals ignored, as such a source needs, a signal the kernel
+    /// hands to a thread that does not block it is dropped, and the handler then needs a free
+    /// thread of libdispatch's pool (on Linux the one Swift concurrency runs the figures on):
+    /// on a loaded machine the bench went on running after SIGTERM past the suite's 60 s
+    /// (`BenchSmokeTests.anInterruptedRunLeavesNothingBehind`).
     static func install() {
-        let made = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                let actions = registered.withLock { state in
-                    defer { state.actions.removeAll() }
-                    state.interrupted = true
-                    state.cleaner = pthread_self()
-                    return state.actions.sorted { $0.key > $1.key }.map(\.value)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        signalPipe = (ends[0], ends[1])
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, nil,
+            { _ in
+                var number: UInt8 = 0
+                while true {
+                    let count = read(InterruptCleanup.signalPipe.read, &number, 1)
+                    if count == 1 { break }
+                    if count < 0 && errno == EINTR { continue }
+                    return nil
                 }
-                for action in actions { action() }
-                Glibc.exit(128 + number)
+                InterruptCleanup.cleanUp(after: Int32(number))
+            }, nil)
+        guard created == 0 else { return }
+        pthread_detach(thread)
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(InterruptCleanup.signalPipe.write, &byte, 1)
             }
-            source.resume()
-            return source
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
         }
-        sources.withLock { $0 = made }
+    }
+
+    /// The pipe from the signal handler to the cleanup thread; set once, before the handler.
+    nonisolated(unsafe) private static var signalPipe: (read: Int32, write: Int32) = (-1, -1)
+
+    /// Runs every registered cleanup (newest first), then exits with 128 + `number`.
+    private static func cleanUp(after number: Int32) -> Never {
+        let actions = registered.withLock { state in
+            defer { state.actions.removeAll() }
+            state.interrupted = true
+            state.cleaner = pthread_self()
+            return state.actions.sorted { $0.key > $1.key }.map(\.value)
+        }
+        for action in actions { action() }
+        Glibc.exit(128 + number)
     }
 }

@@ -29,7 +29,7 @@ import TodoDomain
     }
 
     @Test func subscriptionResumesAfterARestartAndReportsTheConnectionState() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await connect(daemon)
         defer { client.close() }
         var states = client.connectionStates().makeAsyncIterator()
@@ -39,13 +39,13 @@ import TodoDomain
         _ = try await client.dispatch(AddItem(text: "before"))
         #expect(try await updates.next()?.model?.items.map(\.text) == ["before"])
 
-        try daemon.stop()
+        try await daemon.stop()
         let lost = try await waitFor(&states) { if case .reconnecting = $0 { true } else { false } }
         guard case .reconnecting(_, let reason) = lost else { throw TestFailure("\(lost)") }
         #expect(reason.description.contains("bye"))
         guard case .connectionClosed(.daemonSaidBye) = reason else { throw TestFailure("\(reason)") }
 
-        try daemon.start()
+        try await daemon.start()
         #expect(
             try await waitFor(&states) { if case .connected = $0 { true } else { false } } == .connected(version: 1))
         let other = try await connect(daemon, policy: .never)
@@ -58,16 +58,16 @@ import TodoDomain
     }
 
     @Test func requestsMadeWhileTheDaemonIsDownCompleteOnceItIsBack() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await connect(daemon)
         defer { client.close() }
         var states = client.connectionStates().makeAsyncIterator()
-        try daemon.stop()
+        try await daemon.stop()
         _ = try await waitFor(&states) { if case .reconnecting = $0 { true } else { false } }
 
         async let version = client.dispatch(AddItem(text: "while down"))
         async let pong: Void = client.ping()
-        try daemon.start()
+        try await daemon.start()
         #expect(try await version == 1)
         try await pong
         let list = try await client.get(ListViewModel.self, params: .init(filter: .all))
@@ -79,7 +79,7 @@ import TodoDomain
     /// sent again, they must not be applied twice. Every dispatch returns a distinct version,
     /// and the list holds each text exactly once.
     @Test func dispatchesAcrossCrashesAreAppliedExactlyOnce() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let clients = try await (0..<3).asyncMap { _ in try await connect(daemon) }
         defer { for client in clients { client.close() } }
         let crashes = Counter()
@@ -88,8 +88,8 @@ import TodoDomain
             group.addTask {
                 for _ in 0..<2 {
                     try await Task.sleep(for: .milliseconds(300))
-                    try daemon.crash()
-                    try daemon.start()
+                    try await daemon.crash()
+                    try await daemon.start()
                     crashes.increment()
                 }
                 return []
@@ -122,12 +122,12 @@ import TodoDomain
     }
 
     @Test func aPolicyThatGivesUpFailsWaitingRequests() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let policy = ReconnectPolicy(
             reconnects: true, initialDelay: .milliseconds(20), maximumDelay: .milliseconds(50),
             giveUpAfter: .milliseconds(300))
         let client = try await connect(daemon, policy: policy)
-        try daemon.stop()
+        try await daemon.stop()
         do {
             _ = try await client.dispatch(AddItem(text: "never"))
             Issue.record("expected the client to give up")
@@ -140,10 +140,10 @@ import TodoDomain
     }
 
     @Test func closingWhileReconnectingFailsWaitingRequestsAndEndsTheStates() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await connect(daemon)
         var states = client.connectionStates().makeAsyncIterator()
-        try daemon.stop()
+        try await daemon.stop()
         _ = try await waitFor(&states) { if case .reconnecting = $0 { true } else { false } }
         async let waiting = client.dispatch(AddItem(text: "never sent"))
         try await Task.sleep(for: .milliseconds(50))
@@ -158,8 +158,8 @@ import TodoDomain
             try await waitFor(&states) { if case .closed = $0 { true } else { false } }
                 == .closed(reason: .connectionClosed(.closedByClient)))
         #expect(await states.next() == nil)
-        try daemon.start()
-        let list = try daemon.todo("list", "--json")
+        try await daemon.start()
+        let list = try await daemon.todo("list", "--json")
         #expect(list.output.contains(#""items":[]"#), "the closed client sent nothing: \(list.output)")
     }
 

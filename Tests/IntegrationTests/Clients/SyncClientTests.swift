@@ -11,7 +11,7 @@ import TodoDomain
     }
 
     @Test func dispatchesTypedActionsAndReceivesTypedModels() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await connect(daemon)
         defer { client.close() }
         #expect(client.server.protocolVersion == 1)
@@ -33,11 +33,11 @@ import TodoDomain
         #expect(item.model?.item.text == "typed")
         let missing = try await client.get(ItemViewModel.self, params: .init(number: 2))
         #expect(missing.model == nil)
-        #expect(try daemon.stop() == 0, "clean exit with a client connected")
+        #expect(try await daemon.stop() == 0, "clean exit with a client connected")
     }
 
     @Test func refusalsAreTypedErrorsCarryingTheProtocolCode() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await connect(daemon)
         defer { client.close() }
         do {
@@ -61,7 +61,7 @@ import TodoDomain
     }
 
     @Test func concurrentDispatchesFromManyTasksAllLand() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await connect(daemon)
         defer { client.close() }
         let versions = try await withThrowingTaskGroup(of: UInt64.self) { group in
@@ -74,7 +74,7 @@ import TodoDomain
     }
 
     @Test func leavingAStreamUnsubscribes() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await connect(daemon)
         defer { client.close() }
         // More than the daemon's 256 subscriptions per connection: each get must release its own.
@@ -86,12 +86,12 @@ import TodoDomain
     }
 
     @Test func withoutReconnectStreamsAndRequestsFailWhenTheDaemonStops() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await SyncClient.connect(
             socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
         var updates = client.subscribe(SummaryViewModel.self, params: NoParams()).makeAsyncIterator()
         _ = try await updates.next()
-        try daemon.stop()
+        try await daemon.stop()
         do {
             while try await updates.next() != nil {}
             Issue.record("expected the stream to fail")

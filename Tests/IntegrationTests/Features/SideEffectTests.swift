@@ -5,7 +5,7 @@ import Testing
 import TodoDomain
 
 /// Side effects a client dispatches by name, run by the real `todod`.
-@Suite struct SideEffectTests {
+@Suite(.blocking) struct SideEffectTests {
     private static func expireDone(_ id: Int, _ seconds: Int) -> [String: Any] {
         ["type": "dispatch", "id": id, "action": ["name": "expireDone", "payload": ["olderThanSeconds": seconds]]]
     }
@@ -16,9 +16,9 @@ import TodoDomain
 
     @Test func aClientRunsASideEffectAndItsActionsAreJournaledAndPushed() async throws {
         let daemon = try DaemonHarness()
-        for text in ["a", "b", "c"] { #expect(try daemon.todo("add", text).status == 0) }
-        #expect(try daemon.todo("done", "1").status == 0)
-        #expect(try daemon.todo("done", "3").status == 0)
+        for text in ["a", "b", "c"] { #expect(try await daemon.todo("add", text).status == 0) }
+        #expect(try await daemon.todo("done", "1").status == 0)
+        #expect(try await daemon.todo("done", "3").status == 0)
         let watcher = try daemon.greetedClient(name: "watcher/1")
         #expect(try watcher.subscribeAndWait("list").update.itemTexts == ["a", "b", "c"])
 
@@ -42,7 +42,7 @@ import TodoDomain
         let reply = try wire.request(Self.expireDone(7, 0))
         #expect(reply.type == "result" && reply.id == 7 && reply.version == 9)
         #expect((reply["result"] as? [String: Any])?["removed"] as? Int == 1)
-        #expect(try daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
     }
 
     @Test(.blocking) func todoExpireRunsTheSideEffectAndPrintsHowManyWentAway() throws {
@@ -71,7 +71,7 @@ import TodoDomain
             try await client.run(AwaitDone(number: 4))
         }
         client.close()
-        #expect(try daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
     }
 
     @Test(.blocking) func badSideEffectRequestsGetClearErrorsAndChangeNothing() throws {

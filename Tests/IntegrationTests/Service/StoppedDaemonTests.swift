@@ -13,7 +13,7 @@ import TodoDomain
 /// project's machines), and one write blocked in each would stop every task of the program.
 @Suite struct StoppedDaemonTests {
     @Test func dispatchesToAStoppedDaemonLeaveUnrelatedTasksRunning() async throws {
-        let daemon = try DaemonHarness()
+        let daemon = try await DaemonHarness.started()
         let client = try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tests/1")
         defer { client.close() }
         // More dispatches than the pool has threads, each an import of about 400 KB: together
@@ -54,7 +54,7 @@ import TodoDomain
             "each dispatch applied once, once the daemon reads again")
         let list = try await client.get(SummaryViewModel.self, params: NoParams())
         #expect(list.model?.totalCount == count * Self.itemsPerDispatch)
-        #expect(try daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
     }
 
     static let itemsPerDispatch = 400

@@ -137,10 +137,14 @@ struct SharedLogFaultTests {
         try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster)
     }
 
-    /// The bound a fault's effect is held to: `seconds` (docs/SCALE_OUT.md), unless the machine
-    /// is so busy that the same writers already waited `before` seconds without an ack before
-    /// the fault; then three times that (a stall the fault causes lasts as long as the fault).
-    static func bound(_ seconds: Double, before: Double) -> Double { max(seconds, 3 * before) }
+    /// The bound a fault's effect is held to: `seconds` (docs/SCALE_OUT.md), on a busy machine
+    /// that many times `TestEnvironment.loadFactor` (the work after a fault, such as catching
+    /// up what the others wrote meanwhile, takes that much longer), or, if the same writers
+    /// already waited `before` seconds without an ack before the fault, three times that. A
+    /// stall the fault causes lasts as long as the fault (seconds, whatever the load).
+    static func bound(_ seconds: Double, before: Double) -> Double {
+        max(seconds * TestEnvironment.loadFactor, 3 * before)
+    }
 
     /// `seconds` in whole milliseconds, for the printed summaries.
     static func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
