@@ -32,6 +32,8 @@ public final class Navigator {
     private var entries: [Entry]
     /// The terminal's size.
     public private(set) var size: Size = .zero
+    /// The failure the root screen left to the navigator to show, until the next key.
+    public private(set) var failure: String?
     /// Called when a screen asks for a new frame.
     public var onNeedsRender: (@MainActor () -> Void)?
     /// Called when a screen asks to end the program.
@@ -110,9 +112,20 @@ public final class Navigator {
         }
     }
 
-    /// Gives `key` to the top screen; false if nothing used it.
+    /// Gives `key` to the top screen; false if nothing used it. A failure shown goes away.
     public func handle(_ key: Key) -> Bool {
-        topScreen.handleKey(key)
+        if failure != nil {
+            failure = nil
+            setNeedsRender()
+        }
+        return topScreen.handleKey(key)
+    }
+
+    /// Shows `error` on the bottom row of the frame until the next key (the root screen's
+    /// default `didFail`).
+    func show(failure error: any Error) {
+        failure = "! " + String(describing: error)
+        setNeedsRender()
     }
 
     /// Tells the visible screens the window gained or lost focus.
@@ -129,6 +142,9 @@ public final class Navigator {
             let place = rect(for: entry)
             if entry.screen.size != place.size { entry.screen.layout(size: place.size) }
             entry.screen.compose(into: &frame, at: place.origin, clip: place)
+        }
+        if let failure, size.rows > 0 {
+            frame.writeLine(failure, row: size.rows - 1, style: Style(bold: true, reverse: true))
         }
         let top = shown.last!
         return (frame, top.screen.cursorPosition(at: rect(for: top).origin))

@@ -70,9 +70,14 @@ open class ScreenNode {
     /// The terminal window gained or lost focus.
     open func didChangeFocus(_ focused: Bool) {}
     /// Something this screen started failed (a dispatch, a feed). By default the parent, or
-    /// else the presenting screen, hears of it; the root screen shows it.
+    /// else the presenting screen, hears of it; at the root, unless the root screen shows it
+    /// its own way (an override), the navigator shows it on the bottom row until the next key.
     open func didFail(_ error: any Error) {
-        (parent ?? presenter)?.didFail(error)
+        if let above = parent ?? presenter {
+            above.didFail(error)
+        } else {
+            owningNavigator?.show(failure: error)
+        }
     }
 
     /// What the screen listens to while connected. Called on every connect, so it may depend
