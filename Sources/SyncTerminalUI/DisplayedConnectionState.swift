@@ -12,3 +12,25 @@ public enum DisplayedConnectionState: Equatable, Sendable {
     /// Lost for good, for `reason`.
     case disconnected(reason: String)
 }
+
+extension DisplayedConnectionState {
+    /// The state as a status line says it: `connecting...`, `connected v12`,
+    /// `reconnecting... (attempt 2: connection refused)`, `disconnected: …`.
+    public var text: String {
+        switch self {
+        case .connecting: "connecting..."
+        case .connected(let version): "connected v\(version)"
+        case .reconnecting(let attempt, let reason): "reconnecting... (attempt \(attempt): \(reason))"
+        case .disconnected(let reason): "disconnected: \(reason)"
+        }
+    }
+
+    /// The text when something is wrong with the connection (reconnecting, disconnected);
+    /// `nil` while connecting or connected.
+    public var problem: String? {
+        switch self {
+        case .connecting, .connected: nil
+        case .reconnecting, .disconnected: text
+        }
+    }
+}

@@ -11,19 +11,15 @@ enum StatusLineRenderer {
         canvas.writeLine("", row: row, style: line)
         var connectionStyle = line
         connectionStyle.bold = true
-        let connection: String
+        var connection = status.connection.text
         switch status.connection {
-        case .connecting:
-            connection = "connecting..."
+        case .connecting: break
         case .connected:
+            // The version the models show, which may be newer than the connection's.
             connection = "connected" + (status.version.map { " v\($0)" } ?? "")
             connectionStyle.foreground = .green
-        case .reconnecting(let attempt, let reason):
-            connection = "reconnecting... (attempt \(attempt): \(reason))"
-            connectionStyle.foreground = .yellow
-        case .disconnected(let reason):
-            connection = "disconnected: \(reason)"
-            connectionStyle.foreground = .red
+        case .reconnecting: connectionStyle.foreground = .yellow
+        case .disconnected: connectionStyle.foreground = .red
         }
         let hint = "h history  ? help  q quit "
         var column = canvas.write(
