@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
         .library(name: "SyncTerminalUI", targets: ["SyncTerminalUI"]),
         .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
+        .library(name: "SyncCommandLine", targets: ["SyncCommandLine"]),
         .library(name: "SyncWeb", targets: ["SyncWeb"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),
@@ -64,7 +65,9 @@ let package = Package(
         // The daemon runtime on libuv, generic over a SyncApp: the shell around the engine.
         .target(
             name: "SyncDaemon",
-            dependencies: ["CMalloc", "CUV", "SyncEngine", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
+            dependencies: [
+                "CMalloc", "CUV", "ManualPage", "SyncEngine", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol",
+            ]),
         // libwebsockets as a system library (HTTP and WebSocket for the web gateway).
         .systemLibrary(
             name: "CWebSockets",
@@ -96,7 +99,14 @@ let package = Package(
         // state, and the dispatch a screen store sends actions through.
         .target(name: "SyncTerminalUI", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI"]),
         // Command-table CLI machinery: commands as data, --help, completions, exit codes, --json.
-        .target(name: "CommandLineKit", dependencies: ["SyncProtocol", "TerminalUI"]),
+        .target(name: "CommandLineKit", dependencies: ["ManualPage", "SyncProtocol", "TerminalUI"]),
+        // Manual pages as data, written as roff: the CLIs' and the daemons' come from their tables.
+        .target(name: "ManualPage"),
+        // An app's client command line: the standard --socket and --no-autostart, autostart, the
+        // reconnect policy, client errors as exit codes, the tui command; over CommandLineKit.
+        .target(
+            name: "SyncCommandLine",
+            dependencies: ["CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "TerminalUI"]),
         // The todo screens and views of `todo tui`, and the todo store over SyncTerminalUI.
         .target(
             name: "TodoTUI",
@@ -105,8 +115,8 @@ let package = Package(
         .executableTarget(
             name: "todo-cli",
             dependencies: [
-                "CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "SyncWeb", "TerminalUI", "TodoDomain",
-                "TodoTUI", "TodoWeb",
+                "CommandLineKit", "SyncClient", "SyncCommandLine", "SyncProtocol", "SyncStore", "SyncWeb", "TerminalUI",
+                "TodoDomain", "TodoTUI", "TodoWeb",
             ]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
         .executableTarget(
@@ -125,7 +135,10 @@ let package = Package(
             name: "SyncDaemonTests",
             dependencies: ["CUV", "SyncDaemon", "SyncEngine", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
         .testTarget(
-            name: "SyncEngineTests", dependencies: ["SyncEngine", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "SyncTesting", "TestSupport"]),
+            name: "SyncEngineTests",
+            dependencies: [
+                "SyncEngine", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "SyncTesting", "TestSupport",
+            ]),
         .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(
@@ -135,7 +148,10 @@ let package = Package(
         .testTarget(name: "SyncClientTests", dependencies: ["SyncClient"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["SyncLock", "TerminalUI", "TerminalUITesting", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "ManualPage"]),
+        .testTarget(
+            name: "SyncCommandLineTests",
+            dependencies: ["CommandLineKit", "SyncClient", "SyncCommandLine", "SyncStore"]),
         .testTarget(
             name: "TodoTUITests",
             dependencies: [

@@ -41,7 +41,7 @@ let package = Package(
                 "BoardDomain", "BoardTUI",
                 .product(name: "CommandLineKit", package: "todo-sync"),
                 .product(name: "SyncClient", package: "todo-sync"),
-                .product(name: "SyncProtocol", package: "todo-sync"),
+                .product(name: "SyncCommandLine", package: "todo-sync"),
                 .product(name: "SyncStore", package: "todo-sync"),
                 .product(name: "TerminalUI", package: "todo-sync"),
             ]),

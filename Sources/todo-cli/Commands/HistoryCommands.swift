@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SyncClient
+import SyncCommandLine
 import SyncProtocol
 import SyncStore
 import TodoDomain
@@ -39,7 +40,7 @@ extension Command {
                 default: throw .usage("unexpected argument \(argument) for log")
                 }
             }
-            let entries = try await context.withClient { client throws(SyncClientError) in
+            let entries = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 try await client.history(limit: limit)
             }
             if json {
@@ -59,7 +60,7 @@ extension Command {
             """,
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("undo takes no arguments") }
-            let summary = try await context.withClient { client throws(SyncClientError) -> String? in
+            let summary = try await context.withClient(TodoApp.self) { client throws(SyncClientError) -> String? in
                 guard let target = try await client.get(UndoViewModel.self, params: NoParams()).model?.next else {
                     return nil
                 }

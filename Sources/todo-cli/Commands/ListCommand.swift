@@ -1,5 +1,6 @@
 import CommandLineKit
 import SyncClient
+import SyncCommandLine
 import TodoDomain
 
 extension Command {
@@ -17,7 +18,7 @@ extension Command {
         run: { context, arguments throws(CLIError) in
             let (version, others) = try VersionOption.extract(arguments, command: "list")
             let (filter, flags) = try Arguments.filter(others, command: "list", allowing: ["--json"])
-            let update = try await context.withClient { client throws(SyncClientError) in
+            let update = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 if let version {
                     return try await client.get(ListViewModel.self, params: .init(filter: filter), at: version)
                 }

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SyncClient
+import SyncCommandLine
 import SyncProtocol
 import SyncStore
 import TodoDomain
@@ -24,7 +25,7 @@ extension Command {
             guard !arguments.contains("--open"), !arguments.contains("--done") else {
                 throw .usage("export writes every item; it takes no filter")
             }
-            let update = try await context.withClient { client throws(SyncClientError) in
+            let update = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 try await client.get(ExportViewModel.self, params: NoParams())
             }
             guard let model = update.model else { throw .rejected("the daemon sent no items") }
@@ -48,7 +49,7 @@ extension Command {
         run: { context, arguments throws(CLIError) in
             guard arguments.count == 1, let path = arguments.first else { throw .usage("import needs one file") }
             let items = try readExport(path)
-            let added = try await context.withClient { client throws(SyncClientError) -> Int in
+            let added = try await context.withClient(TodoApp.self) { client throws(SyncClientError) -> Int in
                 let before = try await client.get(ExportViewModel.self, params: NoParams()).model?.items.map(\.id) ?? []
                 for start in stride(from: 0, to: items.count, by: importGroupSize) {
                     _ = try await client.dispatch(

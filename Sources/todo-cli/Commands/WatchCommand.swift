@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SyncClient
+import SyncCommandLine
 import TodoDomain
 
 extension Command {
@@ -17,7 +18,7 @@ extension Command {
             let (filter, _) = try Arguments.filter(arguments, command: "watch")
             stopCleanlyOnSignals()
             let redraw = isatty(1) == 1
-            try await context.withClient(reconnect: .automatic) { client throws(SyncClientError) in
+            try await context.withClient(TodoApp.self, reconnect: .automatic) { client throws(SyncClientError) in
                 let reporter = Task { await reportConnectionChanges(client) }
                 defer { reporter.cancel() }
                 do {

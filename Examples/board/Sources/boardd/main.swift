@@ -2,4 +2,4 @@ import BoardDomain
 import SyncDaemon
 
 /// `boardd`: the board daemon, the framework's standard daemon.
-DaemonCommand<BoardApp>(identity: BoardApp.identity, summary: "Serves the kanban board.").run()
+DaemonCommand<BoardApp>(summary: "Serves the kanban board.").run()
