@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SyncTerminalUI", targets: ["SyncTerminalUI"]),
         .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
         .library(name: "SyncCommandLine", targets: ["SyncCommandLine"]),
+        .library(name: "SyncIntegrationTesting", targets: ["SyncIntegrationTesting"]),
         .library(name: "SyncWeb", targets: ["SyncWeb"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),
@@ -127,6 +128,9 @@ let package = Package(
             ]),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
         .target(name: "ProcessSpawn"),
+        // An app's tests against its real binaries: the daemon on a private socket and data
+        // directory, the built executables found and run, stopped by pid.
+        .target(name: "SyncIntegrationTesting", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(
             name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
@@ -164,7 +168,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite",
-                "SyncJournal", "ProcessSpawn",
+                "SyncJournal", "ProcessSpawn", "SyncIntegrationTesting",
             ],
             exclude: ["SharedLog/Fixtures", "Web/Scripts"]
         ),

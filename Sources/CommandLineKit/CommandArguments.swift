@@ -39,7 +39,7 @@ public struct CommandArguments: Sendable {
                 guard values[name] == nil else { throw .usage("\(command) takes \(name) once") }
                 values[name] = value
             } else {
-                throw .usage("unknown option \(word) for \(command) (put text after -- if it starts with -)")
+                throw .usage("unknown option \(word) for \(command)")
             }
         }
         self.positional = positional

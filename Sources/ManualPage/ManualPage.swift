@@ -81,10 +81,10 @@ public struct ManualPage: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text` as roff text: backslashes and dashes escaped, a line that would start with a
-    /// control character protected.
+    /// `text` as roff text: backslashes and dashes escaped, characters beyond ASCII as `\[uXXXX]`
+    /// (troff reads bytes), a line that would start with a control character protected.
     static func escaped(_ text: String) -> String {
-        let plain = text.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+        let plain = text.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-").asciiEscaped
         return plain.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.first == "." || line.first == "'" ? "\\&" + line : String(line)
         }.joined(separator: "\n")
@@ -92,6 +92,20 @@ public struct ManualPage: Sendable, Equatable {
 }
 
 extension String {
+    /// This text with each scalar beyond ASCII written as troff's `\[uXXXX]`.
+    fileprivate var asciiEscaped: String {
+        var result = ""
+        for scalar in unicodeScalars {
+            if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            }
+        }
+        return result
+    }
+
     /// This text with every `target` replaced by `replacement` (without Foundation).
     fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
         var result = ""

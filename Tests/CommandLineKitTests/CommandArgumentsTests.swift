@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--loud"], "unknown option --loud for list (put text after -- if it starts with -)"),
+        (["--loud"], "unknown option --loud for list"),
         (["--json=yes"], "--json takes no value"),
         (["--at"], "--at needs V"),
         (["--at", "1", "--at", "2"], "list takes --at once"),

@@ -15,7 +15,7 @@ extension Command {
             """,
         run: { context, arguments throws(CLIError) in
             let parsed = try CommandArguments(arguments, command: "show", flags: ["--json"])
-            _ = try parsed.exactly(0, "no arguments but --json")
+            guard parsed.positional.isEmpty else { throw .usage("show takes only --json") }
             let board = try await context.withClient(BoardApp.self) { client in
                 try await client.get(BoardViewModel.self, params: NoParams()).model
             }
