@@ -130,7 +130,7 @@ let package = Package(
         .target(name: "ProcessSpawn"),
         // An app's tests against its real binaries: the daemon on a private socket and data
         // directory, the built executables found and run, stopped by pid.
-        .target(name: "SyncIntegrationTesting", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"]),
+        .target(name: "SyncIntegrationTesting", dependencies: ["ProcessSpawn", "SyncLock", "SyncProtocol", "SyncStore"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(
             name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),

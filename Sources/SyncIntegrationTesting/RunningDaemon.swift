@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
 import ProcessSpawn
+import SyncLock
 import SyncProtocol
 import SyncStore
-import Synchronization
 
 /// An app's real daemon started for a test: on a private socket and data directory in a private
 /// temporary directory (or where the test says), answering once `start` returns, stopped by its
@@ -27,7 +27,7 @@ public final class RunningDaemon: Sendable {
     private let errorPath: String
     private let ownsDirectory: Bool
     private let clientEnvironment: [String: String]
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let exitStatus = Locked<Int32?>(nil)
 
     /// How long a daemon may take to answer or to stop before the test fails: generous, against
     /// a hang only.
