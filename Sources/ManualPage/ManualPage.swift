@@ -63,6 +63,8 @@ public struct ManualPage: Sendable, Equatable {
         let manual = section == 8 ? "System Administration" : "User Commands"
         var lines = [
             ".TH \(name.uppercased()) \(section) \"\" \"\(Self.escaped(source))\" \"\(manual)\"",
+            // Ragged right and no hyphens: options and JSON are typed as printed.
+            ".ad l", ".nh",
             ".SH NAME", "\(Self.escaped(name)) \\- \(Self.escaped(summary))", ".SH SYNOPSIS", ".nf",
         ]
         lines += synopsis.map(Self.escaped)
@@ -82,21 +84,44 @@ public struct ManualPage: Sendable, Equatable {
     }
 
     /// `text` as roff text: backslashes and dashes escaped, characters beyond ASCII as `\[uXXXX]`
-    /// (troff reads bytes), a line that would start with a control character protected.
+    /// (troff reads bytes), a word longer than a line given break points after its commas, a
+    /// line that would start with a control character protected.
     static func escaped(_ text: String) -> String {
-        let plain = text.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-").asciiEscaped
+        let breakable = text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            word.count > breakableLength ? word.replacingAll(",", with: "," + String(breakPoint)) : String(word)
+        }.joined(separator: " ")
+        let plain = breakable.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-").asciiEscaped
         return plain.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.first == "." || line.first == "'" ? "\\&" + line : String(line)
         }.joined(separator: "\n")
     }
 }
 
+/// Words longer than this get break points: the page is about 65 columns wide after indents.
+private let breakableLength = 40
+/// Stands for troff's zero-width break point `\:` until the text is escaped.
+private let breakPoint: Unicode.Scalar = "\u{E000}"
+
+extension StringProtocol {
+    /// This text with every `target` replaced by `replacement` (without Foundation).
+    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}
+
 extension String {
-    /// This text with each scalar beyond ASCII written as troff's `\[uXXXX]`.
+    /// This text with each scalar beyond ASCII written as troff's `\[uXXXX]`, and each break
+    /// point as `\:`.
     fileprivate var asciiEscaped: String {
         var result = ""
         for scalar in unicodeScalars {
-            if scalar.isASCII {
+            if scalar == breakPoint {
+                result += "\\:"
+            } else if scalar.isASCII {
                 result.unicodeScalars.append(scalar)
             } else {
                 let hex = String(scalar.value, radix: 16, uppercase: true)
@@ -106,12 +131,4 @@ extension String {
         return result
     }
 
-    /// This text with every `target` replaced by `replacement` (without Foundation).
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
-    }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ToolManualPageTests {
     @Test func thePageHasEveryCommandAndOptionOfTheTable() {
         let roff = SampleTool().tool.manualPage.roff
-        #expect(roff.hasPrefix(".TH SAMPLE 1 \"\" \"sample 1.2\" \"User Commands\"\n.SH NAME\nsample \\- "))
+        #expect(roff.hasPrefix(".TH SAMPLE 1 \"\" \"sample 1.2\" \"User Commands\"\n.ad l\n.nh\n.SH NAME\nsample \\- "))
         for term in ["greet [\\-\\-loud] NAME...", "load FILE", "completions bash|zsh|fish", "\\-\\-place WHERE"] {
             #expect(roff.contains(".TP\n\\fB\(term)\\fR\n"), "\(term)")
         }
@@ -21,5 +21,10 @@ import Testing
         #expect(page.roff.contains("\n\\&.dot\n"), "a line starting with a dot is not a request")
         #expect(page.roff.contains("wait\\[u2026] 'quoted"))
         #expect(page.roff.contains("\"System Administration\""))
+        let long = "{\"archivedCount\":A,\"columns\":[{\"cards\":[{\"hasNotes\":B,\"id\":ID}]}]}"
+        let json = ManualPage(
+            name: "x", section: 1, summary: "s", synopsis: [],
+            sections: [ManualPage.Section("S", paragraphs: ["short, " + long])], source: "x")
+        #expect(json.roff.contains("short, {\"archivedCount\":A,\\:\"columns\""), "a long word may break after a comma")
     }
 }
