@@ -58,11 +58,19 @@ public struct CommandArguments: Sendable {
         values[name]
     }
 
-    /// The value of the option `name` as an integer in `range`, nil if it was not given.
+    /// The value of the option `name` as a decimal integer in `range` (digits, after a `-` for a
+    /// negative one: not `+1`), nil if it was not given.
     public func integer(of name: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(CLIError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            throw .usage("\(name) needs a number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+        let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text),
+            range.contains(number)
+        else {
+            let wanted =
+                range.upperBound < Int.max
+                ? "a number from \(range.lowerBound) to \(range.upperBound)"
+                : range.lowerBound > Int.min ? "a whole number of at least \(range.lowerBound)" : "a whole number"
+            throw .usage("\(name) needs \(wanted), not \(text)")
         }
         return number
     }

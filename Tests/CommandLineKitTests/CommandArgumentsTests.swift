@@ -32,7 +32,17 @@ import Testing
     @Test func anIntegerOutOfRangeOrCountWrongSaysSo() throws {
         let parsed = try CommandArguments(["--at", "x", "a"], command: "list", options: ["--at": "V"])
         #expect(throws: CLIError.self) { try parsed.integer(of: "--at", in: 0...9) }
+        do {
+            _ = try parsed.integer(of: "--at", in: 0...Int.max)
+            Issue.record("x is no version")
+        } catch {
+            #expect(error.message == "--at needs a whole number of at least 0, not x")
+        }
         #expect(throws: CLIError.self) { try parsed.exactly(2, "A B") }
+        let signed = try CommandArguments(
+            ["--at", "+1", "--to=-2"], command: "list", options: ["--at": "V", "--to": "V"])
+        #expect(throws: CLIError.self) { try signed.integer(of: "--at") }
+        #expect(try signed.integer(of: "--to") == -2)
         #expect(try parsed.exactly(1, "A") == ["a"])
     }
 }

@@ -21,8 +21,10 @@ extension Command {
             (keys sorted), pretty-printed; --json writes it as one line. `todo import` takes it back.
             """,
         run: { context, arguments throws(CLIError) in
-            let (_, flags) = try Arguments.filter(arguments, command: "export", allowing: ["--json"])
-            guard !arguments.contains("--open"), !arguments.contains("--done") else {
+            let parsed = try CommandArguments(
+                arguments, command: "export", flags: Arguments.filterFlags.union(["--json"]))
+            try Arguments.none(parsed, command: "export")
+            guard try Arguments.filter(parsed, command: "export") == .all else {
                 throw .usage("export writes every item; it takes no filter")
             }
             let update = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
@@ -30,7 +32,7 @@ extension Command {
             }
             guard let model = update.model else { throw .rejected("the daemon sent no items") }
             let encoder = WireJSON.makeEncoder()
-            if !flags.contains("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
+            if !parsed.isSet("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
             do {
                 Output.out(String(decoding: try encoder.encode(model), as: UTF8.self) + "\n")
             } catch {
