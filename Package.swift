@@ -133,7 +133,8 @@ let package = Package(
         .target(name: "SyncIntegrationTesting", dependencies: ["ProcessSpawn", "SyncLock", "SyncProtocol", "SyncStore"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(
-            name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["ProcessSpawn", "SyncIntegrationTesting", "SyncProtocol", "SyncStore"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         .testTarget(
             name: "SyncDaemonTests",

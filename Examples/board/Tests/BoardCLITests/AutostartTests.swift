@@ -4,7 +4,7 @@ import SyncIntegrationTesting
 import Testing
 
 /// `board` starting `boardd` (found beside it) when nothing answers, and not when told not to.
-@Suite struct AutostartTests {
+@Suite(.blocking) struct AutostartTests {
     @Test func anAddWithNoDaemonStartsBoarddBesideItAndTheCardLands() throws {
         let directory = try BuiltPrograms.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -3,7 +3,7 @@ import SyncIntegrationTesting
 import Testing
 
 /// `board` and `boardd`, the real executables, on a private socket.
-@Suite struct BoardCLITests {
+@Suite(.blocking) struct BoardCLITests {
     @Test func helpNeedsNoDaemon() throws {
         let help = try Programs.run("board", ["--help"])
         #expect(help.status == 0)

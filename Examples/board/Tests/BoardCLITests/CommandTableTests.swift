@@ -3,7 +3,7 @@ import SyncIntegrationTesting
 import Testing
 
 /// What `board` makes of its command table: the completion scripts and `show --json`.
-@Suite struct CommandTableTests {
+@Suite(.blocking) struct CommandTableTests {
     @Test func completionsForEachShellOfferEveryCommandAndOption() throws {
         for shell in ["bash", "zsh", "fish"] {
             let script = try Programs.run("board", ["completions", shell])

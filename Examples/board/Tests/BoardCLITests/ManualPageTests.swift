@@ -3,7 +3,7 @@ import Testing
 
 /// `board manual` and `boardd --manual`: pages from the same tables as `--help`, which groff
 /// renders without a warning.
-@Suite struct ManualPageTests {
+@Suite(.blocking) struct ManualPageTests {
     @Test(arguments: [("board", ["manual"], "BOARD(1)"), ("boardd", ["--manual"], "BOARDD(8)")])
     func eachPageRendersWithoutWarnings(program: String, arguments: [String], heading: String) throws {
         let roff = try Programs.run(program, arguments)

@@ -3,7 +3,7 @@ import SyncIntegrationTesting
 import Testing
 
 /// `boardd --sweep-after DAYS`: the durable schedule archiving done cards, on the real daemon.
-@Suite struct ScheduledSweepCommandTests {
+@Suite(.blocking) struct ScheduledSweepCommandTests {
     @Test func boarddArchivesADoneCardByItselfAndLeavesTheOthers() throws {
         let daemon = try RunningDaemon.board(arguments: ["--sweep-after", "0"])
         #expect(try daemon.board("add", "still to do").status == 0)

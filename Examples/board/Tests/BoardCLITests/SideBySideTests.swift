@@ -4,7 +4,7 @@ import Testing
 
 /// `boardd` and `todod` on one machine with their default paths: each its own socket and data
 /// directory, both serving at once.
-@Suite struct SideBySideTests {
+@Suite(.blocking) struct SideBySideTests {
     @Test func boarddAndTododServeSideBySideOnTheirDefaultPaths() throws {
         let directory = try BuiltPrograms.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -4,7 +4,7 @@ import Testing
 
 /// Each app's CLI pointed at the other app's daemon: refused in the handshake, by name, with
 /// exit 3 (the daemon it needs is not there), and the daemon keeps serving its own app.
-@Suite struct WrongAppTests {
+@Suite(.blocking) struct WrongAppTests {
     @Test func todoPointedAtBoarddExitsThreeNamingBothApps() throws {
         let boardd = try RunningDaemon.board()
         let todo = try Programs.run("todo", ["--socket", boardd.socketPath, "--no-autostart", "list"])
