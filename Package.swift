@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
         .library(name: "SyncTerminalUI", targets: ["SyncTerminalUI"]),
         .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
+        .library(name: "ManualPage", targets: ["ManualPage"]),
         .library(name: "SyncCommandLine", targets: ["SyncCommandLine"]),
         .library(name: "SyncIntegrationTesting", targets: ["SyncIntegrationTesting"]),
         .library(name: "SyncWeb", targets: ["SyncWeb"]),
