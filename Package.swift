@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
         .library(name: "SyncTerminalUI", targets: ["SyncTerminalUI"]),
         .library(name: "CommandLineKit", targets: ["CommandLineKit"]),
+        .library(name: "ManualPage", targets: ["ManualPage"]),
+        .library(name: "SyncCommandLine", targets: ["SyncCommandLine"]),
+        .library(name: "SyncIntegrationTesting", targets: ["SyncIntegrationTesting"]),
         .library(name: "SyncWeb", targets: ["SyncWeb"]),
         .executable(name: "todod", targets: ["todod"]),
         .executable(name: "todo", targets: ["todo-cli"]),
@@ -64,7 +67,9 @@ let package = Package(
         // The daemon runtime on libuv, generic over a SyncApp: the shell around the engine.
         .target(
             name: "SyncDaemon",
-            dependencies: ["CMalloc", "CUV", "SyncEngine", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol"]),
+            dependencies: [
+                "CMalloc", "CUV", "ManualPage", "SyncEngine", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol",
+            ]),
         // libwebsockets as a system library (HTTP and WebSocket for the web gateway).
         .systemLibrary(
             name: "CWebSockets",
@@ -96,7 +101,14 @@ let package = Package(
         // state, and the dispatch a screen store sends actions through.
         .target(name: "SyncTerminalUI", dependencies: ["SyncClient", "SyncProtocol", "SyncStore", "TerminalUI"]),
         // Command-table CLI machinery: commands as data, --help, completions, exit codes, --json.
-        .target(name: "CommandLineKit", dependencies: ["SyncProtocol", "TerminalUI"]),
+        .target(name: "CommandLineKit", dependencies: ["ManualPage", "SyncProtocol", "TerminalUI"]),
+        // Manual pages as data, written as roff: the CLIs' and the daemons' come from their tables.
+        .target(name: "ManualPage"),
+        // An app's client command line: the standard --socket and --no-autostart, autostart, the
+        // reconnect policy, client errors as exit codes, the tui command; over CommandLineKit.
+        .target(
+            name: "SyncCommandLine",
+            dependencies: ["CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "TerminalUI"]),
         // The todo screens and views of `todo tui`, and the todo store over SyncTerminalUI.
         .target(
             name: "TodoTUI",
@@ -105,8 +117,8 @@ let package = Package(
         .executableTarget(
             name: "todo-cli",
             dependencies: [
-                "CommandLineKit", "SyncClient", "SyncProtocol", "SyncStore", "SyncWeb", "TerminalUI", "TodoDomain",
-                "TodoTUI", "TodoWeb",
+                "CommandLineKit", "SyncClient", "SyncCommandLine", "SyncProtocol", "SyncStore", "SyncWeb", "TerminalUI",
+                "TodoDomain", "TodoTUI", "TodoWeb",
             ]),
         // The benchmark: drives the real todod (and Redis) and prints the figures (docs/PERFORMANCE.md).
         .executableTarget(
@@ -117,15 +129,22 @@ let package = Package(
             ]),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
         .target(name: "ProcessSpawn"),
+        // An app's tests against its real binaries: the daemon on a private socket and data
+        // directory, the built executables found and run, stopped by pid.
+        .target(name: "SyncIntegrationTesting", dependencies: ["ProcessSpawn", "SyncLock", "SyncProtocol", "SyncStore"]),
         // Helpers for tests that run the real binaries: child processes and a raw wire client.
         .target(
-            name: "TestSupport", dependencies: ["ProcessSpawn", "SyncProtocol", "SyncStore"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["ProcessSpawn", "SyncIntegrationTesting", "SyncProtocol", "SyncStore"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         .testTarget(
             name: "SyncDaemonTests",
             dependencies: ["CUV", "SyncDaemon", "SyncEngine", "SyncLock", "SyncProtocol", "SyncStore", "TestSupport"]),
         .testTarget(
-            name: "SyncEngineTests", dependencies: ["SyncEngine", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "SyncTesting", "TestSupport"]),
+            name: "SyncEngineTests",
+            dependencies: [
+                "SyncEngine", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "SyncTesting", "TestSupport",
+            ]),
         .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(
@@ -135,7 +154,10 @@ let package = Package(
         .testTarget(name: "SyncClientTests", dependencies: ["SyncClient"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["SyncLock", "TerminalUI", "TerminalUITesting", "TestSupport"]),
-        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "ManualPage"]),
+        .testTarget(
+            name: "SyncCommandLineTests",
+            dependencies: ["CommandLineKit", "SyncClient", "SyncCommandLine", "SyncStore"]),
         .testTarget(
             name: "TodoTUITests",
             dependencies: [
@@ -148,7 +170,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite",
-                "SyncJournal", "ProcessSpawn",
+                "SyncJournal", "ProcessSpawn", "SyncIntegrationTesting",
             ],
             exclude: ["SharedLog/Fixtures", "Web/Scripts"]
         ),

@@ -34,14 +34,14 @@ let package = Package(
                 "BoardDomain",
                 .product(name: "SyncDaemon", package: "todo-sync"),
             ]),
-        // The `board` command line on CommandLineKit: show, add, move, tui, completions.
+        // The `board` command line on SyncCommandLine: show, add, move, sweep, tui, completions, manual.
         .executableTarget(
             name: "board-cli",
             dependencies: [
                 "BoardDomain", "BoardTUI",
                 .product(name: "CommandLineKit", package: "todo-sync"),
                 .product(name: "SyncClient", package: "todo-sync"),
-                .product(name: "SyncProtocol", package: "todo-sync"),
+                .product(name: "SyncCommandLine", package: "todo-sync"),
                 .product(name: "SyncStore", package: "todo-sync"),
                 .product(name: "TerminalUI", package: "todo-sync"),
             ]),
@@ -56,10 +56,10 @@ let package = Package(
         .testTarget(
             name: "BoardCLITests",
             dependencies: [
-                "boardd", "board-cli",
+                "BoardDomain", "boardd", "board-cli",
                 .product(name: "todod", package: "todo-sync"),
                 .product(name: "todo", package: "todo-sync"),
-                .product(name: "SyncProtocol", package: "todo-sync"),
+                .product(name: "SyncIntegrationTesting", package: "todo-sync"),
             ]),
         .testTarget(
             name: "BoardTUITests",

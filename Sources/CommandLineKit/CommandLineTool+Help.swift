@@ -31,15 +31,19 @@ extension CommandLineTool {
             + (command.details.isEmpty ? "" : "\n\(command.details)\n")
     }
 
-    /// Every option with its help, the text of each aligned after the longest synopsis.
+    /// `--help` and `--version`, which every tool takes.
+    var standardOptions: [GlobalOption] {
+        [
+            GlobalOption("--help", summary: "this help", help: "this help; `\(name) COMMAND --help` for one command"),
+            GlobalOption("--version", summary: "the version", help: "the version"),
+        ]
+    }
+
+    /// Every option with its help, the text of each aligned two spaces after the longest
+    /// synopsis (as the command table is).
     private var optionLines: [String] {
-        let all =
-            options + [
-                GlobalOption(
-                    "--help", summary: "this help", help: "this help; `\(name) COMMAND --help` for one command"),
-                GlobalOption("--version", summary: "the version", help: "the version"),
-            ]
-        let width = (all.map(\.synopsis.count).max() ?? 0) + 1
+        let all = options + standardOptions
+        let width = (all.map(\.synopsis.count).max() ?? 0) + 2
         return all.flatMap { option in
             option.help.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
                 let left = index == 0 ? option.synopsis : ""

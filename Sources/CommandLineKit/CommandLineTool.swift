@@ -14,6 +14,8 @@ public struct CommandLineTool: Sendable {
     public let name: String
     /// What `--version` prints (one line, without the newline).
     public let version: String
+    /// One line saying what the tool is for: its manual page's NAME line (may be empty).
+    public let summary: String
     /// The options taken before the command, in the order the help lists them.
     public let options: [GlobalOption]
     /// Every command, in the order the help lists them.
@@ -22,10 +24,13 @@ public struct CommandLineTool: Sendable {
     public let epilogue: String
 
     /// A tool with these parts.
-    public init(name: String, version: String, options: [GlobalOption] = [], commands: [Command], epilogue: String = "")
-    {
+    public init(
+        name: String, version: String, summary: String = "", options: [GlobalOption] = [], commands: [Command],
+        epilogue: String = ""
+    ) {
         self.name = name
         self.version = version
+        self.summary = summary
         self.options = options
         self.commands = commands
         self.epilogue = epilogue

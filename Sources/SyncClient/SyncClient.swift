@@ -66,6 +66,17 @@ public final class SyncClient: Sendable {
         return try await connect(socketPath: path, clientName: name, app: identity.name, reconnect: reconnect)
     }
 
+    /// Connects to `App`'s daemon (where `App.identity` says) and says hello, as
+    /// `connect(to: App.identity, …)` does.
+    public static func connect<App: SyncApp>(
+        to app: App.Type, socketPath: String? = nil, clientName: String? = nil, autostart: DaemonAutostart? = nil,
+        reconnect: ReconnectPolicy = .automatic
+    ) async throws(SyncClientError) -> SyncClient {
+        try await connect(
+            to: App.identity, socketPath: socketPath, clientName: clientName, autostart: autostart, reconnect: reconnect
+        )
+    }
+
     /// Connects to the daemon listening at `socketPath` and says hello.
     ///
     /// `clientName` (`name/version`) appears in the daemon's logs. `app` (an `AppIdentity`'s

@@ -1,7 +1,11 @@
 /// Everything the daemon runtime needs to know about an application, and nothing about how it
 /// is served: the initial state, the actions, side effects and view models that exist, by wire
-/// name, and the kind of dependencies its side effects are given.
+/// name, the kind of dependencies its side effects are given, and who it is on a machine.
 public protocol SyncApp: SendableMetatype {
+    /// The app's names on a machine (socket, data directory, variables, units): the daemon
+    /// command, the client's `connect(to:)` and the command line all take them from here.
+    static var identity: AppIdentity { get }
+
     /// The one authoritative state value.
     associatedtype State: Codable, Equatable, Sendable
     /// What side effects and acceptance are given: a clock, ids, and whatever the app adds.

@@ -3,11 +3,6 @@ import TerminalUI
 
 /// `todo tui`: the main screen over a connected client, on the real terminal.
 public enum TodoTUI {
-    /// Checks that standard input and output are a terminal, before anything else is done.
-    public static func requireTerminal() throws(TerminalError) {
-        try SystemTerminal.requireTerminal()
-    }
-
     /// Runs until `q`, Ctrl-C or the end of input, as `TerminalApp.runOnSystemTerminal` does.
     /// `noColor` is `$NO_COLOR`.
     @MainActor

@@ -8,21 +8,21 @@ extension Arguments {
         try positiveNumbers(arguments, command: command, noun: "item number")
     }
 
-    /// The filter chosen by `--open` / `--done` (default all), and the remaining flags.
-    static func filter(_ arguments: [String], command: String, allowing flags: Set<String> = []) throws(CLIError) -> (
-        ListFilter, Set<String>
-    ) {
-        var filter = ListFilter.all
-        var seen: Set<String> = []
-        for argument in arguments {
-            switch argument {
-            case "--open", "--done":
-                guard filter == .all else { throw .usage("\(command) takes one of --open and --done, not both") }
-                filter = argument == "--open" ? .open : .done
-            case _ where flags.contains(argument): seen.insert(argument)
-            default: throw .usage("unexpected argument \(argument) for \(command)")
-            }
+    /// The flags of a list filter, for `CommandArguments`.
+    static let filterFlags: Set<String> = ["--open", "--done"]
+
+    /// The filter chosen by `--open` / `--done` in `parsed` (default all).
+    static func filter(_ parsed: CommandArguments, command: String) throws(CLIError) -> ListFilter {
+        switch (parsed.isSet("--open"), parsed.isSet("--done")) {
+        case (true, true): throw .usage("\(command) takes one of --open and --done, not both")
+        case (true, false): return .open
+        case (false, true): return .done
+        case (false, false): return .all
         }
-        return (filter, seen)
+    }
+
+    /// The words of `parsed` that are not options, which `command` takes none of.
+    static func none(_ parsed: CommandArguments, command: String) throws(CLIError) {
+        if let first = parsed.positional.first { throw .usage("unexpected argument \(first) for \(command)") }
     }
 }

@@ -1,6 +1,6 @@
 import CommandLineKit
 import Glibc
-import SyncProtocol
+import SyncCommandLine
 import TodoDomain
 
 /// `todo`: one-shot commands and a live `watch` against the todo daemon.
@@ -8,24 +8,10 @@ import TodoDomain
 struct TodoCLI {
     /// The tool: its options and every command, in the order `--help` lists them.
     static let tool = CommandLineTool(
-        name: "todo", version: "todo \(TodoApp.identity.version) (protocol \(WireProtocol.version))",
-        options: [
-            GlobalOption(
-                "--socket", value: "PATH", summary: "the daemon socket",
-                help: """
-                    the daemon's socket (default: $TODO_SOCKET, else
-                    $XDG_RUNTIME_DIR/todo/todod.sock, else /tmp/todo-UID/todod.sock)
-                    """),
-            GlobalOption(
-                "--no-autostart", summary: "never start todod",
-                help: """
-                    do not start todod when nothing answers (also TODO_NO_AUTOSTART=1);
-                    otherwise it is started, unless a systemd unit for it is active
-                    """),
-        ],
+        app: TodoApp.self, summary: "keep a todo list in sync with todod",
         commands: [
             .add, .list, .done, .reopen, .edit, .remove, .clear, .expire, .undo, .log, .export, .importItems, .watch,
-            .tui, .web, .status, .completions,
+            .tui, .web, .status, .completions, .manual,
         ],
         epilogue: """
             Commands taking N... apply each number as its own change, in order; a number the

@@ -3,7 +3,7 @@ import TodoDomain
 
 /// `todod`: the todo daemon, the framework's standard daemon with one option of its own.
 DaemonCommand<TodoApp>(
-    identity: TodoApp.identity, summary: "Serves the todo list.",
+    summary: "Serves the todo list.",
     appOptions: [
         DaemonOption(
             "--clear-done-after", argument: "SECONDS",

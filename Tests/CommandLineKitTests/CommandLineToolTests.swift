@@ -15,11 +15,11 @@ import Testing
                   completions bash|zsh|fish  Print a shell completion script, made from this command table.
 
                 Options (before the command):
-                  --place WHERE the place to greet in
-                                (default: here)
-                  --quiet       say less
-                  --help        this help; `sample COMMAND --help` for one command
-                  --version     the version
+                  --place WHERE  the place to greet in
+                                 (default: here)
+                  --quiet        say less
+                  --help         this help; `sample COMMAND --help` for one command
+                  --version      the version
 
                 Exit status: 0 ok, 2 usage error.
 

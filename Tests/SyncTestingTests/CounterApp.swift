@@ -2,6 +2,7 @@ import SyncStore
 
 /// A tiny app for testing the test store: a counter, stamped entries, a side effect.
 enum CounterApp: SyncApp {
+    static let identity = AppIdentity(name: "counter", version: "0.0.0")
     struct State: Codable, Equatable, Sendable {
         var count = 0
         var stamps: [Stamp] = []

@@ -1,9 +1,10 @@
 import SyncStore
 
 extension DaemonCommand where App.Dependencies == StandardDependencies {
-    /// A daemon command for `App` with the live clock and random ids (`StandardDependencies()`).
+    /// A daemon command for `App` (named by `App.identity` unless `identity` is given) with the
+    /// live clock and random ids (`StandardDependencies()`).
     public init(
-        identity: AppIdentity, summary: String, appOptions: [DaemonOption] = [],
+        identity: AppIdentity = App.identity, summary: String, appOptions: [DaemonOption] = [],
         sideEffects:
             @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>] = {
                 _ in []

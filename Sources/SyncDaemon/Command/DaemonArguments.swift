@@ -13,6 +13,8 @@ public struct DaemonArguments: Sendable {
         case help
         /// Print the version and exit 0.
         case version
+        /// Print the manual page (roff) and exit 0.
+        case manual
         /// Create or migrate the shared log's schema (`--postgres`), then exit.
         case prepareSchema
     }
@@ -95,6 +97,7 @@ public struct DaemonArguments: Sendable {
             ]),
         DaemonOption("--help", help: ["show this help"]),
         DaemonOption("--version", help: ["show the version"]),
+        DaemonOption("--manual", help: ["print the manual page (roff; man -l - reads it)"]),
     ]
 
     /// Parses `words` (the arguments after the program name) against the standard options and
@@ -141,6 +144,7 @@ public struct DaemonArguments: Sendable {
                 verifyIntervalSeconds = try Self.integer(try value(), for: word, in: 1...86_400)
             case "--help", "-h": request = .help
             case "--version": request = .version
+            case "--manual": request = .manual
             case "--prepare-schema": request = .prepareSchema
             default:
                 guard let option = appNames[word] else { throw DaemonUsageError("unknown option \(word)") }

@@ -7,13 +7,13 @@ import SyncStore
 /// prints `--help` and `--version`, and serves until SIGTERM.
 ///
 /// ```swift
-/// DaemonCommand<TodoApp>(identity: TodoApp.identity, summary: "Serves the todo list.").run()
+/// DaemonCommand<TodoApp>(summary: "Serves the todo list.").run()
 /// ```
 ///
 /// Exit status: 0 after a clean stop, 1 when the daemon cannot start, 2 for a usage error,
 /// 70 when a commit may or may not be on disk (the next start recovers what the disk holds).
 public struct DaemonCommand<App: SyncApp> {
-    /// The app's names.
+    /// The app's names (`App.identity` unless the command was given others).
     public let identity: AppIdentity
     /// One sentence for `--help` saying what the daemon serves.
     public let summary: String
@@ -26,9 +26,11 @@ public struct DaemonCommand<App: SyncApp> {
     /// What acceptance and every side effect are given: the clock, the ids, the app's own.
     public let dependencies: App.Dependencies
 
-    /// A daemon command for `App` whose side effects get `dependencies`.
+    /// A daemon command for `App` (named by `App.identity` unless `identity` is given) whose side
+    /// effects get `dependencies`.
     public init(
-        identity: AppIdentity, summary: String, appOptions: [DaemonOption] = [], dependencies: App.Dependencies,
+        identity: AppIdentity = App.identity, summary: String, appOptions: [DaemonOption] = [],
+        dependencies: App.Dependencies,
         sideEffects:
             @escaping (DaemonArguments) throws(DaemonUsageError) -> [any SideEffect<App.State, App.Dependencies>] = {
                 _ in []
@@ -59,6 +61,11 @@ public struct DaemonCommand<App: SyncApp> {
             switch parsed.request {
             case .help:
                 print(DaemonHelp.text(identity: identity, summary: summary, appOptions: appOptions), terminator: "")
+                exit(0)
+            case .manual:
+                print(
+                    DaemonHelp.manualPage(identity: identity, summary: summary, appOptions: appOptions).roff,
+                    terminator: "")
                 exit(0)
             case .version:
                 print("\(identity.daemonName) \(identity.version) (protocol \(WireProtocol.version))")

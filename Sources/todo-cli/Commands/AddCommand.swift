@@ -1,5 +1,6 @@
 import CommandLineKit
 import SyncClient
+import SyncCommandLine
 import TodoDomain
 
 extension Command {
@@ -10,7 +11,7 @@ extension Command {
             "Text is trimmed, must not be empty, and may have at most \(TodoText.maximumLength) characters.\nPut text that starts with - after --.",
         run: { context, arguments throws(CLIError) in
             let text = try Arguments.text(arguments, command: "add")
-            _ = try await context.withClient { client throws(SyncClientError) in
+            _ = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 try await client.dispatch(AddItem(text: text))
             }
         })

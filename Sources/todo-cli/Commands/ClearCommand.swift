@@ -1,5 +1,6 @@
 import CommandLineKit
 import SyncClient
+import SyncCommandLine
 import TodoDomain
 
 extension Command {
@@ -8,7 +9,7 @@ extension Command {
         name: "clear", arguments: "", summary: "Remove every done item.", details: "",
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("clear takes no arguments") }
-            _ = try await context.withClient { client throws(SyncClientError) in
+            _ = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 try await client.dispatch(ClearCompleted())
             }
         })

@@ -1,5 +1,6 @@
 import CommandLineKit
 import SyncClient
+import SyncCommandLine
 import TodoDomain
 
 extension Command {
@@ -11,7 +12,7 @@ extension Command {
             guard let first = arguments.first else { throw .usage("edit needs an item number and text") }
             let number = try Arguments.numbers([first], command: "edit")[0]
             let text = try Arguments.text(Array(arguments.dropFirst()), command: "edit")
-            _ = try await context.withClient { client throws(SyncClientError) in
+            _ = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 try await client.dispatch(EditItem(number: number, text: text))
             }
         })

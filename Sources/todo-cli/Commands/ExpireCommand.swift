@@ -1,5 +1,6 @@
 import CommandLineKit
 import SyncClient
+import SyncCommandLine
 import TodoDomain
 
 extension Command {
@@ -11,7 +12,7 @@ extension Command {
             guard arguments.count == 1, let seconds = Int64(arguments[0]), seconds >= 0 else {
                 throw .usage("expire needs one whole number of seconds, 0 or more")
             }
-            let result = try await context.withClient { client throws(SyncClientError) in
+            let result = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 try await client.run(ExpireDone(olderThanSeconds: seconds))
             }
             Output.out("removed \(result.removed) item\(result.removed == 1 ? "" : "s")\n")

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SyncClient
+import SyncCommandLine
 import SyncProtocol
 import SyncStore
 import TodoDomain
@@ -23,26 +24,13 @@ extension Command {
                     (keys sorted; uid and pid absent for the daemon's own changes; the format is stable)
             """,
         run: { context, arguments throws(CLIError) in
-            var limit = 10
-            var json = false
-            var rest = arguments[...]
-            while let argument = rest.popFirst() {
-                switch argument {
-                case "-n":
-                    guard let value = rest.popFirst(), let number = Int(value),
-                        (1...HistoryRequest.maximumLimit).contains(number)
-                    else {
-                        throw .usage("-n needs a number from 1 to \(HistoryRequest.maximumLimit)")
-                    }
-                    limit = number
-                case "--json": json = true
-                default: throw .usage("unexpected argument \(argument) for log")
-                }
-            }
-            let entries = try await context.withClient { client throws(SyncClientError) in
+            let parsed = try CommandArguments(arguments, command: "log", flags: ["--json"], options: ["-n": "N"])
+            try Arguments.none(parsed, command: "log")
+            let limit = try parsed.integer(of: "-n", in: 1...HistoryRequest.maximumLimit) ?? 10
+            let entries = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 try await client.history(limit: limit)
             }
-            if json {
+            if parsed.isSet("--json") {
                 Output.out(try HistoryRendering.json(entries))
             } else {
                 Output.out(entries.isEmpty ? "no changes yet\n" : entries.map(HistoryRendering.line).joined())
@@ -59,7 +47,7 @@ extension Command {
             """,
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("undo takes no arguments") }
-            let summary = try await context.withClient { client throws(SyncClientError) -> String? in
+            let summary = try await context.withClient(TodoApp.self) { client throws(SyncClientError) -> String? in
                 guard let target = try await client.get(UndoViewModel.self, params: NoParams()).model?.next else {
                     return nil
                 }

@@ -1,5 +1,6 @@
 import CommandLineKit
 import SyncClient
+import SyncCommandLine
 import TodoDomain
 
 extension Command {
@@ -15,9 +16,13 @@ extension Command {
                             (keys sorted; the format is stable)
             """,
         run: { context, arguments throws(CLIError) in
-            let (version, others) = try VersionOption.extract(arguments, command: "list")
-            let (filter, flags) = try Arguments.filter(others, command: "list", allowing: ["--json"])
-            let update = try await context.withClient { client throws(SyncClientError) in
+            let parsed = try CommandArguments(
+                arguments, command: "list", flags: Arguments.filterFlags.union(["--json"]),
+                options: ["--at": "a version (see todo log)"])
+            try Arguments.none(parsed, command: "list")
+            let filter = try Arguments.filter(parsed, command: "list")
+            let version = try parsed.integer(of: "--at", in: 0...Int.max).map(UInt64.init)
+            let update = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 if let version {
                     return try await client.get(ListViewModel.self, params: .init(filter: filter), at: version)
                 }
@@ -25,6 +30,6 @@ extension Command {
             }
             guard let model = update.model else { throw .rejected("the daemon sent no list") }
             Output.out(
-                flags.contains("--json") ? try ListRendering.json(model) : ListRendering.text(model, filter: filter))
+                parsed.isSet("--json") ? try ListRendering.json(model) : ListRendering.text(model, filter: filter))
         })
 }

@@ -1,5 +1,6 @@
 import CommandLineKit
 import SyncClient
+import SyncCommandLine
 import SyncStore
 import TodoDomain
 
@@ -34,7 +35,7 @@ extension Command {
     private static func dispatchEach<A: Action>(
         _ numbers: [Int], context: Invocation, _ makeAction: @escaping @Sendable (Int) -> A
     ) async throws(CLIError) {
-        let failures = try await context.withClient { client throws(SyncClientError) in
+        let failures = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
             var failures: [String] = []
             for number in numbers {
                 do throws(SyncClientError) {

@@ -1,5 +1,7 @@
 import CommandLineKit
+import SyncCommandLine
 import SyncProtocol
+import TodoDomain
 
 extension Command {
     /// `todo status`
@@ -9,7 +11,7 @@ extension Command {
             "The log is the daemon's SQLite file, or the PostgreSQL database it shares with the daemons of other hosts: then also whether that database is reachable, and since when not.",
         run: { context, arguments throws(CLIError) in
             guard arguments.isEmpty else { throw .usage("status takes no arguments") }
-            let client = try await context.connect()
+            let client = try await context.connect(to: TodoApp.self)
             defer { client.close() }
             Output.out(
                 """

@@ -1,12 +1,13 @@
 import CommandLineKit
-import Glibc
+import SyncCommandLine
 import TerminalUI
+import TodoDomain
 import TodoTUI
 
 extension Command {
     /// `todo tui`
-    static let tui = Command(
-        name: "tui", arguments: "", summary: "A full-screen live list: move, toggle, add, edit, delete, filter, undo.",
+    static let tui = Command.terminal(
+        of: TodoApp.self, summary: "A full-screen live list: move, toggle, add, edit, delete, filter, undo.",
         details: """
             Keys: j/k or arrows move, Space marks done or open again, a adds, e edits, d deletes
             (after y), f cycles the filter (all, open, done), u undoes the last change, ? shows
@@ -15,20 +16,5 @@ extension Command {
             NO_COLOR turns colours and attributes off. Needs a terminal on standard input and
             output.
             """,
-        run: { context, arguments throws(CLIError) in
-            guard arguments.isEmpty else { throw .usage("tui takes no arguments") }
-            do throws(TerminalError) {
-                try TodoTUI.requireTerminal()
-            } catch {
-                throw .environment("tui: \(error.description)")
-            }
-            let client = try await context.connect(reconnect: .automatic)
-            defer { client.close() }
-            let noColor = getenv("NO_COLOR").map { String(cString: $0) }
-            do throws(TerminalError) {
-                try await TodoTUI.run(client: client, noColor: noColor)
-            } catch {
-                throw .environment("tui: \(error.description)")
-            }
-        })
+        run: { client, noColor throws(TerminalError) in try await TodoTUI.run(client: client, noColor: noColor) })
 }

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SyncClient
+import SyncCommandLine
 import SyncProtocol
 import SyncStore
 import TodoDomain
@@ -20,16 +21,18 @@ extension Command {
             (keys sorted), pretty-printed; --json writes it as one line. `todo import` takes it back.
             """,
         run: { context, arguments throws(CLIError) in
-            let (_, flags) = try Arguments.filter(arguments, command: "export", allowing: ["--json"])
-            guard !arguments.contains("--open"), !arguments.contains("--done") else {
+            let parsed = try CommandArguments(
+                arguments, command: "export", flags: Arguments.filterFlags.union(["--json"]))
+            try Arguments.none(parsed, command: "export")
+            guard try Arguments.filter(parsed, command: "export") == .all else {
                 throw .usage("export writes every item; it takes no filter")
             }
-            let update = try await context.withClient { client throws(SyncClientError) in
+            let update = try await context.withClient(TodoApp.self) { client throws(SyncClientError) in
                 try await client.get(ExportViewModel.self, params: NoParams())
             }
             guard let model = update.model else { throw .rejected("the daemon sent no items") }
             let encoder = WireJSON.makeEncoder()
-            if !flags.contains("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
+            if !parsed.isSet("--json") { encoder.outputFormatting.insert(.prettyPrinted) }
             do {
                 Output.out(String(decoding: try encoder.encode(model), as: UTF8.self) + "\n")
             } catch {
@@ -48,7 +51,7 @@ extension Command {
         run: { context, arguments throws(CLIError) in
             guard arguments.count == 1, let path = arguments.first else { throw .usage("import needs one file") }
             let items = try readExport(path)
-            let added = try await context.withClient { client throws(SyncClientError) -> Int in
+            let added = try await context.withClient(TodoApp.self) { client throws(SyncClientError) -> Int in
                 let before = try await client.get(ExportViewModel.self, params: NoParams()).model?.items.map(\.id) ?? []
                 for start in stride(from: 0, to: items.count, by: importGroupSize) {
                     _ = try await client.dispatch(

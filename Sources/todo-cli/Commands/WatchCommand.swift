@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SyncClient
+import SyncCommandLine
 import TodoDomain
 
 extension Command {
@@ -14,10 +15,12 @@ extension Command {
             reconnects and goes on. Stops with status 0 on SIGINT or SIGTERM.
             """,
         run: { context, arguments throws(CLIError) in
-            let (filter, _) = try Arguments.filter(arguments, command: "watch")
+            let parsed = try CommandArguments(arguments, command: "watch", flags: Arguments.filterFlags)
+            try Arguments.none(parsed, command: "watch")
+            let filter = try Arguments.filter(parsed, command: "watch")
             stopCleanlyOnSignals()
             let redraw = isatty(1) == 1
-            try await context.withClient(reconnect: .automatic) { client throws(SyncClientError) in
+            try await context.withClient(TodoApp.self, reconnect: .automatic) { client throws(SyncClientError) in
                 let reporter = Task { await reportConnectionChanges(client) }
                 defer { reporter.cancel() }
                 do {

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Glibc
 import SyncClient
+import SyncCommandLine
 import SyncWeb
 import TodoDomain
 import TodoWeb
@@ -24,7 +25,7 @@ extension Command {
             } catch {
                 throw .usage("web: \(error.description)")
             }
-            let client = try await context.connect(reconnect: .automatic)
+            let client = try await context.connect(to: TodoApp.self, reconnect: .automatic)
             let configuration = WebGatewayConfiguration(
                 identity: TodoApp.identity, allowlist: TodoWeb.allowlist, page: TodoWeb.page, listen: options.listen,
                 publicOrigins: options.publicOrigins)

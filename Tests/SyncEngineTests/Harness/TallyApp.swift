@@ -2,6 +2,7 @@ import SyncStore
 
 /// The app the engine's tests serve: a tally and notes, a side effect that waits, two view models.
 enum TallyApp: SyncApp {
+    static let identity = AppIdentity(name: "tally", version: "0.0.0")
     struct State: Codable, Equatable, Sendable {
         var count = 0
         var notes: [String] = []

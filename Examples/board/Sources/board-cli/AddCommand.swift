@@ -1,5 +1,6 @@
 import BoardDomain
 import CommandLineKit
+import SyncCommandLine
 
 extension Command {
     /// `board add [--column NAME] TITLE...`
@@ -9,15 +10,10 @@ extension Command {
             "Add a card with TITLE (the words joined by spaces) at the bottom of NAME (default: the first column).",
         details: "Put a title that starts with - after --. A column at its limit refuses the card.",
         run: { context, arguments throws(CLIError) in
-            var words = arguments[...]
-            var column: String?
-            if words.first == "--column" {
-                guard words.count >= 2 else { throw .usage("--column needs a column name") }
-                column = words[words.startIndex + 1]
-                words = words.dropFirst(2)
-            }
-            let title = try Arguments.text(Array(words), command: "add")
-            _ = try await context.withClient { client in
+            let parsed = try CommandArguments(arguments, command: "add", options: ["--column": "a column name"])
+            let title = try parsed.text()
+            let column = parsed.value(of: "--column")
+            _ = try await context.withClient(BoardApp.self) { client in
                 try await client.dispatch(AddCard(title: title, column: column))
             }
         })

@@ -1,5 +1,6 @@
 import BoardDomain
 import CommandLineKit
+import SyncCommandLine
 import SyncStore
 
 extension Command {
@@ -13,13 +14,14 @@ extension Command {
                     sorted, full ids; limit only when set)
             """,
         run: { context, arguments throws(CLIError) in
-            guard arguments.isEmpty || arguments == ["--json"] else { throw .usage("show takes only --json") }
-            let board = try await context.withClient { client in
+            let parsed = try CommandArguments(arguments, command: "show", flags: ["--json"])
+            guard parsed.positional.isEmpty else { throw .usage("show takes only --json") }
+            let board = try await context.withClient(BoardApp.self) { client in
                 try await client.get(BoardViewModel.self, params: NoParams()).model
             }
             guard let board else { throw .rejected("boardd sent no board") }
             StandardStream.output.write(
-                arguments.isEmpty ? text(of: board) : try JSONOutput.line(board, what: "the board"))
+                !parsed.isSet("--json") ? text(of: board) : try JSONOutput.line(board, what: "the board"))
         })
 
     /// Each column's name and count (`doing (1/3)`), then its cards, one a line.

@@ -1,5 +1,6 @@
 import BoardDomain
 import CommandLineKit
+import SyncCommandLine
 
 extension Command {
     /// `board sweep DAYS [--json]`
@@ -12,11 +13,15 @@ extension Command {
             --json  one line: {"archived":N}
             """,
         run: { context, arguments throws(CLIError) in
-            let json = arguments.contains("--json")
-            let rest = arguments.filter { $0 != "--json" }
-            guard rest.count == 1, let days = Int(rest[0]) else { throw .usage("sweep needs DAYS, a number of days") }
-            let result = try await context.withClient { client in try await client.run(SweepDoneCards(days: days)) }
+            let parsed = try CommandArguments(arguments, command: "sweep", flags: ["--json"])
+            guard let days = Int(try parsed.exactly(1, "DAYS, a number of days")[0]) else {
+                throw .usage("sweep needs DAYS, a number of days")
+            }
+            let result = try await context.withClient(BoardApp.self) { client in
+                try await client.run(SweepDoneCards(days: days))
+            }
             let archived = "archived \(result.archived) card\(result.archived == 1 ? "" : "s")\n"
-            StandardStream.output.write(json ? try JSONOutput.line(result, what: "the sweep's result") : archived)
+            StandardStream.output.write(
+                parsed.isSet("--json") ? try JSONOutput.line(result, what: "the sweep's result") : archived)
         })
 }

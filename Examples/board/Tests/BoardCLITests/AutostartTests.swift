@@ -1,15 +1,16 @@
 import Foundation
 import Glibc
+import SyncIntegrationTesting
 import Testing
 
 /// `board` starting `boardd` (found beside it) when nothing answers, and not when told not to.
-@Suite struct AutostartTests {
+@Suite(.blocking) struct AutostartTests {
     @Test func anAddWithNoDaemonStartsBoarddBesideItAndTheCardLands() throws {
-        let directory = try Programs.temporaryDirectory()
+        let directory = try BuiltPrograms.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/run/boardd.sock"
         let environment = ["XDG_STATE_HOME": directory + "/state", "BOARD_NO_AUTOSTART": ""]
-        let added = try Programs.runSpawned(
+        let added = try BuiltPrograms.run(
             "board", ["--socket", socket, "add", "started for me"], environment: environment, in: directory)
         let line = try #require(
             added.errors.split(separator: "\n").first { $0.hasPrefix("board: started boardd (pid ") }, "\(added.errors)"
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func noAutostartByOptionOrVariableSaysHowToStartIt() throws {
-        let directory = try Programs.temporaryDirectory()
+        let directory = try BuiltPrograms.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/boardd.sock"
         let byOption = try Programs.run(

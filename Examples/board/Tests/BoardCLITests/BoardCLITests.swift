@@ -1,7 +1,9 @@
+import BoardDomain
+import SyncIntegrationTesting
 import Testing
 
 /// `board` and `boardd`, the real executables, on a private socket.
-@Suite struct BoardCLITests {
+@Suite(.blocking) struct BoardCLITests {
     @Test func helpNeedsNoDaemon() throws {
         let help = try Programs.run("board", ["--help"])
         #expect(help.status == 0)
@@ -31,20 +33,20 @@ import Testing
     }
 
     @Test func withoutASocketOptionTheBoardsOwnDefaultSocketIsUsed() throws {
-        let daemon = try BoardDaemon()
+        let daemon = try RunningDaemon.board()
         let runtime = daemon.directory + "/runtime"
         let unreachable = try Programs.run("board", ["show"], environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(
             unreachable.status == 3 && unreachable.errors.contains(runtime + "/board/boardd.sock"),
             "\(unreachable.errors)")
         let chosen = try Programs.run(
-            "board", ["add", "via the variable"], environment: ["BOARD_SOCKET": daemon.socket])
+            "board", ["add", "via the variable"], environment: ["BOARD_SOCKET": daemon.socketPath])
         #expect(chosen.status == 0)
         #expect(try daemon.board("show").output.contains("via the variable"))
     }
 
     @Test func addMoveAndShowAgainstARealDaemonThatKeepsTheBoardAcrossARestart() throws {
-        let daemon = try BoardDaemon()
+        let daemon = try RunningDaemon.board()
         #expect(try daemon.board("add", "write", "the", "spec").status == 0)
         #expect(try daemon.board("add", "--column", "doing", "review the PR").status == 0)
         let shown = try daemon.board("show")
@@ -64,8 +66,9 @@ import Testing
                 && badPosition.errors.hasPrefix("board: POSITION is a number (0 is the top), not top\n"))
 
         #expect(daemon.stop() == 0)
-        try daemon.start()
-        let after = try daemon.board("show")
+        let restarted = try RunningDaemon.start(BoardApp.self, in: daemon.directory)
+        defer { restarted.stop() }
+        let after = try restarted.board("show")
         #expect(
             after.output == "todo (0)\ndoing (1)\n  \(lines[3].dropFirst(2))\ndone (1)\n  \(spec)  write the spec\n")
     }

@@ -1,9 +1,10 @@
+import SyncIntegrationTesting
 import Testing
 
 /// `board sweep DAYS`: the sweep side effect run by the real boardd on its own clock.
-@Suite struct SweepCommandTests {
+@Suite(.blocking) struct SweepCommandTests {
     @Test func sweepArchivesTheDoneCardsAndAnswersHowMany() throws {
-        let daemon = try BoardDaemon()
+        let daemon = try RunningDaemon.board()
         #expect(try daemon.board("add", "--column", "done", "shipped").status == 0)
         #expect(try daemon.board("add", "--column", "done", "released").status == 0)
         #expect(try daemon.board("add", "still to do").status == 0)
