@@ -5,7 +5,7 @@ enum Polling {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(deadlineSeconds)
         while !condition() {
-            if clock.now >= deadline { return false }
+            if clock.now >= deadline || Task.isCancelled { return false }
             try? await Task.sleep(for: .milliseconds(1))
         }
         return true

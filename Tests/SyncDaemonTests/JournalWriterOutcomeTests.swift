@@ -5,21 +5,6 @@ import Testing
 
 @testable import SyncDaemon
 
-/// A journal whose every append fails with `error`: the flush failures a real disk gives only
-/// rarely (an `fsync` that fails after the write), which no test can provoke on demand.
-private final class FailingJournal: Journal {
-    let error: JournalError
-    init(_ error: JournalError) { self.error = error }
-    func prepareForWriting() throws(JournalError) {}
-    func lastVersion() throws(JournalError) -> UInt64 { 0 }
-    func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) { throw error }
-    func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] { [] }
-    func latestSnapshot() throws(JournalError) -> Snapshot? { nil }
-    func snapshot(atOrBelow version: UInt64) throws(JournalError) -> Snapshot? { nil }
-    var snapshotSpacing: UInt64 = 0
-    var location: String { "/nowhere/journal.sqlite3" }
-}
-
 /// The journal writer reports what became of a commit and never ends the process itself: the
 /// daemon decides (an uncertain flush stops a daemon on its own file; a shared log settles it).
 @Suite struct JournalWriterOutcomeTests {

@@ -60,4 +60,19 @@ struct TallySchedule: Schedule {
         harness.feed(.sharedLogObserved(leader))
         #expect(harness.heldCommit?.entries.map(\.name) == ["add"])
     }
+
+    @Test func aScheduledActionOvertakenOnASharedLogIsAskedForAgainNotReRun() {
+        let harness = EngineHarness(shared: true, schedules: [TallySchedule(due: 0, until: 1)])
+        var leader = SharedLogObservation.unknown
+        leader.isLeader = true
+        harness.feed(.sharedLogObserved(leader))
+        let unsaved = harness.heldCommit!.entries
+        // The leader before this one dispatched the same action, and it reached the log first.
+        let foreign = JournalEntry(
+            version: 1, name: "add", payload: Array(#"{"by":1}"#.utf8), acceptedAt: 1, peerUID: nil, peerPID: nil,
+            host: "the previous leader")
+        harness.settle(.overtaken(foreign: [foreign], unsaved: unsaved))
+        #expect(harness.heldCommit == nil, "the schedule, asked again, has nothing due")
+        #expect(harness.engine.appliedStore.state.count == 1, "applied once, not twice")
+    }
 }

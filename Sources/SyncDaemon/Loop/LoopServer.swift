@@ -141,7 +141,13 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
         case .answerSideEffectDispatch(let reply, let result):
             guard let continuation = sideEffectReplies.removeValue(forKey: reply) else { return }
             continuation.resume(with: result.mapError { $0 as any Error })
-        case .stopSideEffects: calls.stop()
+        case .stopSideEffects:
+            calls.stop()
+            // What side effects still wait for will never come: the daemon is stopping.
+            for reply in sideEffectReplies.values {
+                reply.resume(throwing: ProtocolError(.cancelled, "The daemon is shutting down."))
+            }
+            sideEffectReplies = [:]
         case .log(let level, let text): logger.log(Logger.Level(level), text)
         case .wakeIn(let milliseconds): wake(in: milliseconds)
         case .startByeDeadline(let milliseconds): startByeDeadline(after: milliseconds)
@@ -165,7 +171,9 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
         case .none:
             feed(.journalJobStarted(.none))
         case .ranInline:
-            feed(.journalJobStarted(.ranInline(writer.takeFinished().outcomes)))
+            let finished = writer.takeFinished()
+            feed(.journalJobStarted(.ranInline(finished.outcomes)))
+            for deliver in finished.reads { deliver() }
         case .queued where !writer.isBusy:
             // The pool refused the job, which ended at once.
             let finished = writer.takeFinished()

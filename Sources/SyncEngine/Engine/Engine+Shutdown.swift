@@ -36,7 +36,8 @@ extension Engine {
 
     /// At the end of a pass: once nothing waits for the journal, says bye to every client.
     func continueShutdownIfIdle() {
-        guard case .finishingCommits = shutdown, pendingAcks.isEmpty, journalJob == .idle else { return }
+        guard case .finishingCommits = shutdown, pendingAcks.isEmpty, journalJob == .idle, journalReads.isEmpty
+        else { return }
         shutdown = .sayingBye
         // The deadline first: saying bye can end the last connection, and with it the shutdown.
         emit(.startByeDeadline(milliseconds: configuration.byeDeadlineMilliseconds))
@@ -59,6 +60,9 @@ extension Engine {
         for connection in Array(connections.values) {
             perform(connection.machine.close(.uncertainCommit), on: connection)
         }
+        // Their clients are gone: the calls end unanswered, and their inboxes close.
+        _ = sideEffectCalls.stop()
+        emit(.stopSideEffects)
         emit(.stopAtOnce(reason: reason))
     }
 

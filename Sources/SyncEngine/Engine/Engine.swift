@@ -76,6 +76,8 @@ package final class Engine<App: SyncApp> {
 
     /// What the shell is to do, in order, since it last took them.
     private var outputs: [EngineOutput<App>] = []
+    /// Whether `performOutputs` is running.
+    private var isPerformingOutputs = false
     /// Whether `wantPassEnd` was asked for and the pass has not ended yet.
     var passEndWanted = false
 
@@ -118,8 +120,12 @@ package final class Engine<App: SyncApp> {
 
     /// Performs what the engine asked for, in order, with `perform`. Performing one may feed the
     /// engine new inputs (an inline commit, a write that fails at once): their outputs are
-    /// performed in this call too, after those asked for before them.
+    /// performed in this call too, after those asked for before them. Not called from within
+    /// `perform` (the shell performs once per input, however deep its inputs nest).
     package func performOutputs(_ perform: (EngineOutput<App>) -> Void) {
+        precondition(!isPerformingOutputs, "performOutputs called from within performOutputs")
+        isPerformingOutputs = true
+        defer { isPerformingOutputs = false }
         var index = 0
         while index < outputs.count {
             let output = outputs[index]

@@ -59,6 +59,7 @@ extension Engine {
                     "The database could not be reached to learn whether the action was saved: it may or may not have been applied (\(reason)). A numbered dispatch sent again is applied at most once."
                 ))
             emit(.requestCatchUp)
+            wantPassEnd()
         case .rewritten(let durableVersion, let reason):
             refuseWrites(because: reason)
             rollBack(to: durableVersion, ProtocolError(.storageUnavailable, "The action was not applied: \(reason)."))

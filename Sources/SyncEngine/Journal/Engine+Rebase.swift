@@ -32,6 +32,7 @@ extension Engine {
                 // of the base, never the base's state under a newer version.
                 store = Store(state: durableState, version: baseVersion)
                 ledger.forget(after: baseVersion)
+                pendingBatches.removeAll()
                 durableVersion = baseVersion
                 emit(.takeBackDurableVersion(baseVersion))
                 failAwaiting(ProtocolError(.storageUnavailable, "The action was not applied: \(reason)."))
@@ -42,6 +43,14 @@ extension Engine {
         durableState = rebased.state
         durableVersion = rebased.version
         var outcomes: [UInt64: Result<UInt64, ProtocolError>] = [:]
+        // A scheduled action is not re-run: its schedule is asked again on the new state (the
+        // other hosts' entries may hold the very action, dispatched by a leader before this
+        // one, or this one's own, saved after all by a commit that seemed lost).
+        let awaiting = pendingAcks.takeAwaiting()
+        var scheduled: [UInt64: Int] = [:]
+        for (requester, version) in awaiting {
+            if case .schedule(let index) = requester { scheduled[version] = index }
+        }
         // A batch request's entries are re-run together: all of them apply, or none.
         let batches = Dictionary(pendingBatches.map { ($0.lowerBound, $0) }, uniquingKeysWith: { first, _ in first })
         pendingBatches = []
@@ -51,6 +60,11 @@ extension Engine {
             let count = batch.map { range in unsaved[index...].prefix { range.contains($0.version) }.count } ?? 1
             let group = Array(unsaved[index..<index + count])
             index += count
+            if let schedule = scheduled[group[group.count - 1].version] {
+                scheduleBook.settled(schedule)
+                outcomes[group[group.count - 1].version] = .success(0)
+                continue
+            }
             if let key = group[group.count - 1].ledgerKey, case .applied(let version) = ledger.verdict(for: key) {
                 // Already in the log: the commit that seemed lost had been saved after all.
                 outcomes[group[group.count - 1].version] = .success(version)
@@ -82,7 +96,8 @@ extension Engine {
             }
         }
         store = rebased
-        for (requester, version) in pendingAcks.takeAwaiting() {
+        for (requester, version) in awaiting {
+            if case .schedule = requester { continue }
             switch outcomes[version] ?? .success(version) {
             case .success(let moved):
                 pendingAcks.add(requester, version: moved, durableVersion: durableVersion)

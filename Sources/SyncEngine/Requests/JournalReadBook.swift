@@ -22,6 +22,9 @@ struct JournalReadBook<State> {
         return id
     }
 
+    /// Whether no answer is awaited.
+    var isEmpty: Bool { waiting.isEmpty }
+
     /// Takes what the answer with `id` is for.
     mutating func take(_ id: Int) -> Waiting? { waiting.removeValue(forKey: id) }
 }
