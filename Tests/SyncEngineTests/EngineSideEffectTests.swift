@@ -36,6 +36,9 @@ import Testing
         #expect(harness.errorCodes(1) == ["cancelled"])
         #expect(harness.sent(1, "error").first?["id"] as? Int == 4)
         #expect(harness.closed == [1], "nothing else awaited: the connection closes")
+        harness.feed(.sideEffectDispatched(Add(), reply: 5, call: 1))
+        #expect(harness.heldCommit == nil, "what the cancelled call still dispatched is not applied")
+        #expect(throws: ProtocolError.self) { try harness.sideEffectAnswers[5]?.get() }
         harness.feed(.sideEffectFinished(call: 1, .success(Array("1".utf8))))
         #expect(harness.types(1) == ["welcome", "error"], "the task's late end answers no one")
     }

@@ -60,7 +60,7 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
         passEnd = try .passEnd(loop: loop) { box.value?.feed(.passEnded) }
         calls = try SideEffectCalls(
             loop: loop, mirror: mirror, dependencies: dependencies,
-            apply: { action, reply in box.value?.sideEffectDispatched(action, reply: reply) },
+            apply: { call, action, reply in box.value?.sideEffectDispatched(action, reply: reply, call: call) },
             finish: { call, outcome in box.value?.feed(.sideEffectFinished(call: call, outcome)) })
         box.value = self
         writer.delegate = self
@@ -100,11 +100,13 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
     }
 
     /// An action a side effect dispatched; `reply` hears what became of it.
-    func sideEffectDispatched(_ action: any Action<App.State>, reply: CheckedContinuation<UInt64, any Error>) {
+    func sideEffectDispatched(
+        _ action: any Action<App.State>, reply: CheckedContinuation<UInt64, any Error>, call: Int? = nil
+    ) {
         let id = nextReply
         nextReply += 1
         sideEffectReplies[id] = reply
-        feed(.sideEffectDispatched(action, reply: id))
+        feed(.sideEffectDispatched(action, reply: id, call: call))
     }
 
     /// Carries out the engine's outputs, once: inputs fed while doing so add theirs to the same run.

@@ -8,7 +8,14 @@ import SyncStore
 /// `SideEffectRunner`'s do), their outcomes through another. Which call answers which request
 /// is the engine's. Loop-confined itself: not `Sendable`.
 final class SideEffectCalls<App: SyncApp> {
-    private let dispatches: LoopInbox<SideEffectRunner<App.State, App.Dependencies>.Dispatch>
+    /// An action a call dispatched, with the continuation that receives its outcome.
+    struct Dispatch: Sendable {
+        let call: Int
+        let action: any Action<App.State>
+        let reply: CheckedContinuation<UInt64, any Error>
+    }
+
+    private let dispatches: LoopInbox<Dispatch>
     private let completions: LoopInbox<SideEffectCompletion>
     private let mirror: StateMirror<App.State>
     private let dependencies: App.Dependencies
@@ -17,12 +24,12 @@ final class SideEffectCalls<App: SyncApp> {
     /// Calls whose actions reach `apply` and whose outcomes reach `finish`, on the loop thread.
     init(
         loop: UnsafeMutablePointer<uv_loop_t>, mirror: StateMirror<App.State>, dependencies: App.Dependencies,
-        apply: @escaping (any Action<App.State>, CheckedContinuation<UInt64, any Error>) -> Void,
+        apply: @escaping (Int, any Action<App.State>, CheckedContinuation<UInt64, any Error>) -> Void,
         finish: @escaping (Int, Result<[UInt8], ProtocolError>) -> Void
     ) throws(DaemonError) {
         self.mirror = mirror
         self.dependencies = dependencies
-        dispatches = try LoopInbox(loop: loop) { dispatch in apply(dispatch.action, dispatch.reply) }
+        dispatches = try LoopInbox(loop: loop) { dispatch in apply(dispatch.call, dispatch.action, dispatch.reply) }
         var ended: (SideEffectCompletion) -> Void = { _ in }
         completions = try LoopInbox(loop: loop) { completion in ended(completion) }
         ended = { [unowned self] completion in
@@ -41,7 +48,7 @@ final class SideEffectCalls<App: SyncApp> {
                 // A cancelled call (its client left, or shutdown) changes nothing more.
                 try Task.checkCancellation()
                 return try await withCheckedThrowingContinuation { reply in
-                    if !sender.post(.init(action: action, reply: reply)) {
+                    if !sender.post(.init(call: call, action: action, reply: reply)) {
                         reply.resume(throwing: ProtocolError(.cancelled, "The daemon is shutting down."))
                     }
                 }

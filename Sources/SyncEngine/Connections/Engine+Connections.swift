@@ -98,6 +98,11 @@ extension Engine {
         return outcome.isStale
     }
 
+    /// Answers request `requestID` of `connection` with the error `code` saying `message`.
+    func refuse(_ code: ErrorCode, _ message: String, requestID: Int64, on connection: ClientConnection) {
+        send(.error(ProtocolError(code, message, requestID: requestID)), to: connection)
+    }
+
     /// Queues `error` for `connection`'s client, then closes the connection once it is written.
     func closeWithError(_ error: ProtocolError, _ connection: ClientConnection, because reason: CloseReason) {
         send(.error(error), to: connection)

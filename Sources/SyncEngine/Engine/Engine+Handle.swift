@@ -1,3 +1,5 @@
+import SyncProtocol
+
 /// The one entry point: each input goes to the step that handles it, in the file named after
 /// that step (tmux's `server_client_dispatch` is the model).
 extension Engine {
@@ -28,8 +30,12 @@ extension Engine {
             deliverPastBase(result, for: read)
         case .rebuilt(let rebuild, let result):
             deliverRebuild(result, for: rebuild)
-        case .sideEffectDispatched(let action, let reply):
-            apply(action, requester: .sideEffect(reply: reply))
+        case .sideEffectDispatched(let action, let reply, let call):
+            if let call, !sideEffectCalls.isLive(call) {
+                emit(.answerSideEffectDispatch(reply: reply, .failure(ProtocolError.sideEffectCancelledByClient)))
+            } else {
+                apply(action, requester: .sideEffect(reply: reply))
+            }
         case .sideEffectFinished(let call, let outcome):
             sideEffectDidFinish(call, outcome)
         case .sharedLogObserved(let observation):

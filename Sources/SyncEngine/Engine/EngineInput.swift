@@ -31,8 +31,9 @@ package enum EngineInput<State: Sendable> {
     /// A rebuild (`EngineOutput.rebuild`) ended; `nil` when the thread pool refused the work.
     case rebuilt(rebuild: Int, Result<[UInt8], RebuildFailure>?)
     /// A side effect dispatched `action`; the answer goes to `reply`
-    /// (`EngineOutput.answerSideEffectDispatch`).
-    case sideEffectDispatched(any Action<State>, reply: UInt64)
+    /// (`EngineOutput.answerSideEffectDispatch`). `call` is the client's side effect that did, if
+    /// one did (not a long-running side effect of the daemon's): cancelled, it applies nothing.
+    case sideEffectDispatched(any Action<State>, reply: UInt64, call: Int? = nil)
     /// A client's side effect (`EngineOutput.startSideEffect`) ended.
     case sideEffectFinished(call: Int, Result<[UInt8], ProtocolError>)
     /// What the listener of a shared log saw.

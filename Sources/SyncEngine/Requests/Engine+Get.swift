@@ -14,27 +14,22 @@ extension Engine {
     /// Handles `get`.
     func get(_ connection: ClientConnection, requestID: Int64, viewModel: String, at: UInt64?, payload: [UInt8]) {
         guard let type = App.viewModelType(named: viewModel) else {
-            send(
-                .error(
-                    ProtocolError(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID)),
-                to: connection)
+            refuse(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID, on: connection)
             return
         }
         let render: @Sendable (App.State) -> [UInt8]
         do {
             render = try Self.renderer(type, payload: payload)
         } catch {
-            send(
-                .error(
-                    ProtocolError(
-                        .invalidParams, "The params are not valid for \"\(viewModel)\" (\(error.shortDescription)).",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .invalidParams, "The params are not valid for \"\(viewModel)\" (\(error.shortDescription)).",
+                requestID: requestID, on: connection)
             return
         }
         let version = at ?? publishedVersion
         guard version <= publishedVersion else {
             let message = "Version \(version) is in the future: the current version is \(publishedVersion)."
-            send(.error(ProtocolError(.futureVersion, message, requestID: requestID)), to: connection)
+            refuse(.futureVersion, message, requestID: requestID, on: connection)
             return
         }
         guard version < publishedVersion else {

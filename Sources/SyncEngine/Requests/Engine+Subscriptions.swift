@@ -5,30 +5,23 @@ extension Engine {
     /// Handles `subscribe`: replies `subscribed`, then at once the pair's current model.
     func subscribe(_ connection: ClientConnection, requestID: Int64, viewModel: String, payload: [UInt8]) {
         guard let type = App.viewModelType(named: viewModel) else {
-            send(
-                .error(
-                    ProtocolError(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID)),
-                to: connection)
+            refuse(.unknownViewModel, "No view model is named \"\(viewModel)\".", requestID: requestID, on: connection)
             return
         }
         guard connection.subscriptions.count < configuration.maximumSubscriptionsPerConnection else {
             let limit = configuration.maximumSubscriptionsPerConnection
-            send(
-                .error(
-                    ProtocolError(
-                        .tooManySubscriptions, "This connection already holds \(limit) subscriptions, the limit.",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .tooManySubscriptions, "This connection already holds \(limit) subscriptions, the limit.",
+                requestID: requestID, on: connection)
             return
         }
         let source: (key: ViewKey, make: () -> any ViewSource<App.State>)
         do {
             source = try Self.viewSource(type, payload: payload)
         } catch {
-            send(
-                .error(
-                    ProtocolError(
-                        .invalidParams, "The params are not valid for \"\(viewModel)\" (\(error.shortDescription)).",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .invalidParams, "The params are not valid for \"\(viewModel)\" (\(error.shortDescription)).",
+                requestID: requestID, on: connection)
             return
         }
         let subscription = connection.nextSubscriptionID
@@ -57,11 +50,9 @@ extension Engine {
     /// Handles `unsubscribe`.
     func unsubscribe(_ connection: ClientConnection, requestID: Int64, subscription: Int64) {
         guard let key = connection.subscriptions.removeValue(forKey: subscription) else {
-            send(
-                .error(
-                    ProtocolError(
-                        .unknownSubscription, "This connection has no subscription \(subscription).",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .unknownSubscription, "This connection has no subscription \(subscription).", requestID: requestID,
+                on: connection)
             return
         }
         hub.unsubscribe(.init(connectionID: connection.id, subscription: subscription), from: key)

@@ -11,20 +11,15 @@ extension Engine {
         from connection: ClientConnection, requestID: Int64
     ) {
         guard !numbered else {
-            send(
-                .error(
-                    ProtocolError(
-                        .invalidMessage,
-                        "\"\(name)\" is a side effect: it takes no \"sequence\" (only actions are applied exactly once).",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .invalidMessage,
+                "\"\(name)\" is a side effect: it takes no \"sequence\" (only actions are applied exactly once).",
+                requestID: requestID, on: connection)
             return
         }
         guard let type = sideEffectTypes[name] else {
-            send(
-                .error(
-                    ProtocolError(
-                        .unknownAction, "No action or side effect is named \"\(name)\".", requestID: requestID)),
-                to: connection)
+            refuse(
+                .unknownAction, "No action or side effect is named \"\(name)\".", requestID: requestID, on: connection)
             return
         }
         start(type, payload: payload, at: location, from: connection, requestID: requestID)
@@ -38,40 +33,32 @@ extension Engine {
         do {
             effect = try DispatchEnvelope<E>.decodePayload(from: payload, at: location)
         } catch {
-            send(
-                .error(
-                    ProtocolError(
-                        .invalidPayload,
-                        "The payload is not a valid \"\(E.wireName)\" side effect (\(error.shortDescription)).",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .invalidPayload,
+                "The payload is not a valid \"\(E.wireName)\" side effect (\(error.shortDescription)).",
+                requestID: requestID, on: connection)
             return
         }
         let limit = configuration.maximumSideEffectsPerConnection
         guard sideEffectCalls.runningCount(of: connection.id) < limit else {
-            send(
-                .error(
-                    ProtocolError(
-                        .tooManySideEffects,
-                        "This connection already runs \(limit.counting("side effect")), the most it may at once; wait for one to finish.",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .tooManySideEffects,
+                "This connection already runs \(limit.counting("side effect")), the most it may at once; wait for one to finish.",
+                requestID: requestID, on: connection)
             return
         }
         let total = configuration.maximumSideEffects
         guard sideEffectCalls.runningCount < total else {
-            send(
-                .error(
-                    ProtocolError(
-                        .tooManySideEffects,
-                        "The daemon already runs \(total.counting("side effect")), the most it runs at once; try again shortly.",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .tooManySideEffects,
+                "The daemon already runs \(total.counting("side effect")), the most it runs at once; try again shortly.",
+                requestID: requestID, on: connection)
             return
         }
         guard case .serving = shutdown, sideEffectCalls.isAccepting else {
-            send(
-                .error(
-                    ProtocolError(
-                        .cancelled, "The daemon is shutting down; the side effect was not started.",
-                        requestID: requestID)), to: connection)
+            refuse(
+                .cancelled, "The daemon is shutting down; the side effect was not started.", requestID: requestID,
+                on: connection)
             return
         }
         let call = sideEffectCalls.start(

@@ -40,6 +40,9 @@ struct SideEffectCallBook {
         return ids
     }
 
+    /// Whether call `id` runs and was not cancelled: what it dispatches is applied.
+    func isLive(_ id: Int) -> Bool { calls[id].map { !$0.isCancelled } ?? false }
+
     /// The call `id`, while it runs.
     func call(_ id: Int) -> Call? { calls[id] }
 
