@@ -133,6 +133,7 @@ let package = Package(
             dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "SyncTesting", "TestSupport"]),
         .testTarget(name: "SyncTestingTests", dependencies: ["SyncTesting", "SyncStore"]),
         .testTarget(name: "SyncClientTests", dependencies: ["SyncClient"]),
+        .testTarget(name: "SyncWebTests", dependencies: ["SyncWeb", "SyncProtocol", "TodoDomain"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["SyncLock", "TerminalUI", "TerminalUITesting", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
