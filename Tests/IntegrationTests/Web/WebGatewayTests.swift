@@ -86,6 +86,15 @@ import Testing
         try front.daemon.stop()
     }
 
+    @Test(arguments: ["INT", "TERM"]) func aSignalClosesEveryBrowserThenExitsWithZero(_ signal: String) throws {
+        let front = try Front()
+        let output = try front.run("shutdown_check.py", [front.url, String(front.web.pid), signal])
+        #expect(output.components(separatedBy: "ok: closed with 1001").count == 3, "two close frames")
+        #expect(try front.web.waitForExit() == 0)
+        #expect(front.web.standardError.contains("stopped"))
+        try front.daemon.stop()
+    }
+
     @Test func aNonLoopbackAddressNeedsAllowRemote() throws {
         let daemon = try DaemonHarness()
         let refused = try daemon.todo("web", "--listen", "0.0.0.0:0")
