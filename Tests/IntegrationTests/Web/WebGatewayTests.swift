@@ -79,7 +79,7 @@ import Testing
     @Test func twoHundredConnectionsEndOnTheLastVersion() throws {
         let front = try Front()
         let output = try front.run(
-            "load_check.py", [front.url, front.daemon.socketPath, String(front.web.pid)], timeout: 600)
+            "load_check.py", [front.url, front.daemon.socketPath, String(front.web.pid)], timeout: 120)
         #expect(output.contains("ok: load"))
         print(output)
         try front.stop()
