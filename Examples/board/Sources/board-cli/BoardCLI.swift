@@ -23,7 +23,7 @@ struct BoardCLI {
                     otherwise it is started, unless a systemd unit for it is active
                     """),
         ],
-        commands: [.show, .add, .move, .sweep, .tui, .completions],
+        commands: [.show, .add, .move, .sweep, .tui, .web, .completions],
         epilogue: """
             A kanban board kept by boardd. Cards are named by their id or a unique start of
             it (board show prints the first 8 characters).
