@@ -60,6 +60,7 @@ import Testing
             ])
         #expect(output.contains("ok: then live, with the state caught up"))
         #expect(output.contains("ok: readable at 320 px"))
+        #expect(output.contains("RFC 6902 cases as the daemon does"))
         #expect(FileManager.default.fileExists(atPath: screenshot))
         try artifact(screenshot)
         _ = try? front.daemon.process.waitForExit(timeout: 10)
