@@ -10,7 +10,9 @@ import TodoDomain
         let daemon = try await DaemonHarness.started()
         let client = try await SyncClient.connect(
             socketPath: daemon.socketPath, clientName: "tests/1", reconnect: .never)
-        let version = try await client.dispatch(batch: [AddItem(text: "milk"), AddItem(text: "eggs"), CompleteItem(number: 1)])
+        let version = try await client.dispatch(batch: [
+            AddItem(text: "milk"), AddItem(text: "eggs"), CompleteItem(number: 1),
+        ])
         #expect(version == 3)
         await #expect(throws: SyncClientError.self) {
             try await client.dispatch(batch: [AddItem(text: "bread"), CompleteItem(number: 9)])
