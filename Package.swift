@@ -89,13 +89,16 @@ let package = Package(
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI", "SyncLock"]),
         // The web gateway for any app: a page's static files over HTTP and its allowlisted view
         // models and actions over WebSocket (libwebsockets), as a client of the daemon.
-        .target(name: "SyncWeb", dependencies: ["CWebSockets", "SyncClient", "SyncLock", "SyncProtocol", "SyncStore"]),
+        // It ships the page protocol's JavaScript modules (gateway.js, patch.js) every page imports.
+        .target(
+            name: "SyncWeb", dependencies: ["CWebSockets", "SyncClient", "SyncLock", "SyncProtocol", "SyncStore"],
+            resources: [.embedInCode("Page/gateway.js"), .embedInCode("Page/patch.js")]),
         // The todo page (HTML, CSS, JavaScript modules, embedded in the binary) and its allowlist.
         .target(
             name: "TodoWeb", dependencies: ["SyncWeb", "TodoDomain"],
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/style.css"), .embedInCode("Page/app.js"),
-                .embedInCode("Page/gateway.js"), .embedInCode("Page/items.js"), .embedInCode("Page/patch.js"),
+                .embedInCode("Page/items.js"),
             ]),
         // The adapter from SyncClient to TerminalUI: feeds of view models and of the connection
         // state, and the dispatch a screen store sends actions through.
@@ -152,6 +155,7 @@ let package = Package(
             dependencies: ["TodoDomain", "SyncStore", "SyncProtocol", "SyncTesting", "TestSupport"]),
         .testTarget(name: "SyncTestingTests", dependencies: ["SyncTesting", "SyncStore"]),
         .testTarget(name: "SyncClientTests", dependencies: ["SyncClient"]),
+        .testTarget(name: "SyncWebTests", dependencies: ["SyncWeb", "SyncProtocol", "TodoDomain"]),
         .testTarget(
             name: "TerminalUITests", dependencies: ["SyncLock", "TerminalUI", "TerminalUITesting", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "ManualPage"]),

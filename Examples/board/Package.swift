@@ -27,6 +27,15 @@ let package = Package(
                 .product(name: "SyncTerminalUI", package: "todo-sync"),
                 .product(name: "TerminalUI", package: "todo-sync"),
             ]),
+        // The board's page (HTML, CSS, a JavaScript module, embedded in the binary) and its
+        // allowlist, for SyncWeb's gateway.
+        .target(
+            name: "BoardWeb",
+            dependencies: [
+                "BoardDomain",
+                .product(name: "SyncWeb", package: "todo-sync"),
+            ],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/style.css"), .embedInCode("Page/board.js")]),
         // The board daemon: the framework's standard daemon command for BoardApp.
         .executableTarget(
             name: "boardd",
@@ -34,11 +43,12 @@ let package = Package(
                 "BoardDomain",
                 .product(name: "SyncDaemon", package: "todo-sync"),
             ]),
-        // The `board` command line on SyncCommandLine: show, add, move, sweep, tui, completions, manual.
+        // The `board` command line on SyncCommandLine: show, add, move, sweep, tui, web, completions, manual.
         .executableTarget(
             name: "board-cli",
             dependencies: [
-                "BoardDomain", "BoardTUI",
+                "BoardDomain", "BoardTUI", "BoardWeb",
+                .product(name: "SyncWeb", package: "todo-sync"),
                 .product(name: "CommandLineKit", package: "todo-sync"),
                 .product(name: "SyncClient", package: "todo-sync"),
                 .product(name: "SyncCommandLine", package: "todo-sync"),

@@ -27,27 +27,27 @@ final class SubscriptionSink: Sendable {
     static let patchFailureLimit = 3
 
     private let progress = Locked(Progress())
-    private let decodeAndYield: @Sendable (UInt64, [UInt8]) -> Void
+    private let yield: @Sendable (UInt64, HeldModel) -> Void
     private let finishStream: @Sendable (SyncClientError?) -> Void
     private let unsubscribe: @Sendable (Int64, Int) -> Void
     private let resubscribe: @Sendable (SubscriptionSink, Int64, Int) -> Void
     /// The `subscribe` request for a given request id.
     let encodeSubscribe: @Sendable (Int64) throws -> [UInt8]
 
-    /// A sink feeding a stream through `decodeAndYield` (the version and an `update` payload
-    /// holding the whole model) and `finish`, subscribing with `encodeSubscribe`, sending
+    /// A sink feeding a stream through `yield` (the version and the whole model as held: the
+    /// stream decodes it as it needs) and `finish`, subscribing with `encodeSubscribe`, sending
     /// `unsubscribe` (subscription id, connection generation) when the stream's consumer goes
     /// away, and calling `resubscribe` with the old subscription id and generation when a
     /// patch does not fit the model it holds.
     init(
         encodeSubscribe: @escaping @Sendable (Int64) throws -> [UInt8],
-        decodeAndYield: @escaping @Sendable (UInt64, [UInt8]) -> Void,
+        yield: @escaping @Sendable (UInt64, HeldModel) -> Void,
         finish: @escaping @Sendable (SyncClientError?) -> Void,
         unsubscribe: @escaping @Sendable (Int64, Int) -> Void,
         resubscribe: @escaping @Sendable (SubscriptionSink, Int64, Int) -> Void
     ) {
         self.encodeSubscribe = encodeSubscribe
-        self.decodeAndYield = decodeAndYield
+        self.yield = yield
         finishStream = finish
         self.unsubscribe = unsubscribe
         self.resubscribe = resubscribe
@@ -60,9 +60,8 @@ final class SubscriptionSink: Sendable {
     /// model of that version. A patch on another base than the model held, or one that does not
     /// apply, makes the sink subscribe again (the daemon then sends the whole model).
     func deliver(version: UInt64, base: UInt64?, payload: [UInt8]) {
-        var payload = payload
         let outcome = progress.withLock {
-            progress -> (deliver: Bool, resubscribeFrom: (id: Int64, generation: Int)?, failed: Bool) in
+            progress -> (deliver: HeldModel?, resubscribeFrom: (id: Int64, generation: Int)?, failed: Bool) in
             do {
                 if let base {
                     guard let document = progress.document, document.version == base else {
@@ -71,7 +70,6 @@ final class SubscriptionSink: Sendable {
                     let value = try WireJSON.decode(PatchEnvelope.self, from: payload).patch.apply(
                         to: try document.model.value())
                     progress.document = (version, .value(value))
-                    payload = try WireJSON.encode(WholeModel(model: value))
                 } else {
                     progress.document = (version, .update(payload))
                 }
@@ -79,13 +77,13 @@ final class SubscriptionSink: Sendable {
                 progress.document = nil
                 progress.patchFailures += 1
                 defer { progress.subscription = nil }
-                if progress.cancelled { return (false, nil, false) }
-                return (false, progress.subscription, progress.patchFailures > Self.patchFailureLimit)
+                if progress.cancelled { return (nil, nil, false) }
+                return (nil, progress.subscription, progress.patchFailures > Self.patchFailureLimit)
             }
             if base != nil { progress.patchFailures = 0 }
-            guard progress.deliveredVersion != version else { return (false, nil, false) }
+            guard progress.deliveredVersion != version else { return (nil, nil, false) }
             progress.deliveredVersion = version
-            return (true, nil, false)
+            return (progress.document?.model, nil, false)
         }
         if outcome.failed {
             if let subscription = outcome.resubscribeFrom { unsubscribe(subscription.id, subscription.generation) }
@@ -95,7 +93,7 @@ final class SubscriptionSink: Sendable {
         } else if let subscription = outcome.resubscribeFrom {
             resubscribe(self, subscription.id, subscription.generation)
         }
-        if outcome.deliver { decodeAndYield(version, payload) }
+        if let model = outcome.deliver { yield(version, model) }
     }
 
     /// An update's whole model as JSON.
@@ -105,9 +103,17 @@ final class SubscriptionSink: Sendable {
 
     /// The model a subscription holds: the payload of the whole update it came in, or the
     /// JSON value a patch left.
-    enum HeldModel {
+    enum HeldModel: Sendable {
         case update([UInt8])
         case value(JSONValue)
+
+        /// The model as an `update` payload (`{"model":…}`), for decoding as the model's type.
+        func payload() throws -> [UInt8] {
+            switch self {
+            case .update(let payload): return payload
+            case .value(let value): return try WireJSON.encode(WholeModel(model: value))
+            }
+        }
 
         /// The model as a JSON value.
         func value() throws -> JSONValue {

@@ -205,18 +205,33 @@ public final class SyncClient: Sendable {
     public func subscribe<Model: ViewModel>(_ type: Model.Type, params: Model.Params) -> AsyncThrowingStream<
         ViewModelUpdate<Model>, any Error
     > {
+        subscription(
+            encodeSubscribe: { id in try SubscribeRequest(id: id, viewModel: Model.wireName).encoded(params: params) },
+            convert: { version, held in
+                do {
+                    let model = try WireJSON.decode(UpdateEnvelope<Model>.self, from: held.payload()).model
+                    return ViewModelUpdate(version: version, model: model)
+                } catch {
+                    throw SyncClientError.protocolViolation("a \(Model.wireName) model that does not decode: \(error)")
+                }
+            })
+    }
+
+    /// A subscription's stream: subscribes with `encodeSubscribe`, and yields what `convert`
+    /// makes of each new model held (the stream keeps the newest one for a slow consumer). A
+    /// `convert` that throws ends the stream with its error.
+    func subscription<Element: Sendable>(
+        encodeSubscribe: @escaping @Sendable (Int64) throws -> [UInt8],
+        convert: @escaping @Sendable (UInt64, SubscriptionSink.HeldModel) throws -> Element
+    ) -> AsyncThrowingStream<Element, any Error> {
         AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let sink = SubscriptionSink(
-                encodeSubscribe: { id in try SubscribeRequest(id: id, viewModel: Model.wireName).encoded(params: params)
-                },
-                decodeAndYield: { version, payload in
+                encodeSubscribe: encodeSubscribe,
+                yield: { version, held in
                     do {
-                        let model = try WireJSON.decode(UpdateEnvelope<Model>.self, from: payload).model
-                        continuation.yield(ViewModelUpdate(version: version, model: model))
+                        continuation.yield(try convert(version, held))
                     } catch {
-                        continuation.finish(
-                            throwing: SyncClientError.protocolViolation(
-                                "a \(Model.wireName) model that does not decode: \(error)"))
+                        continuation.finish(throwing: error)
                     }
                 },
                 finish: { error in continuation.finish(throwing: error) },

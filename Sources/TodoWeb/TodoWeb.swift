@@ -12,13 +12,11 @@ public enum TodoWeb {
         ],
         viewModels: [.of(ListViewModel.self), .of(UndoViewModel.self)])
 
-    /// The page's files, embedded in the binary.
+    /// The page's files, embedded in the binary (with SyncWeb's gateway.js and patch.js).
     public static let page = WebPage(files: [
         "/index.html": .init(named: "index.html", bytes: PackageResources.index_html),
         "/style.css": .init(named: "style.css", bytes: PackageResources.style_css),
         "/app.js": .init(named: "app.js", bytes: PackageResources.app_js),
-        "/gateway.js": .init(named: "gateway.js", bytes: PackageResources.gateway_js),
         "/items.js": .init(named: "items.js", bytes: PackageResources.items_js),
-        "/patch.js": .init(named: "patch.js", bytes: PackageResources.patch_js),
     ])
 }

@@ -1,7 +1,7 @@
 /// What a run measures and how much: the command line, parsed.
 struct BenchOptions: Codable {
     /// The figures there are.
-    static let figureNumbers = 1...12
+    static let figureNumbers = 1...13
     /// The figures that need PostgreSQL (a shared log).
     static let sharedLogFigures: Set<Int> = [9, 10, 11]
 
@@ -143,7 +143,7 @@ struct BenchOptions: Codable {
         then the JSON report (or writes it to --json PATH). Progress goes to stderr.
 
           --smoke              tiny sizes (the test suite's run; the numbers mean nothing)
-          --only N,N...        run only these figures (1-12)
+          --only N,N...        run only these figures (1-13)
           --redis / --no-redis require Redis / skip it (default: measured when on PATH)
           --postgres / --no-postgres
                                require the shared-log figures (9-11) / skip them (default: run
@@ -159,7 +159,8 @@ struct BenchOptions: Codable {
         subscriber that stops reading; with a shared log in PostgreSQL: 9 cross-host
         latency at 100 dispatches/s; 10 throughput with 1, 2 and 3 daemons writing, against
         one daemon on SQLite; 11 a new daemon joining a log of 100,000 actions; 12 memory
-        against the encoded state at 20,000 items.
+        against the encoded state at 20,000 items; 13 fan-out latency through the web gateway
+        (todo web), beside raw subscribers of the daemon.
 
         """
 
@@ -207,7 +208,7 @@ struct BenchOptions: Codable {
             case "--only":
                 options.figures = try list(word)
                 if let bad = options.figures.first(where: { !figureNumbers.contains($0) }) {
-                    throw .usage("--only: there is no figure \(bad) (1-12)")
+                    throw .usage("--only: there is no figure \(bad) (1-13)")
                 }
             case "--json": options.jsonPath = try value(word)
             case "--redis": options.redis = .required

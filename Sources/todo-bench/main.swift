@@ -57,7 +57,7 @@ let figures: [Int: (BenchContext) async throws -> FigureReport] = [
     1: SerialDispatchFigure.run, 2: PipelinedDispatchFigure.run, 3: FanOutFigure.run, 4: IdleMemoryFigure.run,
     5: GrowthFigure.run, 6: ColdStartFigure.run, 7: ProcessFigure.run, 8: StalledSubscriberFigure.run,
     9: CrossHostLatencyFigure.run, 10: SharedLogThroughputFigure.run, 11: ColdJoinFigure.run,
-    12: StateMemoryFigure.run,
+    12: StateMemoryFigure.run, 13: GatewayFanOutFigure.run,
 ]
 var report = Report(
     startedAt: ISO8601DateFormatter().string(from: Date()), host: describeHost(binDirectory: context.binDirectory),

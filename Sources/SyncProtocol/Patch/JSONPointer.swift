@@ -50,7 +50,9 @@ enum JSONPointer {
             guard let member = members[first] else { throw .missingTarget(path: path) }
             return try value(in: member, at: tokens.dropFirst(), path: path)
         case .array(let elements):
-            guard let index = Int(first), elements.indices.contains(index) else { throw .missingTarget(path: path) }
+            guard let index = arrayIndex(first), elements.indices.contains(index) else {
+                throw .missingTarget(path: path)
+            }
             return try value(in: elements[index], at: tokens.dropFirst(), path: path)
         default:
             throw .missingTarget(path: path)
@@ -77,7 +79,9 @@ enum JSONPointer {
             members[first] = member
             document = .object(members)
         case .array(var elements):
-            guard let index = Int(first), elements.indices.contains(index) else { throw .missingTarget(path: path) }
+            guard let index = arrayIndex(first), elements.indices.contains(index) else {
+                throw .missingTarget(path: path)
+            }
             document = .null
             var element = elements[index]
             elements[index] = .null
@@ -87,6 +91,15 @@ enum JSONPointer {
         default:
             throw .missingTarget(path: path)
         }
+    }
+
+    /// An array index token as RFC 6901 writes one: `0`, or digits without a leading zero (no
+    /// sign); anything else names no element.
+    static func arrayIndex(_ token: String) -> Int? {
+        guard let first = token.utf8.first, token.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            first != 0x30 || token.utf8.count == 1
+        else { return nil }
+        return Int(token)
     }
 }
 
@@ -99,7 +112,7 @@ extension JSONValue {
             members[token] = value
             self = .object(members)
         case .array(var elements):
-            let index = token == "-" ? elements.count : Int(token) ?? -1
+            let index = token == "-" ? elements.count : JSONPointer.arrayIndex(token) ?? -1
             guard (0...elements.count).contains(index) else { throw .missingTarget(path: path) }
             self = .null
             elements.insert(value, at: index)
@@ -118,7 +131,9 @@ extension JSONValue {
             members[token] = nil
             self = .object(members)
         case .array(var elements):
-            guard let index = Int(token), elements.indices.contains(index) else { throw .missingTarget(path: path) }
+            guard let index = JSONPointer.arrayIndex(token), elements.indices.contains(index) else {
+                throw .missingTarget(path: path)
+            }
             self = .null
             elements.remove(at: index)
             self = .array(elements)

@@ -75,10 +75,10 @@ public struct WebViewModel: Sendable {
                 return try? WireJSON.encode(params)
             },
             follow: { client, bytes, deliver in
-                let params = try WireJSON.decode(M.Params.self, from: bytes)
-                for try await update in client.subscribe(M.self, params: params) {
-                    let json = try update.model.map { try WireJSON.decode(JSONValue.self, from: WireJSON.encode($0)) }
-                    deliver(update.version, json ?? .null)
+                // The models travel as JSON values: the gateway never needs them as `M`.
+                let params = try WireJSON.decode(JSONValue.self, from: bytes)
+                for try await update in client.subscribe(viewModel: M.wireName, params: params) {
+                    deliver(update.version, update.model ?? .null)
                 }
             })
     }

@@ -32,10 +32,19 @@ public struct WebPage: Sendable {
     /// The files by path (`/index.html`, `/app.js`); `/` serves `/index.html`.
     public let files: [String: File]
 
-    /// A page of `files`, keyed by their path from the root (`"/index.html"`).
+    /// A page of `files`, keyed by their path from the root (`"/index.html"`), and the page
+    /// protocol's modules at `/gateway.js` (the `Gateway` class: one WebSocket, subscriptions
+    /// that resume, dispatches answered by id) and `/patch.js` (RFC 6902 `applyPatch`), which
+    /// the app's own modules import. An app's file of the same path replaces one of them.
     public init(files: [String: File]) {
-        self.files = files
+        self.files = Self.protocolModules.merging(files) { _, app in app }
     }
+
+    /// The page protocol's JavaScript modules, shipped with the gateway.
+    static let protocolModules: [String: File] = [
+        "/gateway.js": File(named: "gateway.js", bytes: PackageResources.gateway_js),
+        "/patch.js": File(named: "patch.js", bytes: PackageResources.patch_js),
+    ]
 
     /// The file `path` names (`/` is `/index.html`), if any.
     func file(at path: String) -> File? {

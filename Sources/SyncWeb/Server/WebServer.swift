@@ -21,6 +21,8 @@ final class WebServer {
     private var context: OpaquePointer?
     private let storage = UnsafeMutablePointer<cws_context_storage>.allocate(capacity: 1)
     private var stopping = false
+    /// How long stopping waits for browsers to take their close frame.
+    private static let closingSeconds: UInt64 = 2
 
     /// Creates the context listening on `configuration.listen`.
     init(_ configuration: WebGatewayConfiguration, bridge: DaemonBridge, inbox: GatewayInbox)
@@ -70,10 +72,20 @@ final class WebServer {
     /// The one-time token of the printed URL.
     var token: String { rules.keys.token ?? "" }
 
-    /// Serves until `.stop` arrives, then destroys the context. Runs on the gateway's thread.
+    /// Serves until `.stop` arrives, then closes every browser's connection with a close frame
+    /// (1001, going away), waits up to `closingSeconds` for them to go, and destroys the
+    /// context. Runs on the gateway's thread.
     func serve() {
         guard let context else { return }
         while !stopping {
+            if lws_service(context, 0) < 0 { break }
+        }
+        for wsi in sockets.values {
+            cws_close_with_reason(wsi, 1001, "the gateway is stopping")
+            lws_callback_on_writable(wsi)
+        }
+        let deadline = Self.milliseconds() + Self.closingSeconds * 1000
+        while !sockets.isEmpty && Self.milliseconds() < deadline {
             if lws_service(context, 0) < 0 { break }
         }
         inbox.attach(nil)
@@ -93,6 +105,7 @@ final class WebServer {
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             return filterUpgrade(wsi)
         case LWS_CALLBACK_ESTABLISHED:
+            if stopping { return -1 }
             sockets[id] = wsi
             perform(core.opened(id))
         case LWS_CALLBACK_RECEIVE:
@@ -106,6 +119,8 @@ final class WebServer {
                 return -1
             }
         case LWS_CALLBACK_SERVER_WRITEABLE:
+            // Stopping: returning -1 sends the close frame set in `serve()`.
+            if stopping { return -1 }
             guard let next = core.nextMessage(for: id) else { return 0 }
             if next.message.withUnsafeBufferPointer({ cws_send_text(wsi, $0.baseAddress, $0.count) }) != 0 {
                 return -1

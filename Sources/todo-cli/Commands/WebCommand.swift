@@ -32,13 +32,13 @@ extension Command {
             let gateway: WebGateway
             do throws(WebGatewayError) {
                 gateway = try WebGateway.start(configuration, client: client)
+                try gateway.stop(onSignals: [SIGINT, SIGTERM])
             } catch {
                 throw .environment("web: \(error.description)")
             }
-            signal(SIGINT) { _ in _exit(0) }
-            signal(SIGTERM) { _ in _exit(0) }
             Output.error("serving the list on http://\(gateway.address)/ (Ctrl-C stops)")
             Output.out(gateway.url + "\n")
             await gateway.finished()
+            Output.error("stopped")
         })
 }

@@ -26,7 +26,7 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let figures = try #require(report["figures"] as? [[String: Any]])
         let postgresRuns = Self.postgresCanRun
-        let expectedFigures = Array(postgresRuns ? 1...11 : 1...8) + [12]
+        let expectedFigures = Array(postgresRuns ? 1...11 : 1...8) + [12, 13]
         #expect(figures.compactMap { $0["figure"] as? Int } == expectedFigures)
         let postgres = report["postgres"] as? String ?? ""
         #expect(
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--only", "13"], "--only: there is no figure 13 (1-12)"),
+        (["--only", "14"], "--only: there is no figure 14 (1-13)"),
         (["--shared-daemons", "2,4"], "--shared-daemons: at most 3 daemons, not 4"),
         (["--join-actions", "100", "--join-tail", "100"], "--join-tail must be smaller than --join-actions"),
         (["--fsync-test-seconds", "-1"], "--fsync-test-seconds needs a whole number (0 or more), not -1"),

@@ -60,6 +60,7 @@ import Testing
             ])
         #expect(output.contains("ok: then live, with the state caught up"))
         #expect(output.contains("ok: readable at 320 px"))
+        #expect(output.contains("RFC 6902 cases as the daemon does"))
         #expect(FileManager.default.fileExists(atPath: screenshot))
         try artifact(screenshot)
         _ = try? front.daemon.process.waitForExit(timeout: 10)
@@ -79,10 +80,19 @@ import Testing
     @Test func twoHundredConnectionsEndOnTheLastVersion() throws {
         let front = try Front()
         let output = try front.run(
-            "load_check.py", [front.url, front.daemon.socketPath, String(front.web.pid)], timeout: 600)
+            "load_check.py", [front.url, front.daemon.socketPath, String(front.web.pid)], timeout: 120)
         #expect(output.contains("ok: load"))
         print(output)
         try front.stop()
+        try front.daemon.stop()
+    }
+
+    @Test(arguments: ["INT", "TERM"]) func aSignalClosesEveryBrowserThenExitsWithZero(_ signal: String) throws {
+        let front = try Front()
+        let output = try front.run("shutdown_check.py", [front.url, String(front.web.pid), signal])
+        #expect(output.components(separatedBy: "ok: closed with 1001").count == 3, "two close frames")
+        #expect(try front.web.waitForExit() == 0)
+        #expect(front.web.standardError.contains("stopped"))
         try front.daemon.stop()
     }
 

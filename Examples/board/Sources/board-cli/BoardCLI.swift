@@ -9,7 +9,7 @@ struct BoardCLI {
     /// The tool: the standard client options and every command, in the order `--help` lists them.
     static let tool = CommandLineTool(
         app: BoardApp.self, summary: "work a kanban board kept by boardd",
-        commands: [.show, .add, .move, .sweep, .tui, .completions, .manual],
+        commands: [.show, .add, .move, .sweep, .tui, .web, .completions, .manual],
         epilogue: """
             A kanban board kept by boardd. Cards are named by their id or a unique start of
             it (board show prints the first 8 characters).

@@ -78,6 +78,23 @@ try:
     check_url = driver.current_url
     assert "token" not in check_url, check_url
     print(f"ok: redirected to {check_url}, without the token", flush=True)
+    # The page's patch.js on the RFC 6902 cases the daemon's JSONPatch is tested on
+    # (PatchCasesTests): the same answer to each, in the browser itself.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "patch_cases.json")) as file:
+        patch_cases = json.load(file)
+    outcomes = driver.execute_async_script("""
+        const [cases, done] = arguments;
+        import("/patch.js").then(({ applyPatch }) => done(cases.map((c) => {
+          try { return { value: applyPatch(c.document, c.patch) }; } catch (error) { return { error: String(error) }; }
+        })), (error) => done(String(error)));
+        """, patch_cases)
+    assert isinstance(outcomes, list), outcomes
+    for case, outcome in zip(patch_cases, outcomes):
+        if case.get("error"):
+            assert "error" in outcome, f"{case['name']}: patch.js gave {outcome}"
+        else:
+            assert outcome.get("value") == case["expected"], f"{case['name']}: patch.js gave {outcome}"
+    print(f"ok: patch.js follows the {len(patch_cases)} RFC 6902 cases as the daemon does", flush=True)
     wait(driver, lambda d: connection(d) == "live", "the page is live")
     wait(driver, lambda d: item(d, 1) is not None and "first from the shell" in item(d, 1).text,
          "the list is shown")
