@@ -111,4 +111,35 @@ import Testing
             return
         }
     }
+
+    @Test func behindAnHTTPSProxyTheCookieIsSecureAndOnlyOverTLSOtherwise() throws {
+        var proxied = RequestGuard(address: address, publicOrigins: ["https://todo.example.com"])
+        let token = try #require(proxied.keys.token)
+        guard case .redirect(let setCookie) = proxied.decide(request(token: token)) else {
+            Issue.record("the token did not sign in")
+            return
+        }
+        #expect(setCookie.hasSuffix("; Secure"))
+        var local = RequestGuard(address: address, publicOrigins: [])
+        let localToken: String = try #require(local.keys.token)
+        guard case .redirect(let plain) = local.decide(request(token: localToken)) else {
+            Issue.record("the token did not sign in")
+            return
+        }
+        #expect(!plain.contains("Secure"), "a loopback page over http keeps its cookie")
+    }
+
+    @Test func aPublicOriginIsReadAsBrowsersWriteOriginsAndNothingElseIsOne() throws {
+        #expect(RequestGuard.origin("HTTPS://Todo.Example.com:443/")?.origin == "https://todo.example.com")
+        #expect(RequestGuard.origin("http://todo.example.com:8080")?.host == "todo.example.com:8080")
+        for bad in ["https://todo.example.com/app", "https://user@todo.example.com", "ftp://x", "https://", "todo"] {
+            #expect(RequestGuard.origin(bad) == nil, "\(bad)")
+        }
+        var rules = RequestGuard(address: address, publicOrigins: ["https://Todo.Example.com:443/"])
+        let cookie = try signIn(&rules)
+        #expect(
+            rules.decideUpgrade(request(host: "todo.example.com", origin: "https://todo.example.com", cookie: cookie))
+                == .upgrade)
+        #expect(!rules.hosts.contains("app") && !rules.hosts.contains("443"))
+    }
 }

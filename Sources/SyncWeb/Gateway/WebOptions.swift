@@ -33,8 +33,10 @@ public struct WebOptions: Sendable, Equatable {
             case "--allow-remote":
                 allowRemote = true
             case "--public-origin":
-                guard let value = rest.popFirst(), value.hasPrefix("http://") || value.hasPrefix("https://") else {
-                    throw WebOptionsError("--public-origin needs a URL like https://todo.example.com")
+                guard let value = rest.popFirst(), RequestGuard.origin(value) != nil else {
+                    throw WebOptionsError(
+                        "--public-origin needs an origin like https://todo.example.com (a scheme, a host, a port if not the default; no path)"
+                    )
                 }
                 publicOrigins.append(value)
             default:

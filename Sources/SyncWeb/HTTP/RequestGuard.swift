@@ -9,6 +9,8 @@ struct RequestGuard {
     let origins: Set<String>
     /// The cookie's name: per port, since browsers share cookies between a host's ports.
     let cookieName: String
+    /// Whether the page is reached over TLS (a public `https` origin): the cookie is then `Secure`.
+    let isSecure: Bool
     /// The token and the sessions.
     var keys = AccessKeys()
 
@@ -17,15 +19,30 @@ struct RequestGuard {
         var hosts: Set<String> = ["\(address.host):\(address.port)"]
         if address.isLoopback { hosts.insert("localhost:\(address.port)") }
         var origins = Set(hosts.map { "http://\($0)" })
-        for origin in publicOrigins {
-            origins.insert(origin)
-            if let host = origin.split(separator: "/", omittingEmptySubsequences: true).last, origin.contains("://") {
-                hosts.insert(String(host))
-            }
+        var isSecure = false
+        for reached in publicOrigins.compactMap(Self.origin) {
+            origins.insert(reached.origin)
+            hosts.insert(reached.host)
+            isSecure = isSecure || reached.isSecure
         }
         self.hosts = hosts
         self.origins = origins
+        self.isSecure = isSecure
         cookieName = "sync_session_\(address.port)"
+    }
+
+    /// `text` as a browser writes an origin (`https://todo.example.org`: lowercase, no default
+    /// port, no path) and the `Host` it goes with; `nil` for anything but `scheme://host[:port]`.
+    static func origin(_ text: String) -> (origin: String, host: String, isSecure: Bool)? {
+        let lowered = text.lowercased()
+        for (scheme, defaultPort) in [("http://", ":80"), ("https://", ":443")] where lowered.hasPrefix(scheme) {
+            var host = lowered.dropFirst(scheme.count)
+            if host.hasSuffix("/") { host = host.dropLast() }
+            guard !host.isEmpty, !host.contains(where: { "/?#@ ".contains($0) }) else { return nil }
+            if host.hasSuffix(defaultPort) { host = host.dropLast(defaultPort.count) }
+            return (scheme + host, String(host), scheme == "https://")
+        }
+        return nil
     }
 
     /// The answer to a plain HTTP request.
@@ -36,7 +53,7 @@ struct RequestGuard {
                 return .refuse(status: 401, reason: "This link was used already or is not this gateway's.")
             }
             return .redirect(
-                setCookie: "\(cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict")
+                setCookie: "\(cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict" + (isSecure ? "; Secure" : ""))
         }
         guard hasSession(request) else {
             return .refuse(status: 401, reason: "Open the link the gateway printed to sign in.")

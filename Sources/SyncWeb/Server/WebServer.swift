@@ -18,6 +18,9 @@ final class WebServer {
     private var rules: RequestGuard
     private let page: WebPage
     private var sockets: [SessionID: OpaquePointer] = [:]
+    /// The session of each established socket, by the `wsi`'s address.
+    private var sessionOfSocket: [UInt: SessionID] = [:]
+    private var nextSession: UInt64 = 1
     private var context: OpaquePointer?
     private let storage = UnsafeMutablePointer<cws_context_storage>.allocate(capacity: 1)
     private var stopping = false
@@ -97,7 +100,12 @@ final class WebServer {
     private func handle(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
-        let id = SessionID(raw: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(wsi))))
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(wsi)))
+        if reason == LWS_CALLBACK_ESTABLISHED {
+            sessionOfSocket[address] = SessionID(raw: nextSession)
+            nextSession += 1
+        }
+        let session = sessionOfSocket[address]
         switch reason {
         case LWS_CALLBACK_HTTP:
             let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
@@ -105,10 +113,11 @@ final class WebServer {
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             return filterUpgrade(wsi)
         case LWS_CALLBACK_ESTABLISHED:
-            if stopping { return -1 }
+            guard let id = session, !stopping else { return -1 }
             sockets[id] = wsi
             perform(core.opened(id))
         case LWS_CALLBACK_RECEIVE:
+            guard let id = session else { return -1 }
             let bytes = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
             let isLast = lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0
             switch core.received(id, bytes, isLast: isLast, now: Self.milliseconds()) {
@@ -120,13 +129,15 @@ final class WebServer {
             }
         case LWS_CALLBACK_SERVER_WRITEABLE:
             // Stopping: returning -1 sends the close frame set in `serve()`.
-            if stopping { return -1 }
+            guard let id = session, !stopping else { return -1 }
             guard let next = core.nextMessage(for: id) else { return 0 }
             if next.message.withUnsafeBufferPointer({ cws_send_text(wsi, $0.baseAddress, $0.count) }) != 0 {
                 return -1
             }
             if next.more { lws_callback_on_writable(wsi) }
         case LWS_CALLBACK_CLOSED:
+            guard let id = session else { return 0 }
+            sessionOfSocket[address] = nil
             sockets[id] = nil
             core.closed(id)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
