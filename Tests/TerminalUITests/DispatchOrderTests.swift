@@ -44,7 +44,7 @@ actor GatedStore: ScreenStore {
         await store.untilHolding()
         // Anything the store takes while the first action is held overtook it.
         await store.release()
-        try await waitUntil("both were answered") { journal.entries.count == 2 }
+        try await waitUntil("both were answered", timeout: 120) { journal.entries.count == 2 }
         #expect(await store.received == ["held", "next"])
         #expect(journal.take() == ["held answered", "next answered"])
     }
@@ -54,7 +54,7 @@ actor GatedStore: ScreenStore {
         let screen = Screen(view: LabelView(), store: store)
         screen.dispatch("refuse") { [journal] result in journal.log("refuse: \(result)") }
         screen.dispatch("after") { [journal] result in journal.log("after: \(result)") }
-        try await waitUntil("both were answered") { journal.entries.count == 2 }
+        try await waitUntil("both were answered", timeout: 120) { journal.entries.count == 2 }
         #expect(store.actions == ["refuse", "after"])
         #expect(journal.take() == ["refuse: failure(TerminalUITests.RecordingStore.Refused())", "after: success()"])
     }

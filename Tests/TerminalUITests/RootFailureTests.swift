@@ -11,7 +11,7 @@ import Testing
         let navigator = Navigator(root: screen)
         navigator.start(size: Size(columns: 40, rows: 3))
         screen.dispatch("refuse")
-        try await waitUntil("the refusal was shown") { navigator.failure != nil }
+        try await waitUntil("the refusal was shown", timeout: 120) { navigator.failure != nil }
         let bottom = String(navigator.compose().frame.withoutStyles().row(2).map(\.character))
         #expect(bottom.hasPrefix("! Refused"), "\(bottom)")
         _ = navigator.handle(.character("x"))

@@ -23,6 +23,11 @@ final class WebServer {
     private var nextSession: UInt64 = 1
     private var context: OpaquePointer?
     private let storage = UnsafeMutablePointer<cws_context_storage>.allocate(capacity: 1)
+    /// The address listened on and the protocol's name, as libwebsockets keeps them (it reads
+    /// them again after creation, so a Swift string's temporary C copy would be gone): alive
+    /// until the context is destroyed.
+    private let listenHost: UnsafeMutablePointer<CChar>
+    private let protocolName: UnsafeMutablePointer<CChar>
     private var stopping = false
     /// How long stopping waits for browsers to take their close frame.
     private static let closingSeconds: UInt64 = 2
@@ -33,6 +38,8 @@ final class WebServer {
     {
         self.inbox = inbox
         self.bridge = bridge
+        listenHost = strdup(configuration.listen.host)
+        protocolName = strdup("sync")
         page = configuration.page
         core = GatewayCore(
             app: configuration.identity.name, allowlist: configuration.allowlist, limits: configuration.limits)
@@ -40,18 +47,19 @@ final class WebServer {
         lws_set_log_level(LLL_ERR, nil)
         // libwebsockets keeps `self` as the context's user pointer and calls back during
         // creation already; `self` outlives the context (destroyed in `serve()`).
-        let created = configuration.listen.host.withCString { host in
+        let created =
             cws_create_context(
-                storage, "sync", host, Int32(configuration.listen.port),
+                storage, protocolName, listenHost, Int32(configuration.listen.port),
                 { wsi, reason, _, input, length in
                     let server = Unmanaged<WebServer>.fromOpaque(lws_context_user(lws_get_context(wsi))!)
                         .takeUnretainedValue()
                     return server.handle(wsi!, reason, input, length)
                 }, Unmanaged.passUnretained(self).toOpaque(), 4096, configuration.limits.pingSeconds,
                 configuration.limits.hangupSeconds)
-        }
         guard let created else {
             storage.deallocate()
+            free(listenHost)
+            free(protocolName)
             throw .cannotListen(configuration.listen)
         }
         context = created
@@ -95,6 +103,8 @@ final class WebServer {
         lws_context_destroy(context)
         self.context = nil
         storage.deallocate()
+        free(listenHost)
+        free(protocolName)
     }
 
     private func handle(

@@ -42,8 +42,13 @@ import TodoDomain
         try await daemon.stop()
         let lost = try await waitFor(&states) { if case .reconnecting = $0 { true } else { false } }
         guard case .reconnecting(_, let reason) = lost else { throw TestFailure("\(lost)") }
-        #expect(reason.description.contains("bye"))
-        guard case .connectionClosed(.daemonSaidBye) = reason else { throw TestFailure("\(reason)") }
+        // The first reconnecting state names the bye; a reader slower than the reconnection
+        // attempts (under a sanitizer) may first see a later attempt's, which finds no daemon.
+        if case .connectionClosed(.daemonSaidBye) = reason {
+            #expect(reason.description.contains("bye"))
+        } else {
+            #expect(reason.description.contains("cannot reach the daemon"), "\(reason)")
+        }
 
         try await daemon.start()
         #expect(
