@@ -6,6 +6,7 @@ every connection must end on the last version, each patch applying to the versio
 A 201st connection subscribes and never reads: the gateway's resident memory must stay within
 a bound. Prints the figures; exits 0 if all hold."""
 
+import os
 import resource
 import select
 import sys
@@ -91,5 +92,9 @@ print(f"patches whose base was not the version held: {faults}", flush=True)
 print(f"gateway resident memory: {memory_before} KiB before, {memory_after} KiB after "
       f"(one connection never read; bound +{MEMORY_BOUND_KIB} KiB)", flush=True)
 assert faults == 0
-assert memory_after - memory_before < MEMORY_BOUND_KIB
+# Under a sanitizer (the suite's ASan and TSan passes set TODO_TEST_SANITIZER) freed memory is
+# held in quarantine and shadow memory grows with every allocation, so resident memory says
+# nothing of the gateway's own: the bound is the plain pass's.
+if not os.environ.get("TODO_TEST_SANITIZER"):
+    assert memory_after - memory_before < MEMORY_BOUND_KIB
 print("ok: load", flush=True)
