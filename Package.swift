@@ -91,7 +91,10 @@ let package = Package(
         // models and actions over WebSocket (libwebsockets), as a client of the daemon.
         // It ships the page protocol's JavaScript modules (gateway.js, patch.js) every page imports.
         .target(
-            name: "SyncWeb", dependencies: ["CWebSockets", "SyncClient", "SyncLock", "SyncProtocol", "SyncStore"],
+            name: "SyncWeb",
+            dependencies: [
+                "CommandLineKit", "CWebSockets", "SyncClient", "SyncCommandLine", "SyncLock", "SyncProtocol", "SyncStore",
+            ],
             resources: [.embedInCode("Page/gateway.js"), .embedInCode("Page/patch.js")]),
         // The todo page (HTML, CSS, JavaScript modules, embedded in the binary) and its allowlist.
         .target(
