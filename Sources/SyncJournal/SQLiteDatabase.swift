@@ -31,7 +31,36 @@ final class SQLiteDatabase {
     }
 
     deinit {
+        if let hook = walHook { Unmanaged.passUnretained(hook).release() }
         sqlite3_close_v2(handle)
+    }
+
+    /// What hears of each commit to the WAL, if anything (see `onWALCommit`).
+    private var walHook: WALHook?
+
+    /// Calls `body` with the number of pages in the WAL after each commit, on the committing
+    /// thread, instead of checkpointing then: SQLite's automatic checkpoints are off from here.
+    func onWALCommit(_ body: @escaping (Int32) -> Void) {
+        if let hook = walHook { Unmanaged.passUnretained(hook).release() }
+        let hook = WALHook(body)
+        walHook = hook
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, pages in
+                Unmanaged<WALHook>.fromOpaque(context!).takeUnretainedValue().body(pages)
+                return SQLITE_OK
+            }, Unmanaged.passRetained(hook).toOpaque())
+    }
+
+    /// Copies what the WAL holds into the database file as far as no reader needs it, without
+    /// waiting for any lock (a writer may commit meanwhile).
+    func checkpointPassively() throws(JournalError) {
+        var walPages: Int32 = 0
+        let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, nil)
+        guard walPages >= 0 else {
+            throw .storage(path: path, operation: "checkpointing the WAL", reason: "the connection is not in WAL mode")
+        }
+        guard result == SQLITE_OK else { throw error(result, "checkpointing the WAL") }
     }
 
     /// Runs SQL that returns no rows.
@@ -68,6 +97,15 @@ final class SQLiteDatabase {
         default:
             return .storage(path: path, operation: operation, reason: reason)
         }
+    }
+}
+
+/// The closure a connection's WAL hook calls, carried through SQLite's context pointer.
+private final class WALHook {
+    let body: (Int32) -> Void
+
+    init(_ body: @escaping (Int32) -> Void) {
+        self.body = body
     }
 }
 

@@ -34,6 +34,8 @@ public final class SQLiteJournal: Journal {
     private let database: SQLiteDatabase
     private var reads: ReadStatements
     private var writes: WriteStatements?
+    /// Runs the WAL's checkpoints beside the commits, once the journal is written to.
+    private var checkpointer: WALCheckpointer?
 
     /// Opens the journal at `path`, creating it (mode 0600) when no file is there.
     ///
@@ -61,6 +63,17 @@ public final class SQLiteJournal: Journal {
         }
         writes = try WriteStatements(database)
         database.allowCheckpointOnClose()
+        if checkpointer == nil {
+            let checkpointer = try WALCheckpointer(path: path)
+            try checkpointer.start(checkpointingFor: database)
+            self.checkpointer = checkpointer
+        }
+    }
+
+    deinit {
+        // Before the writer's connection closes: the last connection to close checkpoints the
+        // whole WAL into the database file and deletes it.
+        checkpointer?.stop()
     }
 
     public func lastVersion() throws(JournalError) -> UInt64 {

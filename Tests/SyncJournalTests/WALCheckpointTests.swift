@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import SyncJournal
+
+/// The WAL's checkpoints run on the checkpointer's thread, never inside a commit: a commit that
+/// crossed SQLite's 1000-page line used to copy the WAL into the database file and fsync it
+/// before returning (up to 80 ms on the loop thread, figure 3 of docs/PERFORMANCE.md).
+@Suite struct WALCheckpointTests {
+    /// A payload of about a page, so that each commit adds at least one page to the WAL.
+    private static let payload = Array(("{\"text\":\"" + String(repeating: "x", count: 3000) + "\"}").utf8)
+
+    private static func entry(_ version: UInt64) -> JournalEntry {
+        JournalEntry(version: version, name: "add", payload: payload, acceptedAt: 0, peerUID: nil, peerPID: nil)
+    }
+
+    private static func withDirectory(_ body: (String) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try body(directory.appendingPathComponent(SQLiteJournal.fileName).path)
+    }
+
+    private static func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    @Test func aConnectionWithAWALHookNeverCheckpointsItself() throws {
+        try Self.withDirectory { path in
+            try SQLiteJournal.create(path)
+            let database = try SQLiteDatabase(path: path, create: false)
+            try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;", operation: "configuring")
+            try database.execute("CREATE TABLE t(x TEXT)", operation: "creating")
+            let fileSize = Self.size(path)
+            var pages: [Int32] = []
+            database.onWALCommit { pages.append($0) }
+            let insert = try database.prepare("INSERT INTO t(x) VALUES (?)", operation: "preparing")
+            for _ in 0..<1500 {
+                try insert.bind([.text(Self.payload)], operation: "binding")
+                try insert.run(operation: "inserting")
+            }
+            #expect(pages.count == 1500)
+            #expect(pages.last! > WALCheckpointer.pageThreshold)
+            // Past the threshold, and the database file holds none of it: nothing checkpointed.
+            #expect(Self.size(path) == fileSize)
+            try database.checkpointPassively()
+            #expect(Self.size(path) > fileSize + 1500 * 3000)
+        }
+    }
+
+    @Test func theCheckpointerFoldsTheWALIntoTheFileBesideTheCommits() throws {
+        try Self.withDirectory { path in
+            let count: UInt64 = 2500
+            do {
+                let journal = try SQLiteJournal(path: path)
+                try journal.prepareForWriting()
+                let emptySize = Self.size(path)
+                for version in 1...count { try journal.append([Self.entry(version)], snapshot: nil) }
+                // The checkpointer's thread copies the pages; a generous deadline, no timing.
+                let deadline = Date().addingTimeInterval(60)
+                while Self.size(path) < emptySize + 1000 * 3000, Date() < deadline { usleep(10_000) }
+                #expect(Self.size(path) >= emptySize + 1000 * 3000)
+                #expect(try journal.lastVersion() == count)
+            }
+            // Closed: the writer's connection, closing last, folded the rest in and removed the WAL.
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+            let reopened = try SQLiteJournal(path: path)
+            let entries = try reopened.entries(after: 0, limit: Int(count) + 1)
+            #expect(entries.count == Int(count))
+            #expect(entries.last?.payload == Self.payload)
+        }
+    }
+}
