@@ -13,6 +13,8 @@ struct BenchOptions: Codable {
     var postgres: ServerUse = .ifPresent
     /// Where to write the JSON report; `nil` prints it after the table.
     var jsonPath: String?
+    /// Where `--plots` draws the figures, if anywhere.
+    var plotsDirectory: String?
     /// The directory holding `todod` and `todo` (default: this executable's directory).
     var binDirectory: String?
     /// Words put before the todod command line, e.g. `valgrind --tool=callgrind`.
@@ -126,7 +128,7 @@ struct BenchOptions: Codable {
 
     /// The text of `--help`.
     static let usage = """
-        usage: todo-bench [--smoke] [--only N,N...] [--json PATH] [--redis | --no-redis] [--postgres | --no-postgres]
+        usage: todo-bench [--smoke] [--only N,N...] [--json PATH] [--plots DIR] [--redis | --no-redis] [--postgres | --no-postgres]
                           [--rounds N] [--serial-count N] [--pipelined-count N] [--pipelined-clients N] [--pipeline-depth N]
                           [--fanout-seconds S] [--fanout-period-ms N] [--fanout-subscribers N,N...] [--fanout-rounds N]
                           [--redis-subscribers N]
@@ -144,6 +146,8 @@ struct BenchOptions: Codable {
 
           --smoke              tiny sizes (the test suite's run; the numbers mean nothing)
           --only N,N...        run only these figures (1-13)
+          --plots DIR          draw each figure with gnuplot into DIR: latency tails per
+                               series and round (log scales), ratios as bars with their targets
           --redis / --no-redis require Redis / skip it (default: measured when on PATH)
           --postgres / --no-postgres
                                require the shared-log figures (9-11) / skip them (default: run
@@ -211,6 +215,7 @@ struct BenchOptions: Codable {
                     throw .usage("--only: there is no figure \(bad) (1-13)")
                 }
             case "--json": options.jsonPath = try value(word)
+            case "--plots": options.plotsDirectory = try value(word)
             case "--redis": options.redis = .required
             case "--no-redis": options.redis = .skipped
             case "--postgres": options.postgres = .required

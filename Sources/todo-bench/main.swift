@@ -53,6 +53,15 @@ do {
     exitWithError("\(error)", code: 1)
 }
 
+// Found before the figures run, drawn after them: a missing gnuplot fails at once.
+let plots: Plots?
+do {
+    plots = try options.plotsDirectory.map { directory throws(BenchError) in try Plots(directory: directory) }
+} catch {
+    context.cleanUp()
+    exitWithError("\(error)", code: 2)
+}
+
 let figures: [Int: (BenchContext) async throws -> FigureReport] = [
     1: SerialDispatchFigure.run, 2: PipelinedDispatchFigure.run, 3: FanOutFigure.run, 4: IdleMemoryFigure.run,
     5: GrowthFigure.run, 6: ColdStartFigure.run, 7: ProcessFigure.run, 8: StalledSubscriberFigure.run,
@@ -88,6 +97,13 @@ do {
     exitWithError("cannot encode the report: \(error)", code: 1)
 }
 print(report.table())
+if let plots {
+    do {
+        for picture in try plots.draw(report) { print("plot: \(picture)") }
+    } catch {
+        exitWithError("cannot draw the plots: \(error)", code: 1)
+    }
+}
 if let path = options.jsonPath {
     do {
         try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: path))

@@ -58,6 +58,11 @@ enum CrossHostLatencyFigure {
         let ack = Distribution((warmUp..<count).map { Double(paced.ackedAt[$0] &- paced.sentAt[$0]) / 1e6 })
         let crossing = Distribution(
             delays(after: paced.ackedAt, keys: paced.versions, arrivals: remoteArrivals, from: warmUp))
+        report.tails = [
+            LatencyTail("subscriber on another host", remoteSample.latency),
+            LatencyTail("subscriber on the same host", localSample.latency), LatencyTail("dispatch to ack", ack),
+            LatencyTail("ack to update on another host", crossing),
+        ]
         report.rows.append(
             .absolute("p50, subscriber on another host", unit: "ms", ours: remoteSample.latency.p50, atMost: nil))
         report.rows.append(

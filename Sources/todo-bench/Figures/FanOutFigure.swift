@@ -96,6 +96,15 @@ enum FanOutFigure {
                     baselineName: "raw subscribers", targetRatio: 2))
         }
         record(raw, as: "todod\(rawSubscribers)Raw", in: &report)
+        report.tails = ours.map { LatencyTail("todod, \($0.subscribers) SyncClient subscribers", $0.sample.latency) }
+        for (round, sample) in rawRounds.enumerated() {
+            report.tails.append(LatencyTail("todod, \(rawSubscribers) raw, round \(round + 1)", sample.latency))
+        }
+        if let redis { report.tails.append(LatencyTail("Redis, \(options.redisSubscribers) threads", redis.latency)) }
+        if let redisOneThread {
+            report.tails.append(LatencyTail("Redis, \(rawSubscribers) one thread", redisOneThread.latency))
+        }
+        report.tails.append(LatencyTail("fsync (4 KiB + fdatasync)", fsync))
         for (round, sample) in rawRounds.enumerated() {
             report.details["todod\(rawSubscribers)RawRound\(round + 1)P99Ms"] = sample.latency.p99
             report.details["todod\(rawSubscribers)RawRound\(round + 1)P999Ms"] = sample.latency.p999

@@ -35,6 +35,10 @@ enum GatewayFanOutFigure {
                 "p99, gateway over raw subscribers", unit: "ms", ours: web.latency.p99, baseline: raw.latency.p99,
                 baselineName: "raw subscribers", targetRatio: nil),
         ]
+        report.tails = [
+            LatencyTail("gateway, \(subscribers) WebSocket subscribers", web.latency),
+            LatencyTail("todod, \(subscribers) raw subscribers", raw.latency),
+        ]
         for (name, sample) in [("gateway\(subscribers)", web), ("todod\(subscribers)Raw", raw)] {
             report.details["\(name)P90Ms"] = sample.latency.p90
             report.details["\(name)MaxMs"] = sample.latency.max

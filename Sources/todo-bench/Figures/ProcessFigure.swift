@@ -43,6 +43,7 @@ enum ProcessFigure {
             .versusRedis(
                 "todo add x, mean", unit: "ms", ours: oursMs.mean, redis: theirsMs?.mean, higherIsBetter: false,
                 targetRatio: nil))
+        report.tails = [LatencyTail("todo add x", oursMs)] + (theirsMs.map { [LatencyTail("redis-cli SET", $0)] } ?? [])
         report.details["todoP90Ms"] = oursMs.p90
         if let theirsMs { report.details["redisCliP90Ms"] = theirsMs.p90 }
         report.notes = [

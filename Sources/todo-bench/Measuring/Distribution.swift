@@ -1,3 +1,5 @@
+import Foundation
+
 /// Summary statistics of a set of samples, in whatever unit they were taken.
 struct Distribution: Codable, Sendable {
     /// How many samples.
@@ -16,6 +18,12 @@ struct Distribution: Codable, Sendable {
     let p999: Double
     /// The largest sample.
     let max: Double
+    /// The tail as points of a curve, for `--plots`: `[latency, fraction of samples above it]`
+    /// at each of `tailFractions` and at the maximum.
+    let tail: [[Double]]
+
+    /// Where the tail is sampled: from the median to p99.99, eight points per power of ten.
+    static let tailFractions = (3...32).map { 1 - pow(10, -Double($0) / 8) }
 
     /// The distribution of `samples` (nearest-rank percentiles); all zero when there are none.
     init(_ samples: [Double]) {
@@ -23,6 +31,7 @@ struct Distribution: Codable, Sendable {
         count = sorted.count
         guard !sorted.isEmpty else {
             (mean, min, p50, p90, p99, p999, max) = (0, 0, 0, 0, 0, 0, 0)
+            tail = []
             return
         }
         mean = sorted.reduce(0, +) / Double(sorted.count)
@@ -36,5 +45,9 @@ struct Distribution: Codable, Sendable {
         p90 = rank(0.90)
         p99 = rank(0.99)
         p999 = rank(0.999)
+        let count = Double(sorted.count)
+        tail =
+            Self.tailFractions.filter { (1 - $0) * count >= 1 }.map { [rank($0), 1 - $0] }
+            + [[sorted[sorted.count - 1], 1 / count]]
     }
 }

@@ -41,6 +41,22 @@ struct FigureReport: Codable {
     var notes: [String] = []
     /// Further numbers (distributions, sizes, counts) by name.
     var details: [String: Double] = [:]
+    /// The latency distributions behind the rows, by series name ("todod, round 2"), as
+    /// `Distribution.tail` curves: what `--plots` draws.
+    var tails: [LatencyTail] = []
+}
+
+/// One series of a figure's latency plot.
+struct LatencyTail: Codable {
+    /// The series' name in the plot's key.
+    var name: String
+    /// `[latency in ms, fraction of samples above it]`, from the median to the maximum.
+    var points: [[Double]]
+
+    init(_ name: String, _ distribution: Distribution) {
+        self.name = name
+        points = distribution.tail
+    }
 }
 
 /// One measured value, with Redis's where there is one, and the target it is held to.
@@ -57,6 +73,8 @@ struct ResultRow: Codable {
     var ratio: Double?
     /// The target, in words.
     var target: String?
+    /// The target as a ratio, where it is one (what `--plots` marks beside the bar).
+    var targetRatio: Double?
     /// Whether the target is met; `nil` when there is none or it cannot be judged (no Redis).
     var met: Bool?
 
@@ -68,7 +86,9 @@ struct ResultRow: Codable {
         let ratio = redis.flatMap { $0 > 0 ? ours / $0 : nil }
         let target = targetRatio.map { (higherIsBetter ? ">= " : "<= ") + "\(trimmed($0))x Redis" }
         let met = zip(ratio, targetRatio).map { higherIsBetter ? $0 >= $1 : $0 <= $1 }
-        return ResultRow(measure: measure, unit: unit, ours: ours, redis: redis, ratio: ratio, target: target, met: met)
+        return ResultRow(
+            measure: measure, unit: unit, ours: ours, redis: redis, ratio: ratio, target: target,
+            targetRatio: targetRatio, met: met)
     }
 
     /// A value held to an absolute limit (`nil`: reported only).
@@ -89,7 +109,7 @@ struct ResultRow: Codable {
         return ResultRow(
             measure: measure, unit: unit, ours: ours, redis: nil, ratio: ratio,
             target: targetRatio.map { (higherIsBetter ? ">= " : "<= ") + "\(trimmed($0))x \(baselineName)" },
-            met: zip(ratio, targetRatio).map { higherIsBetter ? $0 >= $1 : $0 <= $1 })
+            targetRatio: targetRatio, met: zip(ratio, targetRatio).map { higherIsBetter ? $0 >= $1 : $0 <= $1 })
     }
 
     private static func trimmed(_ value: Double) -> String {

@@ -15,9 +15,11 @@ import Testing
         // (where the leftover check below looks) rather than in a directory of its own in /tmp.
         chmod(directory, 0o711)
         let reportPath = directory + "/report.json"
+        let plots = directory + "/plots"
         // Its own TMPDIR, so that the leftover check below sees this run's processes only.
         let bench = try ChildProcess(
-            Binaries.path("todo-bench"), ["--smoke", "--json", reportPath], environment: ["TMPDIR": directory],
+            Binaries.path("todo-bench"), ["--smoke", "--json", reportPath, "--plots", plots],
+            environment: ["TMPDIR": directory],
             outputDirectory: directory)
         let status = try bench.waitForExit(timeout: 900)
         try #require(status == 0, "todo-bench exited with \(status); stderr:\n\(bench.standardError)")
@@ -58,8 +60,34 @@ import Testing
         for number in expectedFigures {
             #expect(table.contains("\n\(number)  "), "the table has no row of figure \(number):\n\(table)")
         }
+        // --plots: a latency picture for each figure with distributions, a ratio picture for
+        // each with ratios, each a PNG that gnuplot drew from the data kept beside it.
+        var expectedPictures = (postgresRuns ? [3, 7, 9, 13] : [3, 7, 13]).map { "figure\($0)-latency" }
+        for figure in figures where (figure["rows"] as? [[String: Any]] ?? []).contains(where: { $0["ratio"] != nil }) {
+            expectedPictures.append("figure\(figure["figure"] as? Int ?? 0)-ratios")
+        }
+        #expect(expectedPictures.contains("figure2-ratios"))
+        for picture in expectedPictures {
+            let png = (try? Data(contentsOf: URL(fileURLWithPath: "\(plots)/\(picture).png"))) ?? Data()
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(picture).png is not a PNG")
+            #expect(table.contains("plot: \(plots)/\(picture).png"), "the run did not name \(picture).png")
+            #expect(FileManager.default.fileExists(atPath: "\(plots)/\(picture).gp"))
+        }
         #expect(Self.processesMentioning(directory + "/todo-bench.").isEmpty, "todo-bench left processes running")
         #expect(Self.namespaces(of: bench.pid).isEmpty, "todo-bench left network namespaces")
+    }
+
+    @Test func plotsWithoutGnuplotAreRefusedBeforeAnyFigureRuns() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bench = try ChildProcess(
+            Binaries.path("todo-bench"), ["--smoke", "--plots", directory + "/plots"],
+            environment: ["PATH": "/nonexistent"], outputDirectory: directory)
+        #expect(try bench.waitForExit(timeout: 120) == 2)
+        #expect(
+            bench.standardError
+                == "todo-bench: cannot find gnuplot (for --plots; apt-get install gnuplot-nox) (looked in PATH)\n")
+        #expect(bench.standardOutput.isEmpty)
     }
 
     /// SIGTERM while the shared-log figures run (PostgreSQL started, network namespaces made,
