@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "SyncDaemon", targets: ["SyncDaemon"]),
         .library(name: "SyncJournal", targets: ["SyncJournal"]),
+        // todo-bench's allocation counter, loaded into todod with LD_PRELOAD (figure 2).
+        .library(name: "todo-malloc-count", type: .dynamic, targets: ["MallocCount"]),
         .library(name: "SyncClient", targets: ["SyncClient"]),
         .library(name: "SyncStore", targets: ["SyncStore"]),
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
@@ -133,6 +135,8 @@ let package = Package(
                 "CEpoll", "ProcessSpawn", "SyncClient", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore",
                 "TodoDomain",
             ]),
+        // Counts the allocations of the process it is preloaded into (todo-bench, figure 2).
+        .target(name: "MallocCount"),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
         .target(name: "ProcessSpawn"),
         // An app's tests against its real binaries: the daemon on a private socket and data

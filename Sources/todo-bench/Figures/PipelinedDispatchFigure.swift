@@ -59,6 +59,8 @@ enum PipelinedDispatchFigure {
         try daemon.stop()
         try redis?.stop()
 
+        let allocations = try countAllocations(context, clients: clients, depth: depth, warmUp: warmUp, total: total)
+
         let measured = redis != nil
         report.rows.append(
             .versusRedis(
@@ -81,6 +83,12 @@ enum PipelinedDispatchFigure {
             report.details["redisGeneratorMicrosecondsPerAction"] = theirs.generatorMicrosecondsPerAction
             report.details["redisBenchmarkActionsPerSecond"] = benchmarkRate.rate
         }
+        if let allocations {
+            report.rows.append(
+                .absolute(
+                    "\(clients)x\(depth), allocations per action in todod", unit: "count", ours: allocations,
+                    atMost: nil))
+        }
         if let counts = CommitCounts(log: daemon.process.standardError) {
             report.details["actionsPerCommit"] = counts.actionsPerCommit
         }
@@ -89,9 +97,35 @@ enum PipelinedDispatchFigure {
             "Server CPU per action: the run time of every thread of the server process, summed from /proc/PID/task/TID/schedstat (nanoseconds), read just before the first write and after the last reply of each round, summed over the rounds and divided by the actions. ServerStatMicrosecondsPerAction is the same from utime + stime in /proc/PID/stat, whose 10 ms clock ticks are coarse next to a Redis round of a few tens of ms. On 2 cores the generator competes with the server for CPU; CPU per action does not depend on that. GeneratorMicrosecondsPerAction is the generator thread's own CPU per request.",
             "todod, SyncClient: \(clients) SyncClient connections, each dispatching \(depth) concurrent tasks and awaiting them all before the next \(depth); the client library's own cost (a JSON encode, a write and a continuation per request, a reader thread per connection) runs on the same 2 cores as the daemon. Compared with Redis under the load generator.",
             "redisBenchmarkActionsPerSecond: redis-benchmark -s SOCK -t set -d 128 -c \(clients) -P \(depth) on the same server in the same rounds, a check that the bench's generator drives Redis as fast as Redis's own tool does.",
+            allocations == nil
+                ? "Allocations per action: not counted (libtodo-malloc-count.so is not beside the bench; swift build --product todo-malloc-count)."
+                : "Allocations per action: a daemon of its own started with libtodo-malloc-count.so preloaded (it counts every malloc, calloc, realloc and aligned allocation of the process), the same generator, the count read before and after \(min(total, Self.countedActions)) actions after \(warmUp) unmeasured, over the actions: everything the daemon allocates per durable action, its commits included.",
             "The count is split into \(rounds) rounds of todod, SyncClient, Redis and redis-benchmark in turn; each rate is total requests over total time. actionsPerCommit is the daemon's own average over its whole run.",
         ]
         return report
+    }
+
+    /// Most actions of the allocation count.
+    static let countedActions = 20_000
+
+    /// The allocations per action of a daemon with the counter preloaded under the figure's
+    /// load, or `nil` when the counter is not built.
+    private static func countAllocations(
+        _ context: BenchContext, clients: Int, depth: Int, warmUp: Int, total: Int
+    ) throws -> Double? {
+        let directory = try context.directory("figure2-allocations")
+        guard let counter = AllocationCounter(context, directory: directory) else { return nil }
+        let count = min(total, countedActions)
+        context.progress("figure 2: allocations of \(count) dispatches in a todod with the counter preloaded")
+        let daemon = try TodoDaemon(context, directory: directory, launcher: counter.launcher)
+        defer { try? daemon.stop() }
+        _ = try daemon.addItems(clients)
+        let wire = TododWire(socketPath: daemon.socketPath)
+        _ = try PipelinedWriter(wire: wire, clients: clients, depth: depth, total: warmUp).run()
+        let before = try counter.read()
+        _ = try PipelinedWriter(wire: wire, clients: clients, depth: depth, total: count).run()
+        let after = try counter.read()
+        return Double(after - before) / Double(count)
     }
 
     /// `total` dispatches over `connections`, each connection sending batches of `depth`
