@@ -126,23 +126,49 @@ final class Statement {
     /// Binds `values` to the parameters 1, 2, … (`nil` binds NULL). `operation` names what
     /// failed in the error; it is only made then.
     func bind(_ values: [SQLiteValue?], operation: @autoclosure () -> String) throws(JournalError) {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        clearBindings()
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
-            let result: Int32
             switch value {
-            case nil: result = sqlite3_bind_null(handle, index)
-            case .integer(let number): result = sqlite3_bind_int64(handle, index, number)
-            case .text(let bytes):
-                result = bytes.withUnsafeBufferPointer {
-                    sqlite3_bind_text(
-                        handle, index, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
-                        Int32($0.count), csqlite_transient())
-                }
+            case nil: try bindNull(index, operation: operation())
+            case .integer(let number): try bind(number, at: index, operation: operation())
+            case .text(let bytes): try bindText(bytes, at: index, operation: operation())
             }
-            guard result == SQLITE_OK else { throw database.error(result, operation()) }
         }
+    }
+
+    /// Resets the statement and sets every parameter to NULL, before binding them one by one
+    /// (the hot path's binds, which build no array of values).
+    func clearBindings() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds NULL to parameter `index`.
+    func bindNull(_ index: Int32, operation: @autoclosure () -> String) throws(JournalError) {
+        let result = sqlite3_bind_null(handle, index)
+        guard result == SQLITE_OK else { throw database.error(result, operation()) }
+    }
+
+    /// Binds `number` to parameter `index`.
+    func bind(_ number: Int64, at index: Int32, operation: @autoclosure () -> String) throws(JournalError) {
+        let result = sqlite3_bind_int64(handle, index, number)
+        guard result == SQLITE_OK else { throw database.error(result, operation()) }
+    }
+
+    /// Binds the UTF-8 text `bytes` to parameter `index` (SQLite copies them).
+    func bindText(_ bytes: some Collection<UInt8>, at index: Int32, operation: @autoclosure () -> String)
+        throws(JournalError)
+    {
+        func bindBuffer(_ buffer: UnsafeBufferPointer<UInt8>) -> Int32 {
+            // An empty text is bound from a pointer that is not NULL (NULL would bind NULL).
+            let start = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+            return sqlite3_bind_text(
+                handle, index, start.assumingMemoryBound(to: CChar.self), Int32(buffer.count), csqlite_transient())
+        }
+        let result =
+            bytes.withContiguousStorageIfAvailable(bindBuffer) ?? Array(bytes).withUnsafeBufferPointer(bindBuffer)
+        guard result == SQLITE_OK else { throw database.error(result, operation()) }
     }
 
     /// Runs the statement to completion, calling `row` for each result row. `operation` names

@@ -91,14 +91,22 @@ public final class SQLiteJournal: Journal {
         try writes.begin.run(operation: "starting a commit")
         do {
             for entry in entries {
-                try writes.action.bind(
-                    [
-                        .integer(Int64(entry.version)), .text(Array(entry.name.utf8)), .text(entry.payload),
-                        .integer(entry.acceptedAt),
-                        entry.peerUID.map { .integer(Int64($0)) }, entry.peerPID.map { .integer(Int64($0)) },
-                        entry.clientID.map { .text(Array($0.utf8)) }, entry.clientSequence.map { .integer(Int64($0)) },
-                    ], operation: "writing action \(entry.version)")
-                try writes.action.run(operation: "writing action \(entry.version)")
+                // Bound one by one: this runs once per action, and an array of values would be
+                // an allocation per action, and one more per text.
+                let action = writes.action
+                action.clearBindings()
+                let operation = { "writing action \(entry.version)" }
+                try action.bind(Int64(entry.version), at: 1, operation: operation())
+                try action.bindText(entry.name.utf8, at: 2, operation: operation())
+                try action.bindText(entry.payload, at: 3, operation: operation())
+                try action.bind(entry.acceptedAt, at: 4, operation: operation())
+                if let uid = entry.peerUID { try action.bind(Int64(uid), at: 5, operation: operation()) }
+                if let pid = entry.peerPID { try action.bind(Int64(pid), at: 6, operation: operation()) }
+                if let clientID = entry.clientID { try action.bindText(clientID.utf8, at: 7, operation: operation()) }
+                if let sequence = entry.clientSequence {
+                    try action.bind(Int64(sequence), at: 8, operation: operation())
+                }
+                try action.run(operation: operation())
             }
             if let snapshot {
                 let savedAt = Int64(time(nil)) * 1000

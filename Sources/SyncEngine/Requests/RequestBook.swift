@@ -18,7 +18,10 @@ struct RequestBook {
     }
 
     private var awaited: [Token: Awaited] = [:]
-    private var tokensByConnection: [Int: Set<Token>] = [:]
+    /// How many requests each connection awaits, for connections that await any: a count,
+    /// not a set of tokens, so that entering and taking a request allocate nothing (a set
+    /// per connection was made anew each time it emptied, and copied on every take).
+    private var countsByConnection: [Int: Int] = [:]
     private var nextToken: UInt64 = 1
 
     /// Enters request `requestID` of connection `connectionID`, whose answer comes later.
@@ -26,17 +29,15 @@ struct RequestBook {
         let token = Token(value: nextToken)
         nextToken += 1
         awaited[token] = Awaited(connectionID: connectionID, requestID: requestID)
-        tokensByConnection[connectionID, default: []].insert(token)
+        countsByConnection[connectionID, default: 0] += 1
         return token
     }
 
     /// Takes `token` out, its answer being queued now; `nil` when its connection is gone.
     mutating func take(_ token: Token) -> Awaited? {
         guard let request = awaited.removeValue(forKey: token) else { return nil }
-        tokensByConnection[request.connectionID]?.remove(token)
-        if tokensByConnection[request.connectionID]?.isEmpty == true {
-            tokensByConnection[request.connectionID] = nil
-        }
+        let remaining = (countsByConnection[request.connectionID] ?? 1) - 1
+        countsByConnection[request.connectionID] = remaining > 0 ? remaining : nil
         return request
     }
 
@@ -44,13 +45,14 @@ struct RequestBook {
     func connection(of token: Token) -> Int? { awaited[token]?.connectionID }
 
     /// Whether connection `connectionID` awaits an answer.
-    func awaitsAnswers(_ connectionID: Int) -> Bool { tokensByConnection[connectionID] != nil }
+    func awaitsAnswers(_ connectionID: Int) -> Bool { countsByConnection[connectionID] != nil }
 
     /// How many answers connection `connectionID` awaits.
-    func count(of connectionID: Int) -> Int { tokensByConnection[connectionID]?.count ?? 0 }
+    func count(of connectionID: Int) -> Int { countsByConnection[connectionID] ?? 0 }
 
     /// Forgets the requests of a connection that is gone: nobody is answered.
     mutating func drop(_ connectionID: Int) {
-        for token in tokensByConnection.removeValue(forKey: connectionID) ?? [] { awaited[token] = nil }
+        guard countsByConnection.removeValue(forKey: connectionID) != nil else { return }
+        awaited = awaited.filter { $0.value.connectionID != connectionID }
     }
 }

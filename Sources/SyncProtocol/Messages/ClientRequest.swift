@@ -28,7 +28,30 @@ public enum ClientRequest: Equatable, Sendable {
     case get(GetRequest)
 
     /// The request id the reply must echo.
-    public var id: Int64 { message.id }
+    public var id: Int64 {
+        // A switch rather than `message.id`: a request read through `message` is boxed in an
+        // existential, one allocation per dispatch on the hot path.
+        switch self {
+        case .hello(let request): return request.id
+        case .dispatch(let request): return request.id
+        case .batch(let request): return request.id
+        case .subscribe(let request): return request.id
+        case .unsubscribe(let request): return request.id
+        case .ping(let request): return request.id
+        case .history(let request): return request.id
+        case .get(let request): return request.id
+        }
+    }
+
+    /// Why a well-typed request is refused, if it is (the request's own `refusal()`), read
+    /// without boxing it.
+    func refusal() -> String? {
+        switch self {
+        case .dispatch(let request): return request.refusal()
+        case .batch(let request): return request.refusal()
+        default: return message.refusal()
+        }
+    }
 
     /// The request's own description.
     public var message: any RequestMessage {
@@ -140,7 +163,7 @@ public enum ClientRequest: Equatable, Sendable {
         if let missing {
             throw ProtocolError(.invalidMessage, "A \"\(type)\" message needs the field \"\(missing)\".", requestID: id)
         }
-        if let refusal = request.message.refusal() {
+        if let refusal = request.refusal() {
             throw ProtocolError(.invalidMessage, refusal, requestID: id)
         }
     }
