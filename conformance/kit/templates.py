@@ -1,10 +1,14 @@
 """Frames to send, as written in a case: `${NAME}` variables and two generators.
 
-    "<text:N:CHARS>"                 CHARS repeated to N characters
+    "<text:N:CHARS>"                 CHARS repeated to N characters (also inside a string)
     {"$repeat": N, "of": VALUE}      an array of N copies of VALUE, `${i}` in each its index (1-based)
 """
 
+import re
+
 from .matching import substitute
+
+_TEXT = re.compile(r"<text:(\d+):([^>]*)>")
 
 
 def expand(value, variables: dict):
@@ -16,8 +20,11 @@ def expand(value, variables: dict):
         return {key: expand(item, variables) for key, item in value.items()}
     if isinstance(value, list):
         return [expand(item, variables) for item in value]
-    if isinstance(value, str) and value.startswith("<text:") and value.endswith(">"):
-        count, _, chars = value[len("<text:"):-1].partition(":")
-        chars = chars or "x"
-        return (chars * (int(count) // len(chars) + 1))[: int(count)]
-    return substitute(value, variables)
+    if isinstance(value, str):
+        return _TEXT.sub(_text, substitute(value, variables))
+    return value
+
+
+def _text(match: re.Match) -> str:
+    count, chars = int(match.group(1)), match.group(2) or "x"
+    return (chars * (count // len(chars) + 1))[:count]

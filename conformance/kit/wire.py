@@ -87,7 +87,8 @@ class WireSession:
             ("expect_exit", self._expect_exit),
         ):
             if key in step:
-                for _ in range(int(step.get("repeat", 1))):
+                for index in range(1, int(step.get("repeat", 1)) + 1):
+                    self.context.variables["i"] = index
                     handler(step, name)
                 return True
         return False
@@ -130,6 +131,7 @@ class WireSession:
         self.write(name, bytes.fromhex(step["send_hex"].replace(" ", "")))
 
     def _match_next(self, name, pattern):
+        pattern = expand(pattern, self.context.variables)
         actual = self.connection(name).read(self.context.deadline())
         found = mismatch(pattern, actual, self.context.variables)
         if found:
@@ -141,7 +143,7 @@ class WireSession:
             self._match_next(name, pattern)
 
     def _expect_unordered(self, step, name):
-        waiting = list(step["expect_unordered"])
+        waiting = expand(step["expect_unordered"], self.context.variables)
         while waiting:
             actual = self.connection(name).read(self.context.deadline())
             for index, pattern in enumerate(waiting):
