@@ -69,6 +69,8 @@ class Runner:
                     raise
                 except KeyError as error:
                     raise CaseFailure(f"step {number}: {error.args[0]}") from None
+                except (TypeError, ValueError, AttributeError) as error:
+                    raise CaseFailure(f"step {number}: the step cannot run as written: {error!r}") from None
         finally:
             wire.close()
             if adapter:

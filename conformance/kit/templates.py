@@ -21,7 +21,8 @@ def expand(value, variables: dict):
     if isinstance(value, list):
         return [expand(item, variables) for item in value]
     if isinstance(value, str):
-        return _TEXT.sub(_text, substitute(value, variables))
+        value = substitute(value, variables)
+        return _TEXT.sub(_text, value) if isinstance(value, str) else value
     return value
 
 

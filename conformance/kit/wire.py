@@ -196,7 +196,7 @@ class WireSession:
 
     def _model(self, step, name):
         connection = self.connection(name)
-        subscription = step["model"]
+        subscription = expand(step["model"], self.context.variables)
         if subscription not in connection.models:
             raise CaseFailure(f"connection {name}: no model of subscription {subscription} arrived")
         expected = expand(step["equals"], self.context.variables)
