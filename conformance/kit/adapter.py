@@ -79,6 +79,11 @@ class Adapter:
             return queue.pop(0) if queue else None
         return self._wait(take, deadline, f"an update on subscription {subscription!r}")
 
+    def end(self, subscription: str, deadline: float) -> dict:
+        """The end event of `subscription`."""
+        return self._wait(lambda: self.ends.pop(subscription, None), deadline,
+                          f"the end of subscription {subscription!r}")
+
     def _wait(self, take, deadline: float, what: str) -> dict:
         with self.condition:
             while True:
@@ -158,22 +163,26 @@ class ClientSession:
 
     def _check(self, step: dict, reply: dict) -> None:
         what = f"{step.get('do') or step.get('await')}"
+        if step.get("do") == "subscribe" and "error" in step and "ok" in reply:
+            # A client may refuse the subscription in its reply or end it with the error.
+            reply = self.adapter.end(step["args"]["subscription"], self.context.deadline())
         if "error" in step:
             if "error" not in reply:
                 raise CaseFailure(f"{what}: succeeded, expected an error", expected={"error": step["error"]},
                                   actual=reply)
-            found = mismatch(step["error"], reply["error"], self.context.variables)
+            found = mismatch(expand(step["error"], self.context.variables), reply["error"], self.context.variables)
         else:
             if "ok" not in reply:
                 raise CaseFailure(f"{what}: failed", expected={"ok": step.get("expect", {})}, actual=reply)
-            found = mismatch(step.get("expect", {}), reply["ok"], self.context.variables)
+            found = mismatch(expand(step.get("expect", {}), self.context.variables), reply["ok"],
+                             self.context.variables)
         if found:
             raise CaseFailure(f"{what}: {found}", expected=step.get("error", step.get("expect")), actual=reply)
 
     def _await_update(self, step: dict) -> None:
         subscription = step["await_update"]
-        expected = step.get("expect", {})
-        wanted = expand(expected.get("version"), self.context.variables)
+        expected = expand(step.get("expect", {}), self.context.variables)
+        wanted = expected.get("version")
         while True:
             update = self.adapter.update(subscription, self.context.deadline())
             # A client may hand over only the newest of several updates, never an older one.

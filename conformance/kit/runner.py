@@ -62,7 +62,7 @@ class Runner:
                 session = ClientSession(context, adapter, proxy)
             for number, step in enumerate(case["steps"], start=1):
                 try:
-                    if not wire.run(step) and not (session and session.run(step)):
+                    if not (session and session.run(step)) and not wire.run(step):
                         raise CaseFailure(f"a step this runner does not know: {step}")
                 except CaseFailure as failure:
                     failure.summary = f"step {number}: {failure.summary}"
