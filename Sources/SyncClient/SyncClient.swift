@@ -321,14 +321,14 @@ public final class SyncClient: Sendable {
 
     /// Sends one request and waits for its reply; an `error` reply is thrown. A `numbered`
     /// request gets the client's next dispatch sequence number.
-    private func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8])
+    func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8])
         async throws(SyncClientError) -> ServerReply
     {
         try await requestWithPayload(numbered: numbered, encode).reply
     }
 
     /// Sends one request and waits for its reply, as `request` does, with the reply's whole payload.
-    private func requestWithPayload(
+    func requestWithPayload(
         numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]
     ) async throws(SyncClientError) -> (reply: ServerReply, payload: [UInt8]) {
         let result = await withCheckedContinuation {
@@ -351,6 +351,6 @@ public final class SyncClient: Sendable {
 
 /// The `result` field of a `result` reply, decoded as the side effect's own type straight
 /// from the frame (no detour through a generic JSON value, which would round large integers).
-private struct ResultEnvelope<Result: Decodable>: Decodable {
+struct ResultEnvelope<Result: Decodable>: Decodable {
     let result: Result
 }
