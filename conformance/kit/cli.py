@@ -2,6 +2,7 @@
 
 import argparse
 import os
+import signal
 import sys
 import time
 
@@ -34,7 +35,13 @@ def parse(arguments: list) -> argparse.Namespace:
     return parser.parse_args(arguments)
 
 
+def _stop(number, frame):
+    # SIGTERM unwinds like Ctrl-C, so each case's `finally` stops its daemon and adapter.
+    raise KeyboardInterrupt
+
+
 def main(arguments: list) -> int:
+    signal.signal(signal.SIGTERM, _stop)
     options = parse(arguments)
     try:
         headings = protocol.read(options.protocol)
