@@ -17,7 +17,7 @@ final class AdapterOutput: Sendable {
                 while offset < buffer.count {
                     let written = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
                     if written < 0 && errno == EINTR { continue }
-                    if written <= 0 { return }  // the runner is gone: nothing left to tell it
+                    if written <= 0 { return } // the runner is gone: nothing left to tell it
                     offset += written
                 }
             }

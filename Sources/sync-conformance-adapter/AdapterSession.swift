@@ -81,7 +81,8 @@ actor AdapterSession {
             let server = client.server
             return .object([
                 "server": .object([
-                    "app": server.app.map(JSONValue.string) ?? .null, "protocol": .integer(Int64(server.protocolVersion)),
+                    "app": server.app.map(JSONValue.string) ?? .null,
+                    "protocol": .integer(Int64(server.protocolVersion)),
                     "version": .integer(Int64(server.version)), "server": .string(server.name),
                 ])
             ])
@@ -121,7 +122,8 @@ actor AdapterSession {
             do {
                 for try await update in stream {
                     output.write([
-                        "event": .string("update"), "subscription": .string(name), "version": .integer(Int64(update.version)),
+                        "event": .string("update"), "subscription": .string(name),
+                        "version": .integer(Int64(update.version)),
                         "model": update.model ?? .null,
                     ])
                 }

@@ -33,7 +33,8 @@ import Testing
         try wrong.write(toFile: cases + "/wrong.json", atomically: true, encoding: .utf8)
         let run = try kit(["--cases", cases])
         #expect(run.status == 1)
-        #expect(run.output.contains("FAIL pong-with-the-wrong-id (wrong.json, section \"ping → pong\")"), "\(run.output)")
+        #expect(
+            run.output.contains("FAIL pong-with-the-wrong-id (wrong.json, section \"ping → pong\")"), "\(run.output)")
         #expect(run.output.contains(#"expected: {"id": 3, "type": "pong"}"#), "\(run.output)")
         #expect(run.output.contains(#"actual:   {"id": 2, "type": "pong"}"#), "\(run.output)")
         #expect(run.output.contains("sections without a case: Transport;"), "\(run.output)")
