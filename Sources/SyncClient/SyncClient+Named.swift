@@ -17,9 +17,17 @@ extension SyncClient {
     public func dispatch(batchOfNamed actions: [(name: String, payload: JSONValue)]) async throws(SyncClientError)
         -> UInt64
     {
+        try await dispatch(encodedBatch: { try actions.map { ($0.name, try WireJSON.encode($0.payload)) } })
+    }
+
+    /// Sends the batch `encode` makes (each action's name and payload), numbered, and returns
+    /// the version of its ack.
+    func dispatch(encodedBatch encode: () throws -> [(name: String, payload: [UInt8])]) async throws(SyncClientError)
+        -> UInt64
+    {
         let items: [(name: String, payload: [UInt8])]
         do {
-            items = try actions.map { ($0.name, try WireJSON.encode($0.payload)) }
+            items = try encode()
         } catch {
             throw .protocolViolation("an action of the batch cannot be encoded: \(error)")
         }

@@ -143,17 +143,7 @@ public final class SyncClient: Sendable {
     /// with its reason and its place in the batch, and none is applied. Numbered like a
     /// dispatch, so resent after a reconnect it applies at most once.
     public func dispatch(batch actions: [any Action]) async throws(SyncClientError) -> UInt64 {
-        let items: [(name: String, payload: [UInt8])]
-        do {
-            items = try actions.map { try Self.batchItem($0) }
-        } catch {
-            throw .protocolViolation("an action of the batch cannot be encoded: \(error)")
-        }
-        let reply = try await request(numbered: true) { id, sequence in
-            try BatchRequest(id: id, sequence: sequence.map(Int64.init)).encoded(actions: items)
-        }
-        guard case .ack(_, let version) = reply else { throw .protocolViolation("expected ack, got \(reply.typeName)") }
-        return version
+        try await dispatch(encodedBatch: { try actions.map { try Self.batchItem($0) } })
     }
 
     private static func batchItem<A: Action>(_ action: A) throws -> (name: String, payload: [UInt8]) {
