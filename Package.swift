@@ -137,6 +137,10 @@ let package = Package(
             ]),
         // Counts the allocations of the process it is preloaded into (todo-bench, figure 2).
         .target(name: "MallocCount"),
+        // The conformance kit's adapter for SyncClient (conformance/README.md): JSON lines on
+        // stdin and stdout, so that conformance/run drives SyncClient as it drives any client.
+        .executableTarget(
+            name: "sync-conformance-adapter", dependencies: ["SyncClient", "SyncLock", "SyncProtocol"]),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
         .target(name: "ProcessSpawn"),
         // An app's tests against its real binaries: the daemon on a private socket and data

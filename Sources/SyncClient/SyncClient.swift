@@ -143,17 +143,7 @@ public final class SyncClient: Sendable {
     /// with its reason and its place in the batch, and none is applied. Numbered like a
     /// dispatch, so resent after a reconnect it applies at most once.
     public func dispatch(batch actions: [any Action]) async throws(SyncClientError) -> UInt64 {
-        let items: [(name: String, payload: [UInt8])]
-        do {
-            items = try actions.map { try Self.batchItem($0) }
-        } catch {
-            throw .protocolViolation("an action of the batch cannot be encoded: \(error)")
-        }
-        let reply = try await request(numbered: true) { id, sequence in
-            try BatchRequest(id: id, sequence: sequence.map(Int64.init)).encoded(actions: items)
-        }
-        guard case .ack(_, let version) = reply else { throw .protocolViolation("expected ack, got \(reply.typeName)") }
-        return version
+        try await dispatch(encodedBatch: { try actions.map { try Self.batchItem($0) } })
     }
 
     private static func batchItem<A: Action>(_ action: A) throws -> (name: String, payload: [UInt8]) {
@@ -321,14 +311,14 @@ public final class SyncClient: Sendable {
 
     /// Sends one request and waits for its reply; an `error` reply is thrown. A `numbered`
     /// request gets the client's next dispatch sequence number.
-    private func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8])
+    func request(numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8])
         async throws(SyncClientError) -> ServerReply
     {
         try await requestWithPayload(numbered: numbered, encode).reply
     }
 
     /// Sends one request and waits for its reply, as `request` does, with the reply's whole payload.
-    private func requestWithPayload(
+    func requestWithPayload(
         numbered: Bool = false, _ encode: (Int64, UInt64?) throws -> [UInt8]
     ) async throws(SyncClientError) -> (reply: ServerReply, payload: [UInt8]) {
         let result = await withCheckedContinuation {
@@ -351,6 +341,6 @@ public final class SyncClient: Sendable {
 
 /// The `result` field of a `result` reply, decoded as the side effect's own type straight
 /// from the frame (no detour through a generic JSON value, which would round large integers).
-private struct ResultEnvelope<Result: Decodable>: Decodable {
+struct ResultEnvelope<Result: Decodable>: Decodable {
     let result: Result
 }

@@ -1,0 +1,1 @@
+"""The conformance kit's runner: cases as data, the daemon, the adapter, the proxy."""
