@@ -36,6 +36,10 @@ void *realloc(void *pointer, size_t size) {
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+        errno = EINVAL;
+        return NULL;
+    }
     counted();
     return __libc_memalign(alignment, size);
 }
@@ -43,6 +47,17 @@ void *aligned_alloc(size_t alignment, size_t size) {
 void *memalign(size_t alignment, size_t size) {
     counted();
     return __libc_memalign(alignment, size);
+}
+
+void *valloc(size_t size) {
+    counted();
+    return __libc_memalign((size_t)sysconf(_SC_PAGESIZE), size);
+}
+
+void *pvalloc(size_t size) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    counted();
+    return __libc_memalign(page, (size + page - 1) / page * page);
 }
 
 int posix_memalign(void **result, size_t alignment, size_t size) {
@@ -54,13 +69,15 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
     return 0;
 }
 
-/* Rewrites the count at the start of the file every 10 ms, for the life of the process. */
+/* Rewrites the count and the report's number at the start of the file every 10 ms, for the
+ * life of the process. */
 static void *report_counts(void *descriptor) {
     int file = (int)(long)descriptor;
     struct timespec period = {0, 10 * 1000 * 1000};
-    char line[32];
-    for (;;) {
-        int length = snprintf(line, sizeof line, "%20lu\n", atomic_load_explicit(&allocations, memory_order_relaxed));
+    char line[48];
+    for (unsigned long report = 1;; report++) {
+        unsigned long count = atomic_load_explicit(&allocations, memory_order_relaxed);
+        int length = snprintf(line, sizeof line, "%20lu %20lu\n", count, report);
         if (pwrite(file, line, (size_t)length, 0) != length) return NULL;
         nanosleep(&period, NULL);
     }
@@ -70,6 +87,9 @@ __attribute__((constructor)) static void start_reporting(void) {
     const char *path = getenv("TODO_MALLOC_COUNT_FILE");
     if (path == NULL) return;
     int file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    /* Children the process starts count nothing here, and never overwrite its count. */
+    unsetenv("TODO_MALLOC_COUNT_FILE");
+    unsetenv("LD_PRELOAD");
     if (file < 0) return;
     pthread_t thread;
     pthread_attr_t attributes;

@@ -161,10 +161,13 @@ final class Statement {
         throws(JournalError)
     {
         func bindBuffer(_ buffer: UnsafeBufferPointer<UInt8>) -> Int32 {
-            // An empty text is bound from a pointer that is not NULL (NULL would bind NULL).
-            let start = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+            guard let start = buffer.baseAddress, !buffer.isEmpty else {
+                // Empty text, from a pointer that is not NULL (NULL would bind NULL).
+                return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            }
             return sqlite3_bind_text(
-                handle, index, start.assumingMemoryBound(to: CChar.self), Int32(buffer.count), csqlite_transient())
+                handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), Int32(buffer.count),
+                csqlite_transient())
         }
         let result =
             bytes.withContiguousStorageIfAvailable(bindBuffer) ?? Array(bytes).withUnsafeBufferPointer(bindBuffer)

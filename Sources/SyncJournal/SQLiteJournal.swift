@@ -70,6 +70,9 @@ public final class SQLiteJournal: Journal {
         }
     }
 
+    /// Checkpoints the checkpointer's thread completed so far.
+    var checkpointsRun: Int { checkpointer?.completedCheckpoints.withLock { $0 } ?? 0 }
+
     deinit {
         // Before the writer's connection closes: the last connection to close checkpoints the
         // whole WAL into the database file and deletes it.

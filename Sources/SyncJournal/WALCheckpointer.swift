@@ -1,5 +1,6 @@
 import CSQLite
 import Glibc
+import SyncLock
 
 /// Folds the WAL back into the database file on a thread of its own, so that no commit waits
 /// for a checkpoint.
@@ -8,15 +9,27 @@ import Glibc
 /// the commit that crosses that line also copies the pages into the database file and fsyncs
 /// it before it returns. On this kind of disk that held single commits (on the loop thread, for
 /// an inline one) for 3 to 80 ms (docs/PERFORMANCE.md, figure 3). With a checkpointer the
-/// writer's connection never checkpoints: its WAL hook wakes this thread, whose own connection
-/// runs a passive checkpoint, which never blocks the writer; the writer starts the WAL from its
-/// beginning again at the first commit after a checkpoint that copied every page.
+/// writer's connection does not checkpoint: its WAL hook wakes this thread, whose own
+/// connection runs a passive checkpoint, which never blocks the writer.
+///
+/// SQLite starts the WAL from its beginning again only at a commit that finds every page of it
+/// copied, and a checkpoint beside a steady stream of commits copies all but the newest ones.
+/// So, as a backstop, the commit that finds the WAL at `backstopPages` waits for the thread's
+/// checkpoint under way, if any, and finishes the copy itself (no other commit can come
+/// meanwhile): the WAL stays below about `backstopPages`, at the cost of that one commit's
+/// time, and only under a load that never pauses. (Commits that finished every copy as soon
+/// as few pages were left, to make the WAL start again sooner, were tried: figure 3's worst
+/// round got worse, 233 ms against 123 ms.)
 final class WALCheckpointer: @unchecked Sendable {
-    // @unchecked: `isDue` and `isStopping` are only touched while `mutex` is held, and the
-    // database only on the checkpointer's thread (and in `stop` after that thread ended).
+    // @unchecked: the variables below `mutex` are only touched while it is held; the
+    // connection only by whoever set `isCheckpointing` (the thread, or a commit), and by `stop`
+    // once the thread ended; `thread` and `isRunning` only by the journal's own thread, which
+    // calls `start` and `stop`, never both at once.
 
-    /// WAL pages after which a checkpoint is due (SQLite's own default).
-    static let pageThreshold: Int32 = 1000
+    /// WAL pages after which a checkpoint is due (SQLite's own default, unless a test sets less).
+    let pageThreshold: Int32
+    /// WAL pages at which a commit finishes the copy itself (see the type's summary).
+    var backstopPages: Int32 { pageThreshold * 10 }
 
     /// The checkpointer's own connection, closed by `stop`.
     private var database: SQLiteDatabase?
@@ -24,19 +37,26 @@ final class WALCheckpointer: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t> = .allocate(capacity: 1)
     private var isDue = false
     private var isStopping = false
+    /// Whether a checkpoint runs, on the thread or in a commit.
+    private var isCheckpointing = false
     private var thread = pthread_t()
     private var isRunning = false
+    /// Checkpoints the thread completed.
+    let completedCheckpoints = Locked(0)
 
-    /// A checkpointer of the journal at `path`, with a connection of its own; `start` starts
-    /// its thread.
-    init(path: String) throws(JournalError) {
-        let database = try SQLiteDatabase(path: path, create: false)
-        // A connection opens the WAL only once it has read the database; until then a
-        // checkpoint through it does nothing.
-        try database.execute("PRAGMA journal_mode=WAL", operation: "opening the WAL")
-        self.database = database
+    /// A checkpointer of the journal at `path`, with a connection of its own, due every
+    /// `pageThreshold` WAL pages; `start` starts its thread.
+    init(path: String, pageThreshold: Int32 = 1000) throws(JournalError) {
+        // First, so that `deinit` always finds them made, even when opening throws.
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
+        self.pageThreshold = pageThreshold
+        let database = try SQLiteDatabase(path: path, create: false)
+        // A connection opens the WAL only once it has read the database; until then a
+        // checkpoint through it does nothing. A checkpoint syncs the database file before the
+        // WAL may start again, as the writer's commits sync the WAL.
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", operation: "opening the WAL")
+        self.database = database
     }
 
     deinit {
@@ -62,8 +82,9 @@ final class WALCheckpointer: @unchecked Sendable {
                 reason: String(cString: strerror(started)))
         }
         isRunning = true
-        writer.onWALCommit { [weak self] pages in
-            if pages >= Self.pageThreshold { self?.checkpointIsDue() }
+        // The writer holds this hook: it must not hold the writer in turn.
+        writer.onWALCommit { [weak self, unowned writer] pages in
+            self?.committed(walPages: pages, by: writer)
         }
     }
 
@@ -73,35 +94,57 @@ final class WALCheckpointer: @unchecked Sendable {
     func stop() {
         if isRunning {
             isRunning = false
-            signal { isStopping = true }
+            locked { isStopping = true }
             pthread_join(thread, nil)
         }
         database = nil
     }
 
-    private func checkpointIsDue() {
-        signal { isDue = true }
+    /// After each commit of `writer`, on its thread: wakes the thread, or, at the backstop,
+    /// finishes the copy.
+    private func committed(walPages pages: Int32, by writer: SQLiteDatabase) {
+        guard pages >= pageThreshold else { return }
+        let copiesHere = locked { () -> Bool in
+            guard pages >= backstopPages else {
+                isDue = true
+                return false
+            }
+            while isCheckpointing { pthread_cond_wait(condition, mutex) }
+            // This copy is the whole of what is due.
+            isDue = false
+            isCheckpointing = true
+            return true
+        }
+        guard copiesHere else { return }
+        try? writer.checkpointPassively()
+        locked { isCheckpointing = false }
     }
 
-    private func signal(_ change: () -> Void) {
+    /// Runs `body` holding `mutex`, then wakes every waiter (the thread, a commit at the backstop).
+    private func locked<Result>(_ body: () -> Result) -> Result {
         pthread_mutex_lock(mutex)
-        change()
-        pthread_cond_signal(condition)
-        pthread_mutex_unlock(mutex)
+        defer {
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        return body()
     }
 
     /// The thread's body: a passive checkpoint each time one is due, until `stop`.
     private func run() {
         while true {
             pthread_mutex_lock(mutex)
-            while !isDue && !isStopping { pthread_cond_wait(condition, mutex) }
+            while !isStopping && (!isDue || isCheckpointing) { pthread_cond_wait(condition, mutex) }
             let stopping = isStopping
             isDue = false
+            isCheckpointing = !stopping
             pthread_mutex_unlock(mutex)
             if stopping { return }
             // A checkpoint that fails (the disk is full, say) leaves the WAL as it was: the
             // next commit past the threshold tries again, and closing the journal does too.
-            try? database?.checkpointPassively()
+            let completed = (try? database?.checkpointPassively()) != nil
+            locked { isCheckpointing = false }
+            if completed { completedCheckpoints.withLock { $0 += 1 } }
         }
     }
 }

@@ -43,6 +43,15 @@ struct AdapterRequest: Sendable {
         }
     }
 
+    /// The integer field `name` that is a version, if present: 0 or more.
+    func version(_ name: String) throws(AdapterError) -> UInt64? {
+        guard let value = try integer(name) else { return nil }
+        guard let version = UInt64(exactly: value) else {
+            throw AdapterError(code: "bad_request", message: "\"\(name)\" is a version, 0 or more, not \(value)")
+        }
+        return version
+    }
+
     /// The object field `name` (`{}` when absent).
     func object(_ name: String) -> JSONValue {
         fields[name] ?? .object([:])

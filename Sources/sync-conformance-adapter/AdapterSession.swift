@@ -41,12 +41,12 @@ actor AdapterSession {
                     sideEffectNamed: try request.string("name"), payload: request.object("payload"))
                 return .object(["result": result])
             case "get":
-                let at = try request.integer("at").map { UInt64(max($0, 0)) }
+                let at = try request.version("at")
                 let reply = try await client(request).get(
                     viewModel: try request.string("viewModel"), params: request.object("params"), at: at)
                 return .object(["version": .integer(Int64(reply.version)), "model": reply.model ?? .null])
             case "history":
-                let after = try request.integer("after").map { UInt64(max($0, 0)) }
+                let after = try request.version("after")
                 let limit = Int(try request.integer("limit") ?? 20)
                 let entries = try await client(request).history(after: after, limit: limit)
                 return .object(["entries": try Self.json(entries)])

@@ -97,13 +97,6 @@ do {
     exitWithError("cannot encode the report: \(error)", code: 1)
 }
 print(report.table())
-if let plots {
-    do {
-        for picture in try plots.draw(report) { print("plot: \(picture)") }
-    } catch {
-        exitWithError("cannot draw the plots: \(error)", code: 1)
-    }
-}
 if let path = options.jsonPath {
     do {
         try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: path))
@@ -113,4 +106,13 @@ if let path = options.jsonPath {
     print("JSON report: \(path)")
 } else {
     print(json)
+}
+// Drawn last: a picture that cannot be drawn loses none of the report.
+if let plots {
+    do {
+        // On stderr, with the progress: stdout may be the JSON report.
+        for picture in try plots.draw(report) { context.progress("plot: \(picture)") }
+    } catch {
+        exitWithError("cannot draw the plots: \(error)", code: 1)
+    }
 }

@@ -2,6 +2,7 @@
 runner's own tracking of models (a client under test uses its own)."""
 
 import copy
+import re
 
 
 class PatchError(Exception):
@@ -24,6 +25,17 @@ def _tokens(pointer: str) -> list:
     return [token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/")]
 
 
+def _index(token: str, array: list, adding: bool) -> int:
+    """The array index `token` names (RFC 6901: 0 or digits without a leading zero), which
+    must be inside `array` (or just past its end for an add)."""
+    if not re.fullmatch(r"0|[1-9][0-9]*", token):
+        raise PatchError(f"not an array index: {token!r}")
+    index = int(token)
+    if index > len(array) or (index == len(array) and not adding):
+        raise PatchError(f"index {index} outside an array of {len(array)}")
+    return index
+
+
 def _apply_one(document, operation: dict):
     op, tokens = operation.get("op"), _tokens(operation.get("path", ""))
     if not tokens:
@@ -32,10 +44,10 @@ def _apply_one(document, operation: dict):
         raise PatchError(f"{op} of the whole document")
     parent = document
     for token in tokens[:-1]:
-        parent = parent[int(token)] if isinstance(parent, list) else parent[token]
+        parent = parent[_index(token, parent, adding=False)] if isinstance(parent, list) else parent[token]
     last = tokens[-1]
     if isinstance(parent, list):
-        index = len(parent) if last == "-" else int(last)
+        index = len(parent) if last == "-" and op == "add" else _index(last, parent, adding=op == "add")
         if op == "add":
             parent.insert(index, copy.deepcopy(operation["value"]))
         elif op == "remove":

@@ -92,6 +92,11 @@ class Proxy:
             return list(self.sent if direction == "sent" else self.received)
 
     def close(self) -> None:
+        # A listener closed under a blocked accept does not wake it on Linux; a shutdown does.
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
         with self.lock:
             pairs = list(self.pairs)

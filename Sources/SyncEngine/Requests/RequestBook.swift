@@ -50,7 +50,8 @@ struct RequestBook {
     /// How many answers connection `connectionID` awaits.
     func count(of connectionID: Int) -> Int { countsByConnection[connectionID] ?? 0 }
 
-    /// Forgets the requests of a connection that is gone: nobody is answered.
+    /// Forgets the requests of a connection that is gone: nobody is answered. It goes through
+    /// every awaited request (connections close far less often than requests are answered).
     mutating func drop(_ connectionID: Int) {
         guard countsByConnection.removeValue(forKey: connectionID) != nil else { return }
         awaited = awaited.filter { $0.value.connectionID != connectionID }

@@ -18,11 +18,11 @@ struct Distribution: Codable, Sendable {
     let p999: Double
     /// The largest sample.
     let max: Double
-    /// The tail as points of a curve, for `--plots`: `[latency, fraction of samples above it]`
-    /// at each of `tailFractions` and at the maximum.
+    /// The tail as points of a curve, for `--plots`: `[latency, fraction of samples slower]`
+    /// at each of `tailFractions` that has a sample beyond it, then `[maximum, 1 / count]`.
     let tail: [[Double]]
 
-    /// Where the tail is sampled: from the median to p99.99, eight points per power of ten.
+    /// Where the tail is sampled: from p58 to p99.99, eight points per power of ten.
     static let tailFractions = (3...32).map { 1 - pow(10, -Double($0) / 8) }
 
     /// The distribution of `samples` (nearest-rank percentiles); all zero when there are none.

@@ -50,7 +50,7 @@ struct FigureReport: Codable {
 struct LatencyTail: Codable {
     /// The series' name in the plot's key.
     var name: String
-    /// `[latency in ms, fraction of samples above it]`, from the median to the maximum.
+    /// `[latency in ms, fraction of samples slower]`, from p58 to the maximum (`Distribution.tail`).
     var points: [[Double]]
 
     init(_ name: String, _ distribution: Distribution) {

@@ -8,6 +8,7 @@ unanswered, so a dispatch (numbered for exactly-once) is applied once.
 
 from __future__ import annotations
 
+import collections
 import os
 import socket
 import threading
@@ -76,6 +77,13 @@ class Client:
         self._socket: socket.socket | None = None
         self._closed: SyncError | None = None
         self._reader: threading.Thread | None = None
+        # Frames to send, with the connection each is for, sent by the writer thread: never
+        # under the lock and never from the reader thread, so that a daemon that stopped
+        # reading this client (it has too much unread output for it) cannot stop the reader
+        # that would drain that output.
+        self._outbox: collections.deque[tuple[socket.socket, bytes]] = collections.deque()
+        self._outbox_ready = threading.Condition(self._lock)
+        self._writer: threading.Thread | None = None
 
     @classmethod
     def connect(cls, app: str | None = None, socket_path: str | None = None, *, daemon_name: str | None = None,
@@ -98,6 +106,8 @@ class Client:
         client._socket = sock
         client._reader = threading.Thread(target=client._read_loop, args=(sock,), name="sync-client", daemon=True)
         client._reader.start()
+        client._writer = threading.Thread(target=client._write_loop, name="sync-client-writer", daemon=True)
+        client._writer.start()
         return client
 
     def __enter__(self) -> Client:
@@ -207,12 +217,25 @@ class Client:
         return call
 
     def _write(self, message: dict) -> None:
+        """Queues `message` for the current connection (held under the lock)."""
         if self._socket is None:
             return
-        try:
-            self._socket.sendall(framing.encode(message))
-        except OSError:
-            pass  # the reader sees the loss and reconnects; the call stays pending
+        self._outbox.append((self._socket, framing.encode(message)))
+        self._outbox_ready.notify()
+
+    def _write_loop(self) -> None:
+        """The writer thread: sends what `_write` queued, in order, until the client closed."""
+        while True:
+            with self._outbox_ready:
+                while not self._outbox and self._closed is None:
+                    self._outbox_ready.wait()
+                if not self._outbox:
+                    return
+                sock, frame = self._outbox.popleft()
+            try:
+                sock.sendall(frame)
+            except OSError:
+                pass  # the reader sees the loss and reconnects; the call stays pending
 
     def _send_subscribe(self, subscription: Subscription) -> None:
         def attach(reply: dict) -> None:
@@ -358,6 +381,7 @@ class Client:
             subscription._end(reason if subscriptions_error else None)
         self._subscriptions.clear()
         self._condition.notify_all()
+        self._outbox_ready.notify_all()
 
 
 class _Bye(Exception):
