@@ -21,16 +21,22 @@ import Testing
         try body(directory.appendingPathComponent(SQLiteJournal.fileName).path)
     }
 
+    /// A new database at `path` in WAL mode, unsynced (fast), with a table `t(x TEXT)`.
+    private static func scratchDatabase(at path: String) throws -> SQLiteDatabase {
+        try SQLiteJournal.create(path)
+        let database = try SQLiteDatabase(path: path, create: false)
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;", operation: "configuring")
+        try database.execute("CREATE TABLE t(x TEXT)", operation: "creating")
+        return database
+    }
+
     private static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
     @Test func aConnectionWithAWALHookNeverCheckpointsItself() throws {
         try Self.withDirectory { path in
-            try SQLiteJournal.create(path)
-            let database = try SQLiteDatabase(path: path, create: false)
-            try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;", operation: "configuring")
-            try database.execute("CREATE TABLE t(x TEXT)", operation: "creating")
+            let database = try Self.scratchDatabase(at: path)
             let fileSize = Self.size(path)
             var pages: [Int32] = []
             database.onWALCommit { pages.append($0) }
@@ -74,10 +80,7 @@ import Testing
 
     @Test func commitsThatNeverPauseStillKeepTheWALSmall() throws {
         try Self.withDirectory { path in
-            try SQLiteJournal.create(path)
-            let writer = try SQLiteDatabase(path: path, create: false)
-            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;", operation: "configuring")
-            try writer.execute("CREATE TABLE t(x TEXT)", operation: "creating")
+            let writer = try Self.scratchDatabase(at: path)
             let checkpointer = try WALCheckpointer(path: path, pageThreshold: 10)
             try checkpointer.start(checkpointingFor: writer)
             defer { checkpointer.stop() }
