@@ -110,7 +110,9 @@ import Testing
         let messages: [ServerMessage] = [
             .update(subscription: 2, version: 9, model: Array(#"{"a":[1]}"#.utf8)),
             .patch(subscription: 3, version: 10, base: 9, patch: Array("[]".utf8)),
-            .ack(id: 4, version: 10),
+            .ack(id: 4, version: 10), .ack(id: 0, version: 0), .ack(id: -7, version: 1),
+            .ack(id: .max, version: .max), .ack(id: .min, version: 1_000_000),
+            .pong(id: 5), .subscribed(id: 6, subscription: 2),
         ]
         for message in messages {
             #expect(message.framed() == FrameEncoder.frame(message.encoded()))

@@ -74,7 +74,7 @@ extension Engine {
 
     /// Queues `message` for `connection`'s client.
     func send(_ message: ServerMessage, to connection: ClientConnection) {
-        enqueue(FrameEncoder.frame(message.encoded()), to: connection)
+        enqueue(message.framed(), to: connection)
     }
 
     /// Queues a framed reply; it goes out with everything else queued in this loop pass.

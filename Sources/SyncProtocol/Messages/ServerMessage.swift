@@ -64,8 +64,27 @@ public enum ServerMessage: Sendable {
     public func framed() -> [UInt8] {
         switch self {
         case .update, .patch, .model: return spliced(framed: true)
+        case .ack(let id, let version): return Self.framedAck(id: id, version: version)
         default: return FrameEncoder.frame(encoded())
         }
+    }
+
+    /// An ack's frame, header and payload in one array written once: the reply of every
+    /// dispatch, so no string and no second array is made for it.
+    private static func framedAck(id: Int64, version: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(WireProtocol.headerLength + 64)
+        bytes.append(contentsOf: [0, 0, 0, 0])
+        bytes.append(contentsOf: #"{"id":"#.utf8)
+        JSONDigits.append(id, to: &bytes)
+        bytes.append(contentsOf: #","type":"ack","version":"#.utf8)
+        JSONDigits.append(version, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        let length = UInt32(bytes.count - WireProtocol.headerLength)
+        for index in 0..<WireProtocol.headerLength {
+            bytes[index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index))
+        }
+        return bytes
     }
 
     /// An update's payload, or its frame, built by hand so the model or patch bytes are reused
