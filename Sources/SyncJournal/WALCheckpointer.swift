@@ -21,10 +21,11 @@ import SyncLock
 /// as few pages were left, to make the WAL start again sooner, were tried: figure 3's worst
 /// round got worse, 233 ms against 123 ms.)
 final class WALCheckpointer: @unchecked Sendable {
-    // @unchecked: the variables below `mutex` are only touched while it is held; the
-    // connection only by whoever set `isCheckpointing` (the thread, or a commit), and by `stop`
-    // once the thread ended; `thread` and `isRunning` only by the journal's own thread, which
-    // calls `start` and `stop`, never both at once.
+    // @unchecked: the variables below `mutex` are only touched while it is held; `database`
+    // only on the thread, and by `stop` once the thread ended; `isCheckpointing` keeps the
+    // thread's checkpoint and a commit's (through the writer's connection) apart; `thread` and
+    // `isRunning` only by the journal's own thread, which calls `start` and `stop`, never both
+    // at once.
 
     /// WAL pages after which a checkpoint is due (SQLite's own default, unless a test sets less).
     let pageThreshold: Int32
