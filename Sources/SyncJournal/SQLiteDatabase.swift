@@ -25,6 +25,17 @@ final class SQLiteDatabase {
         csqlite_set_checkpoint_on_close(handle, 0)
     }
 
+    /// How long a statement waits for a lock another connection holds before it fails with
+    /// "database is locked": a journal being written has two connections, the writer's and
+    /// the checkpointer's, whose locks on the WAL's index meet for moments (a checkpoint that
+    /// reads the index while a commit writes it takes the write lock to read it again).
+    static let lockWaitMilliseconds: Int32 = 10_000
+
+    /// Makes statements wait up to `lockWaitMilliseconds` for another connection's lock.
+    func waitForLocks() {
+        sqlite3_busy_timeout(handle, Self.lockWaitMilliseconds)
+    }
+
     /// Lets closing the connection checkpoint the WAL again (once the journal is trusted).
     func allowCheckpointOnClose() {
         csqlite_set_checkpoint_on_close(handle, 1)

@@ -63,6 +63,7 @@ public final class SQLiteJournal: Journal {
         }
         writes = try WriteStatements(database)
         database.allowCheckpointOnClose()
+        database.waitForLocks()
         if checkpointer == nil {
             let checkpointer = try WALCheckpointer(path: path)
             try checkpointer.start(checkpointingFor: database)

@@ -53,6 +53,7 @@ final class WALCheckpointer: @unchecked Sendable {
         pthread_cond_init(condition, nil)
         self.pageThreshold = pageThreshold
         let database = try SQLiteDatabase(path: path, create: false)
+        database.waitForLocks()
         // A connection opens the WAL only once it has read the database; until then a
         // checkpoint through it does nothing. A checkpoint syncs the database file before the
         // WAL may start again, as the writer's commits sync the WAL.
@@ -68,7 +69,9 @@ final class WALCheckpointer: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Starts the thread, and hands the checkpoints of `writer`'s connection to it.
+    /// Starts the thread, and hands the checkpoints of `writer`'s connection to it; `writer`
+    /// must wait for locks (`SQLiteDatabase.waitForLocks`), since the two connections' locks
+    /// meet.
     func start(checkpointingFor writer: SQLiteDatabase) throws(JournalError) {
         let started = pthread_create(
             &thread, nil,

@@ -25,6 +25,7 @@ import Testing
     private static func scratchDatabase(at path: String) throws -> SQLiteDatabase {
         try SQLiteJournal.create(path)
         let database = try SQLiteDatabase(path: path, create: false)
+        database.waitForLocks()
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;", operation: "configuring")
         try database.execute("CREATE TABLE t(x TEXT)", operation: "creating")
         return database
