@@ -27,8 +27,8 @@ final class SQLiteDatabase {
 
     /// How long a statement waits for a lock another connection holds before it fails with
     /// "database is locked": a journal being written has two connections, the writer's and
-    /// the checkpointer's, whose locks on the WAL's index meet for moments (a checkpoint that
-    /// reads the index while a commit writes it takes the write lock to read it again).
+    /// the checkpointer's, whose locks on the WAL's index can meet for moments (under
+    /// ThreadSanitizer a commit beside a checkpoint failed so once without this).
     static let lockWaitMilliseconds: Int32 = 10_000
 
     /// Makes statements wait up to `lockWaitMilliseconds` for another connection's lock.
