@@ -31,7 +31,12 @@ import Testing
                     "PYTHONPATH": scripts + ":" + packageRoot.appendingPathComponent("clients/python").path,
                     "PYTHONDONTWRITEBYTECODE": "1",
                 ], outputDirectory: daemon.directory)
-            let status = try python.waitForExit(timeout: timeout)
+            let status: Int32
+            do {
+                status = try python.waitForExit(timeout: timeout)
+            } catch {
+                throw TestFailure("\(script): \(error)\n\(python.standardOutput)\n\(python.standardError)")
+            }
             for line in python.standardError.split(separator: "\n") where line.hasPrefix("restarted ") {
                 if let pid = pid_t(line.dropFirst("restarted ".count)), processIsAlive(pid) { kill(pid, SIGKILL) }
             }

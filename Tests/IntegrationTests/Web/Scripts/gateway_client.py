@@ -11,6 +11,10 @@ import struct
 import urllib.parse
 
 
+#: What `_take_frame` gives for a frame that is not a message (a ping, answered, or a pong).
+_CONTROL = object()
+
+
 class Gateway:
     """The gateway at a printed URL: its address, and the session cookie once signed in."""
 
@@ -64,13 +68,14 @@ class WebSocket:
         if cookie:
             lines.append(f"Cookie: {cookie}")
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-        self.buffer = b""
+        self.buffer = bytearray()
         while b"\r\n\r\n" not in self.buffer:
             chunk = self.sock.recv(4096)
             if not chunk:
                 raise HandshakeRefused("connection closed during the handshake")
             self.buffer += chunk
-        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        head, rest = self.buffer.split(b"\r\n\r\n", 1)
+        self.buffer = bytearray(rest)
         status = head.split(b"\r\n")[0].decode()
         if " 101 " not in status:
             self.sock.close()
@@ -100,7 +105,8 @@ class WebSocket:
             if not chunk:
                 raise EOFError("the gateway closed the connection")
             self.buffer += chunk
-        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        data = bytes(self.buffer[:count])
+        del self.buffer[:count]
         return data
 
     def frame_ready(self):
@@ -126,25 +132,42 @@ class WebSocket:
         return True
 
     def receive(self):
-        """The next message (a dict), or None once the gateway closed (close_code set)."""
+        """The next message (a dict), waiting for it, or None once the gateway closed
+        (close_code set)."""
         while True:
-            first, second = self._read(2)
-            length = second & 0x7F
-            if length == 126:
-                length = struct.unpack(">H", self._read(2))[0]
-            elif length == 127:
-                length = struct.unpack(">Q", self._read(8))[0]
-            payload = self._read(length)
-            opcode = first & 0x0F
-            if opcode == 0x8:
-                self.close_code = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None
-                self.close_reason = payload[2:].decode(errors="replace")
-                return None
-            if opcode == 0x9:
-                self._pong(payload)
-                continue
-            if opcode == 0x1:
-                return json.loads(payload)
+            message = self._take_frame()
+            if message is not _CONTROL:
+                return message
+
+    def buffered_messages(self):
+        """The messages whose frames are already buffered, in order, answering pings on the
+        way; never waits for more (a ping followed by nothing must not hold the caller: the
+        gateway pings a silent page every 15 s). A close frame gives None (close_code set)."""
+        while self.frame_ready():
+            message = self._take_frame()
+            if message is not _CONTROL:
+                yield message
+
+    def _take_frame(self):
+        """One frame, waiting for it: a message, None for a close, or _CONTROL for a ping
+        (answered) or any other frame."""
+        first, second = self._read(2)
+        length = second & 0x7F
+        if length == 126:
+            length = struct.unpack(">H", self._read(2))[0]
+        elif length == 127:
+            length = struct.unpack(">Q", self._read(8))[0]
+        payload = self._read(length)
+        opcode = first & 0x0F
+        if opcode == 0x8:
+            self.close_code = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else None
+            self.close_reason = payload[2:].decode(errors="replace")
+            return None
+        if opcode == 0x9:
+            self._pong(payload)
+        if opcode == 0x1:
+            return json.loads(payload)
+        return _CONTROL
 
     def _pong(self, payload):
         mask = os.urandom(4)

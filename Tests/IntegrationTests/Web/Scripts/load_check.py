@@ -6,6 +6,7 @@ every connection must end on the last version, each patch applying to the versio
 A 201st connection subscribes and never reads: the gateway's resident memory must stay within
 a bound. Prints the figures; exits 0 if all hold."""
 
+import faulthandler
 import os
 import resource
 import select
@@ -21,6 +22,9 @@ MEMORY_BOUND_KIB = 64 * 1024
 PATIENCE = 300  # against a hang only (the last version arrives within seconds, see docs/WEB.md)
 
 resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
+# Against a hang: every thread's stack on standard error, then exit, before the test's own
+# deadline (600 s) kills the script without a word.
+faulthandler.dump_traceback_later(2 * PATIENCE - 30, exit=True)
 
 
 def resident_kib(pid):
@@ -52,8 +56,7 @@ def pump(timeout):
         socket = by_descriptor[descriptor]
         if not socket.feed():
             raise AssertionError("the gateway closed a reading connection")
-        while socket.frame_ready():
-            message = socket.receive()
+        for message in socket.buffered_messages():
             if message is None:
                 raise AssertionError(f"closed: {socket.close_code} {socket.close_reason}")
             if message.get("type") != "update":
@@ -73,6 +76,8 @@ for n in range(RATE * SECONDS):
     while time.monotonic() < due:
         pump(max(0, due - time.monotonic()))
     last = daemon.dispatch("add", {"text": f"load {n}"})
+    if n % 100 == 99:
+        print(f"{n + 1} changes acked at {time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
 sent_for = time.monotonic() - start
 deadline = time.monotonic() + PATIENCE
 while any(s.version != last for s in sockets):
