@@ -124,29 +124,42 @@ public final class TestStore<App: SyncApp> {
     }
 
     /// Runs the dispatched side effect `effect` to its end and returns its result (or throws
-    /// its error); the actions it dispatched then wait for `receive`. One that does not end
-    /// within `deadlineSeconds` of real time fails the test and is cancelled: a side effect that
-    /// sleeps on the test clock never ends here, since only the test moves that clock; `start`
-    /// it, then `advance(by:)` the clock.
+    /// its error); the actions it dispatched then wait for `receive`. A side effect that sleeps
+    /// on the test clock never ends here, since only the test moves that clock: once a task
+    /// sleeps on it that did not before `run`, and still does a second later, the test fails
+    /// and the side effect is cancelled (`start` it, then `advance(by:)` the clock). One that
+    /// does not end within `deadlineSeconds` of real time fails the same way: a guard against a
+    /// hang, generous because a loaded machine may run the task late, not a timing.
     public func run<E: DispatchedSideEffect<App.State, App.Dependencies>>(
-        _ effect: E, deadlineSeconds: Int = 10, sourceLocation: SourceLocation = #_sourceLocation
+        _ effect: E, deadlineSeconds: Int = 120, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> E.Result {
         let effect = try clientCopy(of: effect, sourceLocation)
         let ended = Locked(false)
         let context = live.context()
+        let testClock = dependencies.clock as? TestClock
+        let sleepersBefore = testClock?.sleeperCount ?? 0
         let task = Task {
             defer { ended.withLock { $0 = true } }
             return try await effect.run(context)
         }
-        guard await Polling.until(deadlineSeconds: deadlineSeconds, { ended.withLock { $0 } }) else {
-            let sleepsOnTheClock = (dependencies.clock as? TestClock).map { $0.sleeperCount > 0 } == true
+        let realTime = ContinuousClock()
+        var asleepSince: ContinuousClock.Instant?
+        _ = await Polling.until(deadlineSeconds: deadlineSeconds) {
+            if ended.withLock({ $0 }) { return true }
+            guard let testClock, testClock.sleeperCount > sleepersBefore else {
+                asleepSince = nil
+                return false
+            }
+            let since = asleepSince ?? realTime.now
+            asleepSince = since
+            return realTime.now - since >= .seconds(1)
+        }
+        guard ended.withLock({ $0 }) else {
             task.cancel()
-            let sleeping =
-                sleepsOnTheClock
-                ? ": it sleeps on the test clock, which only the test moves; start it with `start(_:)`, then `advance(by:)` the clock"
-                : ""
             Issue.record(
-                "run(\"\(E.wireName)\") did not end within \(deadlineSeconds) s\(sleeping).",
+                asleepSince != nil
+                    ? "run(\"\(E.wireName)\") did not end: it sleeps on the test clock, which only the test moves; start it with `start(_:)`, then `advance(by:)` the clock."
+                    : "run(\"\(E.wireName)\") did not end within \(deadlineSeconds) s.",
                 sourceLocation: sourceLocation)
             throw TestStoreFailure(reason: "the side effect \"\(E.wireName)\" did not end in time")
         }
