@@ -9,7 +9,23 @@ public final class TestClock: WallClock {
     private struct Sleeper {
         let id: Int
         let wakeAt: Int64
+        /// The `TestStore.run` whose side effect (or a task it started) sleeps, if any.
+        let run: Int?
         let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// Set by `TestStore.run` around its side effect's task, and inherited by the tasks that
+    /// one starts: which run a sleeper belongs to.
+    @TaskLocal static var run: Int?
+
+    private static let runs = Locked(0)
+
+    /// A number for a new `TestStore.run`, unique in the process.
+    static func newRun() -> Int {
+        runs.withLock { count in
+            count += 1
+            return count
+        }
     }
 
     private struct Clock {
@@ -39,7 +55,8 @@ public final class TestClock: WallClock {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow = clock.withLock { clock -> Bool in
                     guard milliseconds > 0, !Task.isCancelled else { return true }
-                    clock.sleepers.append(Sleeper(id: id, wakeAt: clock.now + milliseconds, continuation: continuation))
+                    clock.sleepers.append(
+                        Sleeper(id: id, wakeAt: clock.now + milliseconds, run: Self.run, continuation: continuation))
                     return false
                 }
                 if resumeNow { continuation.resume() }
@@ -69,6 +86,11 @@ public final class TestClock: WallClock {
     /// How many tasks sleep on this clock now.
     public var sleeperCount: Int {
         clock.withLock { $0.sleepers.count }
+    }
+
+    /// Whether a task of `TestStore.run` number `run` sleeps on this clock now.
+    func hasSleeper(of run: Int) -> Bool {
+        clock.withLock { $0.sleepers.contains { $0.run == run } }
     }
 
     /// Waits until at least `count` tasks sleep on this clock; records an issue if that has not

@@ -125,9 +125,9 @@ public final class TestStore<App: SyncApp> {
 
     /// Runs the dispatched side effect `effect` to its end and returns its result (or throws
     /// its error); the actions it dispatched then wait for `receive`. A side effect that sleeps
-    /// on the test clock never ends here, since only the test moves that clock: once a task
-    /// sleeps on it that did not before `run`, and still does a second later, the test fails
-    /// and the side effect is cancelled (`start` it, then `advance(by:)` the clock). One that
+    /// on the test clock never ends here, since only the test moves that clock: once it (or a
+    /// task it started) sleeps on it, and still does a second later, the test fails and the
+    /// side effect is cancelled (`start` it, then `advance(by:)` the clock). One that
     /// does not end within `deadlineSeconds` of real time fails the same way: a guard against a
     /// hang, generous because a loaded machine may run the task late, not a timing.
     public func run<E: DispatchedSideEffect<App.State, App.Dependencies>>(
@@ -137,16 +137,18 @@ public final class TestStore<App: SyncApp> {
         let ended = Locked(false)
         let context = live.context()
         let testClock = dependencies.clock as? TestClock
-        let sleepersBefore = testClock?.sleeperCount ?? 0
-        let task = Task {
-            defer { ended.withLock { $0 = true } }
-            return try await effect.run(context)
+        let run = TestClock.newRun()
+        let task = TestClock.$run.withValue(run) {
+            Task {
+                defer { ended.withLock { $0 = true } }
+                return try await effect.run(context)
+            }
         }
         let realTime = ContinuousClock()
         var asleepSince: ContinuousClock.Instant?
         _ = await Polling.until(deadlineSeconds: deadlineSeconds) {
             if ended.withLock({ $0 }) { return true }
-            guard let testClock, testClock.sleeperCount > sleepersBefore else {
+            guard let testClock, testClock.hasSleeper(of: run) else {
                 asleepSince = nil
                 return false
             }

@@ -16,7 +16,7 @@ enum CounterApp: SyncApp {
     static let initialState = State()
     static let actions: [any Action<State>.Type] = [Increment.self, StampNow.self, ForgetfulStamp.self]
     static let sideEffects: [any DispatchedSideEffect<State, StandardDependencies>.Type] = [
-        IncrementTwice.self, IncrementLater.self,
+        IncrementTwice.self, IncrementLater.self, IncrementAfterRealTime.self,
     ]
     static let viewModels: [any ViewModel<State>.Type] = [CountModel.self]
 }
@@ -113,6 +113,17 @@ struct IncrementLater: DispatchedSideEffect {
 
     func run(_ context: SideEffectContext<CounterApp.State, StandardDependencies>) async throws -> Int {
         try await context.dependencies.clock.sleep(milliseconds: milliseconds)
+        return Int(try await context.dispatch(Increment()))
+    }
+}
+
+/// Waits `milliseconds` of real time (not on the dependencies' clock), then increments.
+struct IncrementAfterRealTime: DispatchedSideEffect {
+    static let wireName = "incrementAfterRealTime"
+    var milliseconds: Int64
+
+    func run(_ context: SideEffectContext<CounterApp.State, StandardDependencies>) async throws -> Int {
+        try await Task.sleep(for: .milliseconds(milliseconds))
         return Int(try await context.dispatch(Increment()))
     }
 }

@@ -49,6 +49,19 @@ private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<Co
         await store.finish()
     }
 
+    @Test func anotherSideEffectAsleepOnTheTestClockDoesNotFailARunThatTakesLonger() async throws {
+        let clock = TestClock(now: 5_000)
+        let store = makeStore(clock: clock)
+        let asleep = store.start(IncrementLater(milliseconds: 1_000))
+        #expect(try await store.run(IncrementAfterRealTime(milliseconds: 1_500)) == 1)
+        await store.receive(Increment.self) { $0.count = 1 }
+        await clock.waitForSleepers()
+        await store.advance(by: 1_000)
+        await store.receive(Increment.self) { $0.count = 2 }
+        #expect(try await asleep.value == 2)
+        await store.finish()
+    }
+
     @Test func aSideEffectThatSleepsIsStartedThenTheClockAdvanced() async throws {
         let store = makeStore()
         let task = store.start(IncrementLater(milliseconds: 1_000))

@@ -21,24 +21,26 @@ import Testing
             url = String(output.split(separator: "\n")[0])
         }
 
-        /// Runs `script` with `arguments` under Debian's python3; returns its output after
-        /// requiring status 0.
+        /// Runs `script` with `arguments` under Debian's python3 (which finds the time it is
+        /// given in `TEST_DEADLINE_SECONDS`); returns its output after requiring status 0.
         func run(_ script: String, _ arguments: [String], timeout: Double = 300) throws -> String {
             let scripts = packageRoot.appendingPathComponent("Tests/IntegrationTests/Web/Scripts").path
             let python = try ChildProcess(
                 "/usr/bin/python3", ["-B", scripts + "/" + script] + arguments,
                 environment: [
                     "PYTHONPATH": scripts + ":" + packageRoot.appendingPathComponent("clients/python").path,
-                    "PYTHONDONTWRITEBYTECODE": "1",
+                    "PYTHONDONTWRITEBYTECODE": "1", "TEST_DEADLINE_SECONDS": String(Int(timeout)),
                 ], outputDirectory: daemon.directory)
+            defer {
+                for line in python.standardError.split(separator: "\n") where line.hasPrefix("restarted ") {
+                    if let pid = pid_t(line.dropFirst("restarted ".count)), processIsAlive(pid) { kill(pid, SIGKILL) }
+                }
+            }
             let status: Int32
             do {
                 status = try python.waitForExit(timeout: timeout)
             } catch {
                 throw TestFailure("\(script): \(error)\n\(python.standardOutput)\n\(python.standardError)")
-            }
-            for line in python.standardError.split(separator: "\n") where line.hasPrefix("restarted ") {
-                if let pid = pid_t(line.dropFirst("restarted ".count)), processIsAlive(pid) { kill(pid, SIGKILL) }
             }
             guard status == 0 else {
                 throw TestFailure("\(script) failed:\n\(python.standardOutput)\n\(python.standardError)")
