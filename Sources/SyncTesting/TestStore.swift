@@ -127,9 +127,9 @@ public final class TestStore<App: SyncApp> {
     /// its error); the actions it dispatched then wait for `receive`. A side effect that sleeps
     /// on the test clock never ends here, since only the test moves that clock: once it (or a
     /// task it started) sleeps on it, and still does a second later, the test fails and the
-    /// side effect is cancelled (`start` it, then `advance(by:)` the clock). One that
-    /// does not end within `deadlineSeconds` of real time fails the same way: a guard against a
-    /// hang, generous because a loaded machine may run the task late, not a timing.
+    /// side effect is cancelled (`start` it, then `advance(by:)` the clock). One that does not
+    /// end within `deadlineSeconds` of real time fails the same way: a guard against a hang,
+    /// generous because a loaded machine may run the task late, not a timing.
     public func run<E: DispatchedSideEffect<App.State, App.Dependencies>>(
         _ effect: E, deadlineSeconds: Int = 120, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> E.Result {
