@@ -187,7 +187,7 @@ let package = Package(
                 "TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite",
                 "SyncJournal", "ProcessSpawn", "SyncIntegrationTesting",
             ],
-            exclude: ["SharedLog/Fixtures", "Web/Scripts"]
+            exclude: ["Durability/Fixtures", "SharedLog/Fixtures", "Web/Scripts"]
         ),
     ]
 )

@@ -57,7 +57,8 @@ public struct JournalEntry: Equatable, Sendable {
     public var version: UInt64
     /// The action's wire name.
     public var name: String
-    /// The action's payload as JSON, with the values fixed at acceptance (ids, times).
+    /// The action's payload as JSON: as the client sent it when `acceptanceIdentifier` is set
+    /// (a replay accepts it again), else as accepted, with the values acceptance fixed in it.
     public var payload: [UInt8]
     /// Acceptance time, milliseconds since the Unix epoch.
     public var acceptedAt: Int64
@@ -73,11 +74,17 @@ public struct JournalEntry: Equatable, Sendable {
     /// The host whose daemon accepted it, in a log several daemons share; `nil` in a journal
     /// only one daemon writes.
     public var host: String?
+    /// The identifier acceptance drew, when `payload` is the action as it was received: a
+    /// replay accepts it again with this identifier and `acceptedAt`. `nil` when `payload` is
+    /// the accepted action (an action whose acceptance reads the state, and every entry written
+    /// before journals kept actions as received).
+    public var acceptanceIdentifier: AcceptanceIdentifier?
 
     /// An entry with every field given.
     public init(
         version: UInt64, name: String, payload: [UInt8], acceptedAt: Int64, peerUID: UInt32?, peerPID: Int32?,
-        clientID: String? = nil, clientSequence: UInt64? = nil, host: String? = nil
+        clientID: String? = nil, clientSequence: UInt64? = nil, host: String? = nil,
+        acceptanceIdentifier: AcceptanceIdentifier? = nil
     ) {
         self.version = version
         self.name = name
@@ -88,6 +95,7 @@ public struct JournalEntry: Equatable, Sendable {
         self.clientID = clientID
         self.clientSequence = clientSequence
         self.host = host
+        self.acceptanceIdentifier = acceptanceIdentifier
     }
 }
 

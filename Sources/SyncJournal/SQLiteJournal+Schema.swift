@@ -9,7 +9,7 @@ extension SQLiteJournal {
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE actions(version INTEGER PRIMARY KEY, name TEXT NOT NULL, payload TEXT NOT NULL,
                              accepted_at INTEGER NOT NULL, peer_uid INTEGER, peer_pid INTEGER,
-                             client_id TEXT, client_sequence INTEGER);
+                             client_id TEXT, client_sequence INTEGER, acceptance_id TEXT);
         CREATE TABLE snapshots(version INTEGER PRIMARY KEY, state TEXT NOT NULL, saved_at INTEGER NOT NULL, ledger TEXT);
         """
 
@@ -68,18 +68,23 @@ extension SQLiteJournal {
     }
 
     /// Brings a file of schema `version` to the current schema in one transaction: after a
-    /// failure it is still the old schema, whole. Schema 2 added the client columns, all NULL
-    /// for the actions and snapshot already there, which is what they would have been.
+    /// failure it is still the old schema, whole. Schema 2 added the client columns, schema 3
+    /// the acceptance identifier of actions kept as received; all NULL for the actions and
+    /// snapshot already there, which is what they would have been.
     static func migrate(_ database: SQLiteDatabase, from version: Int) throws(JournalError) {
-        precondition(version == 1, "no migration from schema \(version)")
+        precondition((1..<schemaVersion).contains(version), "no migration from schema \(version)")
         let operation = "migrating from schema \(version) to \(schemaVersion)"
+        let schema2 = """
+            ALTER TABLE actions ADD COLUMN client_id TEXT;
+            ALTER TABLE actions ADD COLUMN client_sequence INTEGER;
+            ALTER TABLE snapshots ADD COLUMN ledger TEXT;
+            """
         do {
             try database.execute(
                 """
                 BEGIN IMMEDIATE;
-                ALTER TABLE actions ADD COLUMN client_id TEXT;
-                ALTER TABLE actions ADD COLUMN client_sequence INTEGER;
-                ALTER TABLE snapshots ADD COLUMN ledger TEXT;
+                \(version < 2 ? schema2 : "")
+                ALTER TABLE actions ADD COLUMN acceptance_id TEXT;
                 UPDATE meta SET value = '\(schemaVersion)' WHERE key = 'schema_version';
                 COMMIT;
                 """, operation: operation)
@@ -92,8 +97,8 @@ extension SQLiteJournal {
     /// The statements that read a file of a given schema; columns a schema lacks read as NULL,
     /// so every schema gives rows of the same shape.
     struct ReadStatements {
-        /// `version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence`
-        /// of up to `?2` actions after version `?1`, oldest first.
+        /// `version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence,
+        /// acceptance_id` of up to `?2` actions after version `?1`, oldest first.
         let actions: Statement
         /// The highest version, 0 for none.
         let lastVersion: Statement
@@ -104,8 +109,9 @@ extension SQLiteJournal {
 
         init(_ database: SQLiteDatabase, schema: Int) throws(JournalError) {
             let clientColumns = schema >= 2 ? "client_id, client_sequence" : "NULL, NULL"
+            let acceptanceColumn = schema >= 3 ? "acceptance_id" : "NULL"
             actions = try database.prepare(
-                "SELECT version, name, payload, accepted_at, peer_uid, peer_pid, \(clientColumns) FROM actions WHERE version > ? ORDER BY version LIMIT ?",
+                "SELECT version, name, payload, accepted_at, peer_uid, peer_pid, \(clientColumns), \(acceptanceColumn) FROM actions WHERE version > ? ORDER BY version LIMIT ?",
                 operation: "preparing")
             lastVersion = try database.prepare("SELECT COALESCE(MAX(version), 0) FROM actions", operation: "preparing")
             snapshot = try database.prepare(
@@ -123,7 +129,7 @@ extension SQLiteJournal {
         let begin: Statement
         /// Ends a commit (`COMMIT`).
         let commit: Statement
-        /// Inserts one action: the eight columns in `ReadStatements.actions` order.
+        /// Inserts one action: the nine columns in `ReadStatements.actions` order.
         let action: Statement
         /// Inserts (or replaces) a snapshot: `version, state, saved_at, ledger`.
         let snapshot: Statement
@@ -135,7 +141,7 @@ extension SQLiteJournal {
             begin = try database.prepare("BEGIN IMMEDIATE", operation: "preparing")
             commit = try database.prepare("COMMIT", operation: "preparing")
             action = try database.prepare(
-                "INSERT INTO actions(version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO actions(version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence, acceptance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 operation: "preparing")
             snapshot = try database.prepare(
                 "INSERT OR REPLACE INTO snapshots(version, state, saved_at, ledger) VALUES (?, ?, ?, ?)",

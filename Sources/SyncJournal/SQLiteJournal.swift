@@ -4,22 +4,24 @@ import Glibc
 /// The embedded journal: one SQLite database file in WAL mode with `synchronous=FULL`, so a
 /// commit is on disk when `append` returns.
 ///
-/// Schema (version 2), recorded in `meta`:
+/// Schema (version 3), recorded in `meta`:
 /// ```
 /// meta(key TEXT PRIMARY KEY, value TEXT)            -- schema_version
 /// actions(version INTEGER PRIMARY KEY, name TEXT, payload TEXT, accepted_at INTEGER,
 ///         peer_uid INTEGER NULL, peer_pid INTEGER NULL,
-///         client_id TEXT NULL, client_sequence INTEGER NULL)              -- both or neither
+///         client_id TEXT NULL, client_sequence INTEGER NULL,              -- both or neither
+///         acceptance_id TEXT NULL)          -- set: the payload is as received (JournalEntry)
 /// snapshots(version INTEGER PRIMARY KEY, state TEXT, saved_at INTEGER,
 ///           ledger TEXT NULL)       -- the newest, and the oldest of each `snapshotSpacing`
 /// ```
-/// Schema 1 lacks the three NULL-able client columns. A schema 1 file is read as it is (the
-/// missing columns read as NULL) and migrated by `prepareForWriting`, in one transaction, so a
+/// Schema 1 lacks the three NULL-able client columns, schema 2 the acceptance identifier. An
+/// older file is read as it is (the missing columns read as NULL) and migrated by
+/// `prepareForWriting`, in one transaction, so a
 /// start that recovery refuses leaves it untouched; a file from a newer schema is refused.
 /// Opening never rewrites or truncates a file that is not a journal of a known schema.
 public final class SQLiteJournal: Journal {
     /// The schema version this build writes; it also reads every older one.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// The journal's file name inside the data directory.
     public static let fileName = "journal.sqlite3"
 
@@ -93,7 +95,7 @@ public final class SQLiteJournal: Journal {
         guard let writes else { preconditionFailure("SQLiteJournal.append before prepareForWriting") }
         if database.isInTransaction { try? database.execute("ROLLBACK", operation: "rolling back") }
         try writes.begin.run(operation: "starting a commit")
-        do {
+        do throws(JournalError) {
             for entry in entries {
                 // Bound one by one: this runs once per action, and an array of values would be
                 // an allocation per action, and one more per text.
@@ -109,6 +111,17 @@ public final class SQLiteJournal: Journal {
                 if let clientID = entry.clientID { try action.bindText(clientID.utf8, at: 7, operation: operation()) }
                 if let sequence = entry.clientSequence {
                     try action.bind(Int64(sequence), at: 8, operation: operation())
+                }
+                if let identifier = entry.acceptanceIdentifier {
+                    let failure: JournalError? = identifier.withText { text in
+                        do throws(JournalError) {
+                            try action.bindText(text, at: 9, operation: operation())
+                            return nil
+                        } catch {
+                            return error
+                        }
+                    }
+                    if let failure { throw failure }
                 }
                 try action.run(operation: operation())
             }
@@ -150,9 +163,21 @@ public final class SQLiteJournal: Journal {
                     peerUID: row.isNull(4) ? nil : UInt32(truncatingIfNeeded: row.integer(4)),
                     peerPID: row.isNull(5) ? nil : Int32(truncatingIfNeeded: row.integer(5)),
                     clientID: row.isNull(6) ? nil : String(decoding: row.text(6), as: UTF8.self),
-                    clientSequence: row.isNull(7) ? nil : try row.unsigned(7, "client sequence")))
+                    clientSequence: row.isNull(7) ? nil : try row.unsigned(7, "client sequence"),
+                    acceptanceIdentifier: try acceptanceIdentifier(in: row, at: 8, version: version)))
         }
         return entries
+    }
+
+    /// The acceptance identifier in column `index` of `row` (the action at `version`), if any.
+    private func acceptanceIdentifier(in row: Statement, at index: Int32, version: UInt64) throws(JournalError)
+        -> AcceptanceIdentifier?
+    {
+        guard !row.isNull(index) else { return nil }
+        guard let identifier = AcceptanceIdentifier(text: row.text(index)) else {
+            throw .corrupt(path: path, reason: "the action at version \(version) has a malformed acceptance identifier")
+        }
+        return identifier
     }
 
     public func latestSnapshot() throws(JournalError) -> Snapshot? {

@@ -3,9 +3,9 @@ import SyncProtocol
 import SyncStore
 
 /// The store a `TestStore` drives, shared with the side effects it runs: actions take the
-/// daemon's path (a client's action through its JSON, accepted with the test's dependencies,
-/// applied, and its journaled form read back as a replay reads it) one at a time, and those a
-/// side effect dispatched wait, with the states around them, until the test receives them.
+/// daemon's path (through their JSON, accepted with the test's dependencies, applied, and
+/// replayed from their journaled form as recovery replays it) one at a time, and those a side
+/// effect dispatched wait, with the states around them, until the test receives them.
 final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideEffectDependencies>: Sendable {
     /// An action applied, with the state before and after it and the version it made.
     struct Applied: Sendable {
@@ -13,7 +13,8 @@ final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideE
         let before: State
         let after: State
         let version: UInt64
-        /// How the journaled form of the action, replayed, differs from what was applied, if it does.
+        /// How the journaled form of the action, replayed, differs from what was applied, if it
+        /// does; or why it would, for an action whose acceptance reads the state unannounced.
         let replayDivergence: String?
     }
 
@@ -29,9 +30,14 @@ final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideE
 
     private let contents: Locked<Contents>
     let dependencies: Dependencies
+    /// Another state to accept each action on, to find acceptance that reads the state.
+    private let probeState: State
 
-    init(state: State, dependencies: Dependencies) {
+    /// A store at `state`; `probeState` (the app's initial state) is where each action is
+    /// accepted a second time, to find acceptance that reads the state without saying so.
+    init(state: State, probeState: State, dependencies: Dependencies) {
         contents = Locked(Contents(store: Store(state: state)))
+        self.probeState = probeState
         self.dependencies = dependencies
     }
 
@@ -40,25 +46,40 @@ final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideE
         contents.withLock { ($0.store.state, $0.store.version) }
     }
 
-    /// Accepts and applies `action`, as the daemon does: a client's (`fromClient`) is first
-    /// encoded and decoded as it crosses the wire; once accepted, its journaled form is read
-    /// back and replayed beside it, as recovery and time travel replay it. One a side effect
-    /// dispatched (`received`) waits for the test. A rejection is thrown, the state unchanged;
-    /// an action that does not survive its JSON throws `WireFailure`.
-    func apply<A: Action<State>>(_ action: A, received: Bool, fromClient: Bool) throws -> Applied {
-        var action = fromClient ? try Self.roundTrip(action, "as a client sends it") : action
+    /// Accepts and applies `action`, as the daemon does: through its JSON (the daemon decodes
+    /// what it journals, a client's action and a side effect's alike), accepted, applied; then
+    /// replayed beside it from its journaled form: the same bytes accepted again with the same
+    /// context, or, for an action whose acceptance reads the state, the accepted action through
+    /// its JSON. One a side effect dispatched (`received`) waits for the test. A rejection is
+    /// thrown, the state unchanged; an action that does not survive its JSON throws `WireFailure`.
+    func apply<A: Action<State>>(_ action: A, received: Bool) throws -> Applied {
+        let decoded = try Self.roundTrip(action, "as the daemon receives it")
         let context = dependencies.acceptanceContext()
         return try contents.withLock { contents in
             let before = contents.store.state
+            var action = decoded
             action.accept(context, state: before)
-            let journaled = try Self.roundTrip(action, "as the journal keeps it")
+            var divergence: String?
+            let journaled: A
+            if A.acceptanceReadsState {
+                journaled = try Self.roundTrip(action, "as the journal keeps it")
+            } else {
+                journaled = decoded
+                divergence = Self.stateReadingAcceptance(of: decoded, context, on: before, and: probeState)
+            }
             var replay = contents.store
             try contents.store.apply(action)
-            var divergence: String?
             do {
-                try replay.apply(journaled)
+                var again = journaled
+                if !A.acceptanceReadsState { again.accept(context, state: replay.state) }
+                try replay.apply(again)
                 if replay.state != contents.store.state {
-                    divergence = StateDifference.describe(expected: contents.store.state, actual: replay.state)
+                    let difference = StateDifference.describe(expected: contents.store.state, actual: replay.state)
+                    let cause =
+                        A.acceptanceReadsState
+                        ? "its Codable loses something acceptance fixed" : "its acceptance is not a function of its context"
+                    divergence =
+                        "its journaled form, replayed on the state before it, gives another state (\(cause)):\n\(difference)"
                 }
             } catch {
                 divergence = "the replay refuses it: \(error)"
@@ -71,6 +92,23 @@ final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideE
         }
     }
 
+    /// Why `action`'s journaled form would diverge on a shared log, when accepting it with
+    /// `context` on `state` and on `other` gives two actions but `A` does not declare
+    /// `acceptanceReadsState`: a rebase accepts it again on another state.
+    private static func stateReadingAcceptance<A: Action<State>>(
+        of action: A, _ context: AcceptanceContext, on state: State, and other: State
+    ) -> String? {
+        var here = action
+        here.accept(context, state: state)
+        var there = action
+        there.accept(context, state: other)
+        guard let hereBytes = try? WireJSON.encode(here), let thereBytes = try? WireJSON.encode(there),
+            hereBytes != thereBytes
+        else { return nil }
+        return
+            "its acceptance reads the state (accepted on the app's initial state it gives \(String(decoding: thereBytes, as: UTF8.self)), here \(String(decoding: hereBytes, as: UTF8.self))), but \(A.self) does not declare `acceptanceReadsState`: the journal keeps it as received and accepts it again on replay, and a shared log's rebase does so on another state"
+    }
+
     /// Applies `actions` all or nothing, each as `apply` applies a client's action; the first
     /// refusal is thrown with the state unchanged. Returns the batch's last action, with the
     /// states before the first and after the last.
@@ -80,7 +118,7 @@ final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideE
         var divergences: [String] = []
         do {
             for action in actions {
-                let applied = try apply(action, received: false, fromClient: true)
+                let applied = try apply(action, received: false)
                 if let divergence = applied.replayDivergence { divergences.append(divergence) }
                 last = applied
             }
@@ -122,6 +160,6 @@ final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideE
     }
 
     private func dispatch<A: Action<State>>(_ action: A) throws -> UInt64 {
-        try apply(action, received: true, fromClient: false).version
+        try apply(action, received: true).version
     }
 }

@@ -10,11 +10,13 @@ import Testing
 /// `finish()` fails on any dispatched action the test did not receive (and so does dropping a
 /// store that still holds some).
 ///
-/// Actions take the daemon's path: a sent action and a side effect are encoded and decoded as
-/// they cross the wire, accepted as the daemon accepts them (`accept(_:state:)` with the
-/// clock's time and the next id of the dependencies), and the journaled form of each action is
-/// replayed beside it, so an action whose `Codable` loses what acceptance fixed fails here, not
-/// in a replay. An action, side effect or view model the app does not register fails too. With
+/// Actions take the daemon's path: a sent action, one a side effect dispatched and a side effect
+/// are encoded and decoded as they cross the wire, accepted as the daemon accepts them
+/// (`accept(_:state:)` with the clock's time and the next id of the dependencies), and the
+/// journaled form of each action is replayed beside it. An action whose acceptance reads the
+/// state without declaring `acceptanceReadsState` fails here (it is accepted a second time on
+/// the app's initial state to find out), and so does one that declares it and whose `Codable`
+/// loses what acceptance fixed: not in a replay. An action, side effect or view model the app does not register fails too. With
 /// a `TestClock` and `SequentialIDs` the states are the same on every run. Every wait has a
 /// deadline and says what it waited for. Failures are recorded with Swift Testing's
 /// `Issue.record`.
@@ -31,7 +33,7 @@ public final class TestStore<App: SyncApp> {
 
     /// A store at `state` whose acceptance and side effects get `dependencies`.
     public init(_ app: App.Type = App.self, state: App.State = App.initialState, dependencies: App.Dependencies) {
-        live = LiveStore(state: state, dependencies: dependencies)
+        live = LiveStore(state: state, probeState: App.initialState, dependencies: dependencies)
         expected = state
     }
 
@@ -68,7 +70,7 @@ public final class TestStore<App: SyncApp> {
         guard isRegistered(A.self, sourceLocation) else { return }
         let applied: LiveStore<App.State, App.Dependencies>.Applied
         do {
-            applied = try live.apply(action, received: false, fromClient: true)
+            applied = try live.apply(action, received: false)
         } catch let failure as LiveStore<App.State, App.Dependencies>.WireFailure {
             Issue.record("\(failure)", sourceLocation: sourceLocation)
             return
@@ -307,7 +309,7 @@ public final class TestStore<App: SyncApp> {
     ) rethrows {
         if let divergence = applied.replayDivergence {
             Issue.record(
-                "\(what) diverges on replay: its journaled form, replayed on the state before it, gives another state (its Codable loses something acceptance fixed):\n\(divergence)",
+                "\(what) diverges on replay: \(divergence)",
                 sourceLocation: sourceLocation)
         }
         var wanted = expected

@@ -10,6 +10,8 @@ import SyncStore
 /// rejected, never re-targeted at that newer change.
 public struct UndoLast: Action {
     public static let wireName = "undo"
+    /// Acceptance takes the newest change from the state: journaled as accepted.
+    public static let acceptanceReadsState = true
     /// What is undone, noted at acceptance for the journal and the person who asked
     /// (`add "buy milk"`); replay does not need it.
     public var undoing: String?

@@ -14,7 +14,9 @@ enum CounterApp: SyncApp {
     }
 
     static let initialState = State()
-    static let actions: [any Action<State>.Type] = [Increment.self, StampNow.self, ForgetfulStamp.self]
+    static let actions: [any Action<State>.Type] = [
+        Increment.self, StampNow.self, ForgetfulStamp.self, ForgetfulCountStamp.self, UndeclaredCountStamp.self,
+    ]
     static let sideEffects: [any DispatchedSideEffect<State, StandardDependencies>.Type] = [
         IncrementTwice.self, IncrementLater.self, IncrementAfterRealTime.self,
     ]
@@ -85,8 +87,8 @@ struct Unregistered: Action {
     func update(_ state: inout CounterApp.State) throws {}
 }
 
-/// Stamps like `StampNow`, but its `Codable` leaves out the time acceptance fixed: applied as
-/// accepted it stamps the time, replayed from the journal it stamps 0.
+/// Stamps like `StampNow`, but its `Codable` leaves out the time acceptance fixed: the journal
+/// keeps it as received and accepts it again on replay, which stamps the same time.
 struct ForgetfulStamp: Action {
     static let wireName = "forgetfulStamp"
     var at: Int64?
@@ -103,6 +105,44 @@ struct ForgetfulStamp: Action {
 
     func update(_ state: inout CounterApp.State) throws {
         state.stamps.append(CounterApp.Stamp(id: "", at: at ?? 0))
+    }
+}
+
+/// Stamps the count its acceptance read from the state, as it declares; its `Codable` leaves
+/// the count out, so its journaled (accepted) form replays as a stamp of 0.
+struct ForgetfulCountStamp: Action {
+    static let wireName = "forgetfulCountStamp"
+    static let acceptanceReadsState = true
+    var seen: Int?
+
+    enum CodingKeys: CodingKey {}
+
+    init() {}
+    init(from decoder: any Decoder) throws {}
+    func encode(to encoder: any Encoder) throws { _ = encoder.container(keyedBy: CodingKeys.self) }
+
+    mutating func accept(_ context: AcceptanceContext, state: CounterApp.State) {
+        seen = state.count
+    }
+
+    func update(_ state: inout CounterApp.State) throws {
+        state.stamps.append(CounterApp.Stamp(id: "count", at: Int64(seen ?? 0)))
+    }
+}
+
+/// Stamps the count its acceptance read from the state, without declaring `acceptanceReadsState`.
+struct UndeclaredCountStamp: Action {
+    static let wireName = "undeclaredCountStamp"
+    var seen: Int?
+
+    init() {}
+
+    mutating func accept(_ context: AcceptanceContext, state: CounterApp.State) {
+        seen = state.count
+    }
+
+    func update(_ state: inout CounterApp.State) throws {
+        state.stamps.append(CounterApp.Stamp(id: "count", at: Int64(seen ?? 0)))
     }
 }
 

@@ -19,13 +19,32 @@ private func makeStore(clock: TestClock = TestClock(now: 5_000)) -> TestStore<Co
         #expect(store.version == 0, "not applied")
     }
 
-    @Test func anActionWhoseCodableLosesWhatAcceptanceFixedFailsAsItWouldDivergeOnReplay() throws {
+    @Test func anActionWhoseCodableLosesWhatAcceptanceFixedReplaysAsItWasApplied() throws {
         let store = makeStore()
+        // Journaled as received, accepted again on replay: the lost time is fixed again.
+        try store.send(ForgetfulStamp()) { $0.stamps = [CounterApp.Stamp(id: "", at: 5_000)] }
+    }
+
+    @Test func anActionReadingTheStateWhoseCodableLosesWhatAcceptanceFixedFailsAsItWouldDivergeOnReplay() throws {
+        let store = makeStore()
+        try store.send(Increment(by: 2)) { $0.count = 2 }
         try withKnownIssue {
-            try store.send(ForgetfulStamp()) { $0.stamps = [CounterApp.Stamp(id: "", at: 5_000)] }
+            try store.send(ForgetfulCountStamp()) { $0.stamps = [CounterApp.Stamp(id: "count", at: 2)] }
         } matching: {
             String(describing: $0).contains("diverges on replay")
+                && String(describing: $0).contains("its Codable loses something acceptance fixed")
         }
+    }
+
+    @Test func anActionWhoseAcceptanceReadsTheStateUndeclaredFails() throws {
+        let store = makeStore()
+        try store.send(Increment(by: 2)) { $0.count = 2 }
+        try withKnownIssue {
+            try store.send(UndeclaredCountStamp()) { $0.stamps = [CounterApp.Stamp(id: "count", at: 2)] }
+        } matching: {
+            String(describing: $0).contains("does not declare `acceptanceReadsState`")
+        }
+        #expect(store.state.stamps == [CounterApp.Stamp(id: "count", at: 2)], "applied as the daemon applies it")
     }
 
     @Test func aViewModelIsReadAsASubscriberGetsItAndAnUnregisteredOneFails() throws {

@@ -5,6 +5,11 @@ import SyncStore
 /// Applying a dispatch, the step before the end of the pass: the payload decoded, the action
 /// accepted and applied to the store, recorded in the ledger (if numbered) and for the next
 /// commit, and its requester added to those waiting for it to be durable.
+///
+/// The journal keeps the payload's bytes as they were received, with the acceptance context
+/// (`JournalEntry.acceptanceIdentifier`), and the action applied is the one decoded from those
+/// very bytes, so that a replay repeats exactly what was done; an action whose acceptance reads
+/// the state is journaled as accepted instead (`Action.acceptanceReadsState`).
 extension Engine {
     /// Decodes the payload of a client's dispatch (at `location` in the message `payload`) as
     /// `A` and applies it; `numbered` is its client id and sequence, if it has them and they
@@ -13,9 +18,9 @@ extension Engine {
         _ type: A.Type, payload: [UInt8], at location: DispatchPayloadLocation, requester: DispatchRequester,
         numbered: DispatchLedger.Key?
     ) {
-        let action: A
+        let received: (payload: A, bytes: [UInt8])
         do {
-            action = try DispatchEnvelope<A>.decodePayload(from: payload, at: location)
+            received = try DispatchEnvelope<A>.decodeReceivedPayload(from: payload, at: location)
         } catch {
             fail(
                 requester,
@@ -24,20 +29,37 @@ extension Engine {
             )
             return
         }
-        apply(action, requester: requester, numbered: numbered)
+        apply(received.payload, received: received.bytes, requester: requester, numbered: numbered)
     }
 
-    /// Accepts and applies `action` and records it for the next commit (and, if `numbered`,
-    /// in the ledger); the requester hears back once it is durable. A rejected action is not
-    /// recorded anywhere: resent, it is judged again.
-    func apply<A: Action<App.State>>(_ action: A, requester: DispatchRequester, numbered: DispatchLedger.Key? = nil) {
+    /// Applies `action`, dispatched inside the daemon (a side effect's, a schedule's), as if a
+    /// client had sent it: through its JSON, which is what the journal keeps.
+    func apply<A: Action<App.State>>(_ action: A, requester: DispatchRequester) {
+        let received: (payload: A, bytes: [UInt8])
+        do {
+            let bytes = try WireJSON.encode(action)
+            received = (try WireJSON.decode(A.self, from: bytes), bytes)
+        } catch {
+            fail(requester, ProtocolError(.invalidPayload, "The action does not survive its JSON (\(error))."))
+            return
+        }
+        apply(received.payload, received: received.bytes, requester: requester, numbered: nil)
+    }
+
+    /// Accepts and applies `action` (decoded from `bytes`) and records it for the next commit
+    /// (and, if `numbered`, in the ledger); the requester hears back once it is durable. A
+    /// rejected action is not recorded anywhere: resent, it is judged again.
+    private func apply<A: Action<App.State>>(
+        _ action: A, received bytes: [UInt8], requester: DispatchRequester, numbered: DispatchLedger.Key?
+    ) {
         if let writeRefusal {
             fail(requester, ProtocolError(.storageUnavailable, "The action was not applied: \(writeRefusal)."))
             return
         }
         let entry: JournalEntry
         do {
-            entry = try accept(action, onto: &store, numbered: numbered, peer: peerCredentials(of: requester))
+            entry = try accept(
+                action, received: bytes, onto: &store, numbered: numbered, peer: peerCredentials(of: requester))
         } catch {
             fail(requester, error)
             return
@@ -45,19 +67,25 @@ extension Engine {
         record([entry], numbered: numbered, for: requester)
     }
 
-    /// Accepts `action` on `store`'s state and applies it there; returns its journal entry
-    /// (numbered `numbered`, from `peer`). The store is unchanged when it throws.
+    /// Accepts `action` (decoded from `bytes`, its payload as received) on `store`'s state and
+    /// applies it there; returns its journal entry (numbered `numbered`, from `peer`). The
+    /// store is unchanged when it throws.
     func accept<A: Action<App.State>>(
-        _ action: A, onto store: inout Store<App.State>, numbered: DispatchLedger.Key?, peer: Peer?
+        _ action: A, received bytes: [UInt8], onto store: inout Store<App.State>, numbered: DispatchLedger.Key?,
+        peer: Peer?
     ) throws(ProtocolError) -> JournalEntry {
         var action = action
         let context = dependencies.acceptanceContext()
         action.accept(context, state: store.state)
-        let payload: [UInt8]
-        do {
-            payload = try WireJSON.encode(action)
-        } catch {
-            throw ProtocolError(.invalidPayload, "The action cannot be encoded (\(error)).")
+        var payload = bytes
+        var identifier: AcceptanceIdentifier? = AcceptanceIdentifier(context.identifier)
+        if A.acceptanceReadsState {
+            do {
+                payload = try WireJSON.encode(action)
+            } catch {
+                throw ProtocolError(.invalidPayload, "The action cannot be encoded (\(error)).")
+            }
+            identifier = nil
         }
         do {
             try store.apply(action)
@@ -68,7 +96,7 @@ extension Engine {
             version: store.version, name: A.wireName, payload: payload, acceptedAt: context.millisecondsSinceEpoch,
             peerUID: peer?.uid, peerPID: peer?.pid,
             clientID: numbered?.clientID, clientSequence: numbered?.sequence,
-            host: configuration.isShared ? configuration.hostName : nil)
+            host: configuration.isShared ? configuration.hostName : nil, acceptanceIdentifier: identifier)
     }
 
     /// Keeps `entries`, applied to the store, for the next commit (and `numbered` in the

@@ -70,20 +70,23 @@ extension Engine {
         record(entries, numbered: numbered, for: requester)
     }
 
-    /// Decodes `payload` as `A` and accepts it on `store` (see `accept`).
+    /// Decodes `payload` as `A` and accepts it on `store` (see `accept`); the journal keeps the
+    /// payload as the batch's JSON gives it.
     private func acceptItem<A: Action<App.State>>(
         _ type: A.Type, payload: JSONValue?, onto store: inout Store<App.State>, numbered: DispatchLedger.Key?,
         peer: Peer?
     ) throws(ProtocolError) -> JournalEntry {
         let action: A
+        let received: [UInt8]
         do {
             guard case .object = payload ?? .object([:]) else { throw BatchPayloadNotAnObject() }
-            action = try WireJSON.decode(A.self, from: try WireJSON.encode(payload ?? .object([:])))
+            received = try WireJSON.encode(payload ?? .object([:]))
+            action = try WireJSON.decode(A.self, from: received)
         } catch {
             throw ProtocolError(
                 .invalidPayload, "the payload is not a valid \"\(A.wireName)\" action (\(error.shortDescription))")
         }
-        return try accept(action, onto: &store, numbered: numbered, peer: peer)
+        return try accept(action, received: received, onto: &store, numbered: numbered, peer: peer)
     }
 }
 

@@ -25,23 +25,40 @@ package enum ReplayFailure: Error, CustomStringConvertible {
 }
 
 extension ActionDirectory where State: Sendable {
-    /// Applies a journaled action to `store` as it was accepted (its payload keeps the values
-    /// fixed then, so acceptance is not repeated): how recovery replays the journal and how a
-    /// rebase re-runs actions on a newer state.
+    /// Applies a journaled action to `store` as the daemon applied it: one kept as received is
+    /// decoded from the same bytes and accepted again with the same context; one kept as
+    /// accepted (its payload holds the values fixed then) is applied as it is. How recovery
+    /// replays the journal and how a rebase re-runs actions on a newer state.
     package func reapply(_ entry: JournalEntry, to store: inout Store<State>) throws(ReplayFailure) {
         guard let type = self[entry.name] else { throw .unknownAction(name: entry.name) }
         try Self.reapply(type, entry, to: &store)
     }
 
-    private static func reapply<A: Action<State>>(_ type: A.Type, _ entry: JournalEntry, to store: inout Store<State>)
-        throws(ReplayFailure)
+    /// The action `entry` holds as the daemon applied it, accepted again on `state` when the
+    /// entry keeps it as received (acceptance then reads only the context, so any state gives
+    /// the same action).
+    package func accepted(_ entry: JournalEntry, on state: State) throws(ReplayFailure) -> any Action<State> {
+        guard let type = self[entry.name] else { throw .unknownAction(name: entry.name) }
+        return try Self.accepted(type, entry, on: state)
+    }
+
+    private static func accepted<A: Action<State>>(_ type: A.Type, _ entry: JournalEntry, on state: State)
+        throws(ReplayFailure) -> A
     {
-        let action: A
+        var action: A
         do {
             action = try WireJSON.decode(A.self, from: entry.payload)
         } catch {
             throw .undecodable(name: entry.name, reason: error.shortDescription)
         }
+        if let context = entry.acceptanceContext { action.accept(context, state: state) }
+        return action
+    }
+
+    private static func reapply<A: Action<State>>(_ type: A.Type, _ entry: JournalEntry, to store: inout Store<State>)
+        throws(ReplayFailure)
+    {
+        let action = try accepted(type, entry, on: store.state)
         do {
             try store.apply(action)
         } catch {

@@ -18,12 +18,27 @@ extension Engine {
             switch result {
             case .success(let entries):
                 let durable = entries.filter { $0.version <= durableVersion }
-                return .entries(id: requestID, entries: durable.map(HistoryEntry.init))
+                return .entries(id: requestID, entries: durable.map(historyEntry))
             case .failure(let error):
                 return .error(
                     ProtocolError(.storageUnavailable, "The journal cannot be read (\(error)).", requestID: requestID))
             }
         }
+    }
+}
+
+extension Engine {
+    /// The wire form of `entry`, whose payload is the action as it was applied: one the journal
+    /// keeps as received is accepted again with its context (on the initial state: its
+    /// acceptance reads only the context), as a replay would accept it.
+    func historyEntry(_ entry: JournalEntry) -> HistoryEntry {
+        var shown = entry
+        if entry.acceptanceIdentifier != nil, let action = try? actionTypes.accepted(entry, on: App.initialState),
+            let payload = try? WireJSON.encode(action)
+        {
+            shown.payload = payload
+        }
+        return HistoryEntry(shown)
     }
 }
 

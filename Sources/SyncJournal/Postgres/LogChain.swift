@@ -6,10 +6,13 @@ import CCrypto
 ///
 /// ```
 /// hash(0) = 32 zero bytes
-/// hash(v) = SHA-256(hash(v-1) ‖ v ‖ name ‖ payload ‖ acceptedAt ‖ uid ‖ pid ‖ clientId ‖ sequence ‖ host)
+/// hash(v) = SHA-256(hash(v-1) ‖ v ‖ name ‖ payload ‖ acceptedAt ‖ uid ‖ pid ‖ clientId ‖ sequence ‖ host
+///                  [‖ acceptanceId])
 /// ```
 /// Integers are 8 bytes big-endian; strings and optional fields are a presence byte, then a
-/// 4-byte big-endian length and the bytes, so no two different entries encode alike.
+/// 4-byte big-endian length and the bytes, so no two different entries encode alike. The
+/// acceptance identifier (16 bytes) is appended only when the entry has one, so the hashes of
+/// entries written before schema 3 stay what they were.
 public struct LogChain: Equatable, Sendable {
     /// The version this link is the hash of.
     public var version: UInt64
@@ -38,6 +41,7 @@ public struct LogChain: Equatable, Sendable {
         Self.append(entry.clientID.map { Array($0.utf8) }, to: &bytes)
         Self.append(entry.clientSequence, to: &bytes)
         Self.append(entry.host.map { Array($0.utf8) }, to: &bytes)
+        if let identifier = entry.acceptanceIdentifier { Self.append(identifier.bytes, to: &bytes) }
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in
             _ = digest.withUnsafeMutableBufferPointer { output in

@@ -334,7 +334,8 @@ public final class PostgresJournal: Journal {
     }
 
     /// The batch as the typed arrays `PREFIX_append` takes, in its parameters' order: names,
-    /// payloads, acceptance times, uids, pids, client ids, sequences, hosts and chain hashes.
+    /// payloads, acceptance times, uids, pids, client ids, sequences, hosts, chain hashes and
+    /// acceptance identifiers.
     static func batchArrays(_ entries: [JournalEntry], _ links: [LogChain]) -> [String?] {
         [
             PostgresArrayLiteral.text(entries.lazy.map { $0.name }),
@@ -346,6 +347,7 @@ public final class PostgresJournal: Journal {
             PostgresArrayLiteral.integers(entries.lazy.map { $0.clientSequence.map { Int64(bitPattern: $0) } }),
             PostgresArrayLiteral.text(entries.lazy.map { $0.host }),
             PostgresArrayLiteral.bytes(links.lazy.map(\.hash)),
+            PostgresArrayLiteral.text(entries.lazy.map { $0.acceptanceIdentifier?.description }),
         ]
     }
 
@@ -373,13 +375,19 @@ public final class PostgresJournal: Journal {
 
     /// A row of `readEntries` as the entry and its stored chain hash, `nil` if malformed.
     static func decode(_ row: [String?]) -> (JournalEntry, [UInt8])? {
-        guard row.count == 10, let version = row[0].flatMap(UInt64.init), let name = row[1], let payload = row[2],
+        guard row.count == 11, let version = row[0].flatMap(UInt64.init), let name = row[1], let payload = row[2],
             let acceptedAt = row[3].flatMap(Int64.init), let hash = row[9].flatMap(LogChain.bytes(hex:))
         else { return nil }
+        var acceptanceIdentifier: AcceptanceIdentifier?
+        if let text = row[10] {
+            guard let identifier = AcceptanceIdentifier(text: text.utf8) else { return nil }
+            acceptanceIdentifier = identifier
+        }
         let entry = JournalEntry(
             version: version, name: name, payload: Array(payload.utf8), acceptedAt: acceptedAt,
             peerUID: row[4].flatMap(UInt32.init), peerPID: row[5].flatMap(Int32.init),
-            clientID: row[6], clientSequence: row[7].flatMap(UInt64.init), host: row[8])
+            clientID: row[6], clientSequence: row[7].flatMap(UInt64.init), host: row[8],
+            acceptanceIdentifier: acceptanceIdentifier)
         return (entry, hash)
     }
 

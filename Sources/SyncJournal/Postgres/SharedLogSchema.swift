@@ -9,11 +9,13 @@
 /// PREFIX_head(only_row boolean PRIMARY KEY, version bigint, hash bytea)   -- one row
 /// PREFIX_log(version bigint PRIMARY KEY, name, payload text, accepted_at bigint,
 ///           peer_uid, peer_pid, client_id, client_sequence, host, hash bytea,
+///           acceptance_id uuid,                   -- set: the payload is as received (schema 3)
 ///           UNIQUE (client_id, client_sequence))   -- append-only: triggers refuse UPDATE,
 ///                                                  -- DELETE, TRUNCATE and rows beyond the head
 /// PREFIX_snapshots(version bigint PRIMARY KEY, hash bytea, state text, ledger text, saved_at)
 /// PREFIX_append(base, base_hash, names[], payloads[], …, hashes[]) → the new head, or
-///           -(head + 1) when overtaken (schema 2: typed arrays; schema 1 took one JSON text)
+///           -(head + 1) when overtaken (schema 2: typed arrays; schema 1 took one JSON text;
+///           schema 3 also takes the acceptance identifiers)
 /// ```
 ///
 /// The version is never a sequence (sequences leave gaps and hand out numbers out of commit
@@ -30,7 +32,7 @@
 /// no right to change the log's tables itself (docs/SCALE_OUT.md, "Roles").
 public struct SharedLogSchema: Sendable, Equatable {
     /// The schema version this build creates and reads; an older database is migrated to it.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     /// The SQLSTATE of the append refusing because a host recorded a refusal.
     static let refusalState = "TD001"
 
@@ -145,7 +147,9 @@ public struct SharedLogSchema: Sendable, Equatable {
             END $$;
             """
 
-        migrations = [Migration(version: 2, sql: Self.schema2(prefix))]
+        migrations = [
+            Migration(version: 2, sql: Self.schema2(prefix)), Migration(version: 3, sql: Self.schema3(prefix)),
+        ]
         recordRefusal =
             "INSERT INTO \(prefix)_meta (key, value) VALUES ('refusal', $1) ON CONFLICT (key) DO NOTHING"
         readAuditHead = """
@@ -156,7 +160,8 @@ public struct SharedLogSchema: Sendable, Equatable {
         readSnapshotLinks = "SELECT version, hash FROM \(prefix)_snapshots ORDER BY version"
 
         readEntries = """
-            SELECT version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence, host, hash
+            SELECT version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence, host, hash,
+                acceptance_id
             FROM \(prefix)_log WHERE version > $1 ORDER BY version LIMIT $2
             """
 
@@ -192,7 +197,7 @@ public struct SharedLogSchema: Sendable, Equatable {
         readSchemaVersion = "SELECT value FROM \(prefix)_meta WHERE key = 'schema_version'"
         append = """
             SELECT \(prefix)_append($1::bigint, decode($2, 'hex'), $3::text[], $4::text[], $5::bigint[], $6::bigint[],
-                $7::integer[], $8::text[], $9::bigint[], $10::text[], $11::bytea[])
+                $7::integer[], $8::text[], $9::bigint[], $10::text[], $11::bytea[], $12::uuid[])
             """
     }
 
@@ -252,6 +257,47 @@ public struct SharedLogSchema: Sendable, Equatable {
         CREATE TRIGGER \(prefix)_log_appended_through_head AFTER INSERT ON \(prefix)_log
             REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION \(prefix)_refuse_insert_beyond_head();
         UPDATE \(prefix)_meta SET value = '2' WHERE key = 'schema_version';
+        """
+    }
+
+    /// Schema 3: actions kept as received, with the identifier their acceptance drew (NULL for
+    /// the rows already there, which keep the accepted action); the append takes those
+    /// identifiers as one more array.
+    private static func schema3(_ prefix: String) -> String {
+        """
+        SELECT set_config('search_path', quote_ident(current_schema()) || ', pg_catalog, pg_temp', true);
+        ALTER TABLE \(prefix)_log ADD COLUMN IF NOT EXISTS acceptance_id uuid;
+        DROP FUNCTION IF EXISTS \(prefix)_append(
+            bigint, bytea, text[], text[], bigint[], bigint[], integer[], text[], bigint[], text[], bytea[]);
+        CREATE FUNCTION \(prefix)_append(
+            base bigint, base_hash bytea, names text[], payloads text[], accepted bigint[], uids bigint[],
+            pids integer[], client_ids text[], sequences bigint[], hosts text[], hashes bytea[],
+            acceptance_ids uuid[]) RETURNS bigint
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+        DECLARE
+            n integer := cardinality(names);
+            current bigint;
+            refusal text;
+        BEGIN
+            SELECT value INTO refusal FROM \(prefix)_meta WHERE key = 'refusal';
+            IF FOUND THEN
+                RAISE EXCEPTION 'every host refuses changes: %', refusal USING ERRCODE = 'TD001';
+            END IF;
+            IF n IS NULL OR n = 0 THEN
+                RAISE EXCEPTION '\(prefix)_append: an empty batch';
+            END IF;
+            UPDATE \(prefix)_head SET version = base + n, hash = hashes[n] WHERE version = base AND hash = base_hash;
+            IF NOT FOUND THEN
+                SELECT version INTO current FROM \(prefix)_head;
+                RETURN -1 - current;
+            END IF;
+            INSERT INTO \(prefix)_log (version, name, payload, accepted_at, peer_uid, peer_pid, client_id, client_sequence, host, hash, acceptance_id)
+            SELECT base + e.o, e.n, e.p, e.a, e.u, e.i, e.c, e.s, e.h, e.x, e.d
+            FROM unnest(names, payloads, accepted, uids, pids, client_ids, sequences, hosts, hashes, acceptance_ids)
+                WITH ORDINALITY AS e(n, p, a, u, i, c, s, h, x, d, o);
+            RETURN base + n;
+        END $$;
+        UPDATE \(prefix)_meta SET value = '3' WHERE key = 'schema_version';
         """
     }
 

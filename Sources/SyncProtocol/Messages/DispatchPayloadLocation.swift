@@ -45,3 +45,21 @@ extension DispatchEnvelope {
         }
     }
 }
+
+extension DispatchEnvelope where Payload: Encodable {
+    /// The payload of the dispatch `message`, as `decodePayload` decodes it, with the bytes it
+    /// was decoded from: the payload's own bytes when its location is known (`{}` when it is
+    /// absent), else its encoding, decoded again, so that the payload is always what those
+    /// bytes give. What the journal keeps as received.
+    public static func decodeReceivedPayload(from message: [UInt8], at location: DispatchPayloadLocation) throws -> (
+        payload: Payload, bytes: [UInt8]
+    ) {
+        let bytes: [UInt8]
+        switch location {
+        case .object(let range): bytes = Array(message[range])
+        case .absent: bytes = Array("{}".utf8)
+        case .unknown: bytes = try WireJSON.encode(try decodePayload(from: message, at: location))
+        }
+        return (try WireJSON.decode(Payload.self, from: bytes), bytes)
+    }
+}

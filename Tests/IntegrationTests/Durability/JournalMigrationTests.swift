@@ -31,16 +31,16 @@ import Testing
         let payloads = try JournalFile.query("SELECT payload FROM actions ORDER BY version", on: path)
         try daemon.start()
         let log = daemon.process.standardError
-        #expect(log.contains("migrated \(path) from schema version 1 to 2"))
+        #expect(log.contains("migrated \(path) from schema version 1 to 3"))
         #expect(
             log.contains(
                 "recovered version 6 from \(path) (snapshot at 3, 3 actions replayed, 0 client ids in the dispatch ledger)"
             ))
         #expect(try daemon.todo("list", "--json").output == list)
-        #expect(try JournalFile.query("SELECT value FROM meta WHERE key = 'schema_version'", on: path) == ["2"])
+        #expect(try JournalFile.query("SELECT value FROM meta WHERE key = 'schema_version'", on: path) == ["3"])
         #expect(
-            try JournalFile.query("SELECT name FROM pragma_table_info('actions')", on: path).suffix(2) == [
-                "client_id", "client_sequence",
+            try JournalFile.query("SELECT name FROM pragma_table_info('actions')", on: path).suffix(3) == [
+                "client_id", "client_sequence", "acceptance_id",
             ])
         #expect(try JournalFile.query("SELECT name FROM pragma_table_info('snapshots')", on: path).last == "ledger")
         #expect(try JournalFile.query("SELECT payload FROM actions ORDER BY version", on: path) == payloads)
@@ -51,7 +51,7 @@ import Testing
         #expect(try client.reply(to: client.dispatch("add", ["text": "six"], sequence: 1)).version == 7)
         try daemon.crash()
         try daemon.start()
-        #expect(!daemon.process.standardError.contains("migrated"), "the second start finds schema 2")
+        #expect(!daemon.process.standardError.contains("migrated"), "the second start finds schema 3")
         let again = try WireClient(path: daemon.socketPath)
         #expect(try again.hello(clientID: "after-migration")["lastSequence"] as? Int == 1)
         #expect(try again.reply(to: again.dispatch("add", ["text": "six"], sequence: 1)).version == 7)
@@ -72,12 +72,66 @@ import Testing
         #expect(try JournalFile.query("SELECT value FROM meta", on: path) == ["1"])
     }
 
-    @Test func aSchema3JournalIsRefusedAndLeftAsItIs() throws {
+    /// A journal the previous release wrote (schema 2, every action kept as accepted: adds,
+    /// completes, an edit and its undo, a remove, a reopen, a clear and an import, the daemon
+    /// then killed, so no snapshot) replays to the same items, is migrated to schema 3, and
+    /// keeps new actions as they were received, with their acceptance identifier; an undo, whose
+    /// acceptance reads the state, is kept as accepted.
+    @Test func aSchema2JournalOfAcceptedActionsReplaysAndNewActionsAreKeptAsReceived() throws {
+        let daemon = try DaemonHarness()
+        try daemon.crash()
+        let path = JournalFile.path(daemon)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let fixtures = packageRoot.appendingPathComponent("Tests/IntegrationTests/Durability/Fixtures")
+        try JournalFile.execute(
+            try String(contentsOf: fixtures.appendingPathComponent("journal-schema-2.sql"), encoding: .utf8),
+            on: path, creating: true)
+        let exported = try String(
+            contentsOf: fixtures.appendingPathComponent("journal-schema-2.export.json"), encoding: .utf8)
+
+        try daemon.start()
+        let log = daemon.process.standardError
+        #expect(log.contains("migrated \(path) from schema version 2 to 3"), "\(log)")
+        #expect(log.contains("recovered version 13 from \(path)") && log.contains("13 actions replayed"), "\(log)")
+        #expect(try daemon.todo("export", "--json").output == exported)
+        #expect(try JournalFile.query("SELECT COUNT(*) FROM actions WHERE acceptance_id IS NULL", on: path) == ["13"])
+
+        #expect(try daemon.todo("add", "kept as received").status == 0)
+        #expect(try daemon.todo("edit", "10", "edited as received").status == 0)
+        #expect(try daemon.todo("undo").status == 0)
+        let rows = try JournalFile.query(
+            "SELECT name || ' ' || payload || ' ' || (acceptance_id IS NOT NULL) FROM actions WHERE version > 13 ORDER BY version",
+            on: path)
+        #expect(rows.count == 3)
+        #expect(rows.first == #"add {"text":"kept as received"} 1"#)
+        #expect(rows.dropFirst().first == #"edit {"number":10,"text":"edited as received"} 1"#)
+        #expect(rows.last?.hasPrefix(#"undo {"reverts":"#) == true && rows.last?.hasSuffix(" 0") == true, "\(rows)")
+        let identifier = try JournalFile.query("SELECT acceptance_id FROM actions WHERE version = 14", on: path)
+        #expect(identifier.first?.count == 36)
+
+        // The history shows each action as it was applied, its id and time fixed at acceptance.
+        let history = try daemon.todo("log", "-n", "3", "--json").output
+        let added = try #require(
+            (try JSONSerialization.jsonObject(with: Data(history.utf8)) as? [[String: Any]])?.first)
+        let payload = try #require(added["payload"] as? [String: Any])
+        #expect(payload["text"] as? String == "kept as received")
+        #expect((payload["id"] as? String)?.lowercased() == identifier.first, "\(history)")
+        #expect(payload["createdAt"] as? Int == added["acceptedAt"] as? Int)
+
+        // Replayed after a crash, old and new entries give the same items.
+        let before = try daemon.todo("export", "--json").output
+        try daemon.crash()
+        try daemon.start()
+        #expect(try daemon.todo("export", "--json").output == before)
+        #expect(try daemon.todo("list").output.contains("10 [ ] kept as received"))
+    }
+
+    @Test func aSchema4JournalIsRefusedAndLeftAsItIs() throws {
         let daemon = try DaemonHarness()
         #expect(try daemon.todo("add", "kept").status == 0)
         #expect(try daemon.stop() == 0)
         let path = JournalFile.path(daemon)
-        try JournalFile.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'", on: path)
+        try JournalFile.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'", on: path)
         let before = try JournalFile.contents(path)
         let attempt = try ChildProcess(
             Binaries.path("todod"), ["--socket", daemon.socketPath, "--data-dir", daemon.dataDirectory],
@@ -85,7 +139,7 @@ import Testing
         #expect(try attempt.waitForExit() == 1)
         #expect(
             attempt.standardError.contains(
-                "journal \(path) has schema version 3; this daemon reads schema versions 1 to 2"))
+                "journal \(path) has schema version 4; this daemon reads schema versions 1 to 3"))
         #expect(try JournalFile.contents(path) == before, "the journal was changed")
         let wal =
             FileManager.default.fileExists(atPath: path + "-wal") ? try JournalFile.contents(path + "-wal") : Data()

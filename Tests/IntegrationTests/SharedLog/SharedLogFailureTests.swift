@@ -395,7 +395,7 @@ struct SharedLogFailureTests {
                 return DaemonHarness.isAnswering(directory + "/todod.sock") ? true : nil
             }
         }
-        #expect(try postgres.psql("SELECT key, value FROM todod_meta") == "schema_version|2")
+        #expect(try postgres.psql("SELECT key, value FROM todod_meta") == "schema_version|3")
         #expect(try postgres.psql("SELECT version FROM todod_head") == "0")
         #expect(!postgres.log.contains("ERROR"), "no daemon's schema statements failed: \(postgres.log)")
         for (index, directory) in directories.enumerated() {

@@ -143,11 +143,11 @@ struct SharedLogIntegrityTests {
         let first = try cluster.addDaemon(arguments: ["--verify-interval", "1", "--log-level", "debug"])
         #expect(
             first.process.standardError.contains(
-                "migrated the shared log's schema in PostgreSQL \(cluster.postgres.socketDirectory)/postgres from version 1 to 2"
+                "migrated the shared log's schema in PostgreSQL \(cluster.postgres.socketDirectory)/postgres from version 1 to 3"
             ), "\(first.process.standardError)")
         #expect(first.process.standardError.contains("recovered version 10 from PostgreSQL"))
         #expect(first.process.standardError.contains("(snapshot at 10, 0 actions replayed"))
-        #expect(try cluster.postgres.psql("SELECT value FROM todod_meta WHERE key = 'schema_version'") == "2")
+        #expect(try cluster.postgres.psql("SELECT value FROM todod_meta WHERE key = 'schema_version'") == "3")
         let second = try cluster.addDaemon()
         #expect(!second.process.standardError.contains("migrated"), "once")
 
@@ -164,6 +164,11 @@ struct SharedLogIntegrityTests {
         #expect(try old.hello(name: "test/1", clientID: "fixture-writer")["lastSequence"] as? Int == 8)
         try SharedLogFailureTests.add(["after the migration"], on: second)
         _ = try cluster.agreedList(atLeast: 11)
+        // Kept as received, with its acceptance identifier; the older rows as accepted.
+        #expect(
+            try cluster.postgres.psql("SELECT payload, acceptance_id IS NOT NULL FROM todod_log WHERE version = 11")
+                == #"{"text":"after the migration"}|t"#)
+        #expect(try cluster.postgres.psql("SELECT count(*) FROM todod_log WHERE acceptance_id IS NULL") == "10")
         #expect(throws: (any Error).self) { try cluster.postgres.psql("DELETE FROM todod_log WHERE version = 1") }
         try eventually("no verification pass of the migrated log") {
             first.process.standardError.contains("verified the shared log: 11 entries up to version 11") ? true : nil
@@ -217,7 +222,8 @@ struct SharedLogIntegrityTests {
             CREATE TEMP TABLE todod_head (only_row boolean, version bigint, hash bytea);
             INSERT INTO todod_head VALUES (true, 7, '\\x00');
             SELECT todod_append(7, '\\x00', ARRAY['add'], ARRAY['{}'], ARRAY[0::bigint], ARRAY[NULL::bigint],
-                ARRAY[NULL::integer], ARRAY[NULL::text], ARRAY[NULL::bigint], ARRAY[NULL::text], ARRAY['\\x00'::bytea]);
+                ARRAY[NULL::integer], ARRAY[NULL::text], ARRAY[NULL::bigint], ARRAY[NULL::text], ARRAY['\\x00'::bytea],
+                ARRAY[NULL::uuid]);
             """, as: "todod", in: "todo")
         #expect(
             shadowed.split(separator: "\n").last == "-3",

@@ -1,6 +1,9 @@
 import CSQLite
 import Foundation
+import SyncProtocol
+import SyncStore
 import TestSupport
+import TodoDomain
 
 /// Direct access to a stopped daemon's journal file, to damage it the way disks and old or new
 /// versions would.
@@ -75,6 +78,37 @@ enum JournalFile {
             DETACH original;
             PRAGMA journal_mode=WAL;
             """, on: path, creating: true)
+        // Schema 1 keeps every action as accepted: what a daemon of its time wrote.
+        let separator = "\u{1F}"
+        let received = try query(
+            "SELECT version || char(31) || name || char(31) || accepted_at || char(31) || acceptance_id || char(31) || payload FROM actions WHERE acceptance_id IS NOT NULL",
+            on: original)
+        for row in received {
+            let fields = row.split(separator: separator, maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
+            let accepted = try acceptedPayload(
+                name: fields[1], payload: fields[4], acceptedAt: Int64(fields[2])!, identifier: fields[3])
+            let quoted = accepted.replacingOccurrences(of: "'", with: "''")
+            try execute("UPDATE actions SET payload = '\(quoted)' WHERE version = \(fields[0])", on: path)
+        }
+    }
+
+    /// The payload of a todo action kept as received, as it was accepted with `identifier` at
+    /// `acceptedAt`.
+    private static func acceptedPayload(name: String, payload: String, acceptedAt: Int64, identifier: String) throws
+        -> String
+    {
+        guard let type = TodoApp.actionType(named: name), let uuid = UUID(uuidString: identifier) else {
+            throw TestFailure("cannot accept the journaled \(name) \(payload)")
+        }
+        return try accepted(type, payload, AcceptanceContext(identifier: uuid, millisecondsSinceEpoch: acceptedAt))
+    }
+
+    private static func accepted<A: Action<TodoState>>(_ type: A.Type, _ payload: String, _ context: AcceptanceContext)
+        throws -> String
+    {
+        var action = try WireJSON.decode(A.self, from: Array(payload.utf8))
+        action.accept(context, state: TodoApp.initialState)
+        return String(decoding: try WireJSON.encode(action), as: UTF8.self)
     }
 
     /// The bytes of the file.

@@ -9,6 +9,8 @@ import SyncStore
 /// rejected, never re-targeted at that newer change.
 public struct UndoBoardChange: Action {
     public static let wireName = "undo"
+    /// Acceptance takes the newest change from the state: journaled as accepted.
+    public static let acceptanceReadsState = true
     /// What is undone, noted at acceptance for the journal and the person who asked.
     public var undoing: String?
     /// The id of the change this undo reverts, fixed at acceptance.

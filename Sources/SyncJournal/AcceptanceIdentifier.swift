@@ -1,0 +1,69 @@
+/// The identifier acceptance drew for an action the journal keeps as it was received: what,
+/// with the entry's acceptance time, lets a replay accept it again exactly as the first time.
+///
+/// Sixteen bytes (a UUID's), written as the canonical lowercase text
+/// (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) in the journal's columns.
+public struct AcceptanceIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// Bytes 0–7, big-endian.
+    public var high: UInt64
+    /// Bytes 8–15, big-endian.
+    public var low: UInt64
+
+    /// The identifier of these two halves.
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The identifier written as `text`, with or without its four dashes, in either case;
+    /// `nil` for anything else.
+    public init?(text: some Collection<UInt8>) {
+        var value: (high: UInt64, low: UInt64) = (0, 0)
+        var digits = 0
+        for (offset, byte) in text.enumerated() {
+            if byte == UInt8(ascii: "-") && text.count == 36 && Self.dashOffsets.contains(offset) { continue }
+            guard let digit = Self.digit(byte), digits < 32 else { return nil }
+            if digits < 16 { value.high = value.high << 4 | digit } else { value.low = value.low << 4 | digit }
+            digits += 1
+        }
+        guard digits == 32 else { return nil }
+        self.init(high: value.high, low: value.low)
+    }
+
+    /// The sixteen bytes, in order.
+    public var bytes: [UInt8] {
+        (0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * UInt64(index % 8))) }
+    }
+
+    /// The canonical text, handed to `body` from the stack (binding a column costs no allocation).
+    public func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+            var position = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    buffer[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let half = nibble < 16 ? high : low
+                buffer[position] = Self.hexDigits[Int((half >> (60 - 4 * UInt64(nibble % 16))) & 0xF)]
+                position += 1
+            }
+            return body(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// The canonical text.
+    public var description: String { withText { String(decoding: $0, as: UTF8.self) } }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let dashOffsets: Set = [8, 13, 18, 23]
+
+    private static func digit(_ byte: UInt8) -> UInt64? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt64(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt64(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt64(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+}
