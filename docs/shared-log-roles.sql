@@ -8,5 +8,5 @@ GRANT SELECT ON todod_meta, todod_head, todod_log, todod_snapshots TO todod;
 GRANT INSERT ON todod_meta TO todod;
 -- Saving snapshots and pruning old ones (a snapshot is a copy of what the log holds).
 GRANT INSERT, DELETE ON todod_snapshots TO todod;
-REVOKE EXECUTE ON FUNCTION todod_append(bigint, bytea, text[], text[], bigint[], bigint[], integer[], text[], bigint[], text[], bytea[]) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION todod_append(bigint, bytea, text[], text[], bigint[], bigint[], integer[], text[], bigint[], text[], bytea[]) TO todod;
+REVOKE EXECUTE ON FUNCTION todod_append(bigint, bytea, text[], text[], bigint[], bigint[], integer[], text[], bigint[], text[], bytea[], uuid[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION todod_append(bigint, bytea, text[], text[], bigint[], bigint[], integer[], text[], bigint[], text[], bytea[], uuid[]) TO todod;

@@ -422,7 +422,7 @@ struct SharedLogFailureTests {
         let refused = try Self.refusedStart(["--postgres", cluster.postgres.conninfo], in: directory)
         #expect(refused.status == 1)
         #expect(
-            refused.error.contains("has schema version 99; this daemon reads schema versions 1 to 2"),
+            refused.error.contains("has schema version 99; this daemon reads schema versions 1 to 3"),
             "\(refused.error)")
         #expect(try cluster.postgres.psql("SELECT value FROM todod_meta") == "99")
         #expect(

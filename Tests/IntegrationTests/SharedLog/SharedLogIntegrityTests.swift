@@ -194,7 +194,7 @@ struct SharedLogIntegrityTests {
             environment: [:], outputDirectory: directory)
         #expect(try prepared.waitForExit() == 0, "\(prepared.standardError)")
         #expect(prepared.standardError.contains("the shared log's schema (todod_*) in PostgreSQL"))
-        #expect(prepared.standardError.contains("/todo is at version 2"), "\(prepared.standardError)")
+        #expect(prepared.standardError.contains("/todo is at version 3"), "\(prepared.standardError)")
         let grants = try String(
             contentsOf: packageRoot.appendingPathComponent("docs/shared-log-roles.sql"), encoding: .utf8)
         try postgres.psql(grants, as: "todod_owner", in: "todo")

@@ -9,7 +9,7 @@ enum TallyApp: SyncApp {
     }
 
     static let initialState = State()
-    static let actions: [any Action<State>.Type] = [Add.self, Note.self]
+    static let actions: [any Action<State>.Type] = [Add.self, Note.self, StampNote.self]
     static let sideEffects: [any DispatchedSideEffect<State, StandardDependencies>.Type] = [Wait.self]
     static let viewModels: [any ViewModel<State>.Type] = [TallyModel.self, NotesModel.self, NoteModel.self]
 }
@@ -37,6 +37,24 @@ struct Note: Action {
 
     func update(_ state: inout TallyApp.State) throws {
         state.notes.append(text)
+    }
+}
+
+/// Appends a note of `prefix` and the acceptance time; its `Codable` keeps only `prefix`, so the
+/// time survives a replay only because the journal keeps the context and accepts it again.
+struct StampNote: Action {
+    static let wireName = "stamp"
+    var prefix: String
+    var at: Int64?
+
+    enum CodingKeys: String, CodingKey { case prefix }
+
+    mutating func accept(_ context: AcceptanceContext, state: TallyApp.State) {
+        at = context.millisecondsSinceEpoch
+    }
+
+    func update(_ state: inout TallyApp.State) throws {
+        state.notes.append("\(prefix) \(at ?? 0)")
     }
 }
 
