@@ -77,7 +77,8 @@ final class LiveStore<State: Codable & Equatable & Sendable, Dependencies: SideE
                     let difference = StateDifference.describe(expected: contents.store.state, actual: replay.state)
                     let cause =
                         A.acceptanceReadsState
-                        ? "its Codable loses something acceptance fixed" : "its acceptance is not a function of its context"
+                        ? "its Codable loses something acceptance fixed"
+                        : "its acceptance is not a function of its context"
                     divergence =
                         "its journaled form, replayed on the state before it, gives another state (\(cause)):\n\(difference)"
                 }

@@ -46,7 +46,8 @@ import Testing
             #"{"type":"batch","id":2,"actions":[{"name":"add","payload":{"by":2}},{"name":"stamp","payload":{"prefix":"b"}}]}"#
         )
         harness.settle()
-        #expect(harness.journal.map { String(decoding: $0.payload, as: UTF8.self) } == [#"{"by":2}"#, #"{"prefix":"b"}"#])
+        #expect(
+            harness.journal.map { String(decoding: $0.payload, as: UTF8.self) } == [#"{"by":2}"#, #"{"prefix":"b"}"#])
         #expect(harness.journal.allSatisfy { $0.acceptanceIdentifier != nil })
         var replayed = Store(state: TallyApp.initialState)
         for entry in harness.journal { try ActionDirectory(TallyApp.actions).reapply(entry, to: &replayed) }

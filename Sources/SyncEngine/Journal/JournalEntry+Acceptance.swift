@@ -1,10 +1,11 @@
+import SyncJournal
+import SyncStore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import SyncJournal
-import SyncStore
 
 extension AcceptanceIdentifier {
     /// The journal's form of `identifier`.

@@ -84,7 +84,8 @@ enum JournalFile {
             "SELECT version || char(31) || name || char(31) || accepted_at || char(31) || acceptance_id || char(31) || payload FROM actions WHERE acceptance_id IS NOT NULL",
             on: original)
         for row in received {
-            let fields = row.split(separator: separator, maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
+            let fields = row.split(separator: separator, maxSplits: 4, omittingEmptySubsequences: false).map(
+                String.init)
             let accepted = try acceptedPayload(
                 name: fields[1], payload: fields[4], acceptedAt: Int64(fields[2])!, identifier: fields[3])
             let quoted = accepted.replacingOccurrences(of: "'", with: "''")
