@@ -5,16 +5,20 @@ enum PlainJSONString {
     static func append(_ text: String, to bytes: inout [UInt8]) throws(PlainJSONEncoder.Unsupported) {
         var text = text
         let plain = text.withUTF8 { utf8 in
-            guard isPlain(utf8) else { return false }
-            bytes.reserveCapacity(bytes.count + utf8.count + 2)
-            bytes.append(UInt8(ascii: "\""))
-            var start = 0
-            for (index, byte) in utf8.enumerated() where needsEscape(byte) {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                bytes.append(UInt8(ascii: "\\"))
-                start = index
+            var escapes = 0
+            for byte in utf8 {
+                guard byte >= 0x20 && byte < 0x7F else { return false }
+                if needsEscape(byte) { escapes += 1 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            bytes.append(UInt8(ascii: "\""))
+            if escapes == 0 {
+                bytes.append(contentsOf: utf8)
+            } else {
+                for byte in utf8 {
+                    if needsEscape(byte) { bytes.append(UInt8(ascii: "\\")) }
+                    bytes.append(byte)
+                }
+            }
             bytes.append(UInt8(ascii: "\""))
             return true
         }

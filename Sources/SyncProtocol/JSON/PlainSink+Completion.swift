@@ -14,12 +14,12 @@ extension PlainSink {
     /// largest (a snapshot's list of items) is moved to where it goes, then the rest is
     /// written around it. So completing a large object takes about its small members more.
     func completeObject(at start: Int, members firstMember: Int) throws(PlainJSONEncoder.Unsupported) {
-        defer { members.removeSubrange(firstMember...) }
+        defer { members.removeLast(members.count - firstMember) }
         guard firstMember < members.count else {
             bytes.append(contentsOf: "{}".utf8)
             return
         }
-        members[firstMember...].sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        sortMembers(from: firstMember)
         var written = 1
         var largest: Int?
         var largestCount = 0
@@ -29,7 +29,8 @@ extension PlainSink {
                 try Self.checkUnambiguousOrder(members[index - 1].key, member.key)
                 written += 1
             }
-            written += try PlainJSONString.encodedCount(member.key) + 1 + member.count
+            members[index].keyCount = try PlainJSONString.encodedCount(member.key)
+            written += members[index].keyCount + 1 + member.count
             if member.nested == nil, member.count >= largestCount {
                 largest = index
                 largestCount = member.count
@@ -90,14 +91,29 @@ extension PlainSink {
     private func valueOffset(of target: Int, from firstMember: Int, at start: Int) -> Int {
         var offset = start + 1
         for index in firstMember..<target {
-            offset += Self.keyCount(members[index].key) + 1 + members[index].count + 1
+            offset += members[index].keyCount + 1 + members[index].count + 1
         }
-        return offset + Self.keyCount(members[target].key) + 1
+        return offset + members[target].keyCount + 1
     }
 
-    /// The bytes of `key` as JSON, which `completeObject` checked can be written.
-    private static func keyCount(_ key: String) -> Int {
-        (try? PlainJSONString.encodedCount(key)) ?? 0
+    /// Sorts `members[firstMember...]` by key, bytewise: in place by insertion for the few
+    /// members most objects have.
+    private func sortMembers(from firstMember: Int) {
+        func precedes(_ left: PlainMember, _ right: PlainMember) -> Bool {
+            left.key.utf8.lexicographicallyPrecedes(right.key.utf8)
+        }
+        guard members.count - firstMember <= 16 else {
+            let sorted = members[firstMember...].sorted(by: precedes)
+            members.replaceSubrange(firstMember..., with: sorted)
+            return
+        }
+        for end in (firstMember + 1)..<max(members.count, firstMember + 1) {
+            var index = end
+            while index > firstMember, precedes(members[index], members[index - 1]) {
+                members.swapAt(index, index - 1)
+                index -= 1
+            }
+        }
     }
 
     /// Closes the array that is the last bytes, first putting the containers handed out for

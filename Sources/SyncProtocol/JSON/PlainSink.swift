@@ -7,15 +7,17 @@
 /// JSON as the last bytes and its parent the innermost again.
 final class PlainSink {
     /// The JSON of the complete values, then the members of the open objects.
-    var bytes: [UInt8] = []
+    // Unchecked: only the encoding's own calls touch them, one at a time, and the dynamic
+    // checks cost more than the appends.
+    @exclusivity(unchecked) var bytes: [UInt8] = []
     /// The members of the open objects, the innermost object's last.
-    var members: [PlainMember] = []
+    @exclusivity(unchecked) var members: [PlainMember] = []
     /// The depth of the value that may write now; -1 once the sink's own value is complete.
-    var openDepth = 0
+    @exclusivity(unchecked) var openDepth = 0
     /// The sink of the whole `encode` call, which knows whether it failed; `nil` there.
     private let root: PlainSink?
     /// Whether something was found that this encoder leaves to `JSONEncoder` (in the root).
-    private var rootFailed = false
+    @exclusivity(unchecked) private var rootFailed = false
 
     /// The sink of an `encode` call.
     init() {
@@ -49,6 +51,8 @@ struct PlainMember {
     let end: Int
     /// The container handed out for the member, which holds its value in a sink of its own.
     let nested: PlainValueEncoder?
+    /// How many bytes the key takes as JSON, once the object completes.
+    var keyCount = 0
 
     /// How many bytes its value takes.
     var count: Int { nested?.sink.bytes.count ?? end - start }

@@ -18,13 +18,13 @@ final class PlainValueEncoder: Encoder {
     /// How many open values on `sink` hold this one.
     let depth: Int
     /// What the value is so far.
-    private(set) var shape = Shape.empty
+    @exclusivity(unchecked) private(set) var shape = Shape.empty
     /// Where the value starts in `sink.bytes`, once it is an object.
-    private var start = 0
+    @exclusivity(unchecked) private var start = 0
     /// For an object: the index of its first member in `sink.members`.
-    private var firstMember = 0
+    @exclusivity(unchecked) private var firstMember = 0
     /// For an array: its elements so far.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
     /// For an array: the containers handed out for elements, and where their bytes go.
     private var nestedElements: [(offset: Int, encoder: PlainValueEncoder)] = []
     /// The encoder of the value holding this one, for `codingPath`.
