@@ -1,156 +1,225 @@
-/// Adds the members of an object.
+/// Adds the members of an object: each value is written at the end of the sink at once, and
+/// recorded as a member for the object to sort when it completes.
 struct PlainKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    /// The object being filled.
-    let object: PlainObject
-    /// The keys and indices that lead to it.
-    let codingPath: [any CodingKey]
+    /// The encoder of the object.
+    let encoder: PlainValueEncoder
 
-    /// Adds the member `key` with the value `node`.
-    private func add(_ key: Key, _ node: PlainNode) {
-        object.members.append((key.stringValue, node))
+    /// The keys and indices that lead to the object.
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    /// Whether a member can be added now; when not, the encoding has failed.
+    private var canAdd: Bool {
+        guard encoder.shape == .object, encoder.isOpen else {
+            encoder.sink.fail()
+            return false
+        }
+        return true
     }
 
-    /// Adds the member `key` with an encoded scalar.
-    private func add(_ key: Key, scalar: [UInt8]) {
-        let node = PlainNode()
-        node.set(scalar)
-        add(key, node)
+    /// Adds the member `key` with a scalar `write` appends.
+    private func add(_ key: Key, _ write: (inout [UInt8]) throws(PlainJSONEncoder.Unsupported) -> Void)
+        throws(PlainJSONEncoder.Unsupported)
+    {
+        let sink = encoder.sink
+        guard canAdd else { throw PlainJSONEncoder.Unsupported() }
+        let start = sink.bytes.count
+        do {
+            try write(&sink.bytes)
+        } catch {
+            throw sink.fail()
+        }
+        sink.members.append(PlainMember(key: key.stringValue, start: start, end: sink.bytes.count, nested: nil))
     }
 
-    mutating func encodeNil(forKey key: Key) throws { add(key, scalar: Array("null".utf8)) }
+    /// Adds the member `key` with an integer.
+    private func add(_ key: Key, integer: some BinaryInteger) throws(PlainJSONEncoder.Unsupported) {
+        try add(key) { JSONDigits.append(integer, to: &$0) }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { try add(key) { $0.append(contentsOf: "null".utf8) } }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        add(key, scalar: Array((value ? "true" : "false").utf8))
+        try add(key) { $0.append(contentsOf: (value ? "true" : "false").utf8) }
     }
-    mutating func encode(_ value: String, forKey key: Key) throws { add(key, scalar: try PlainNode.scalar(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Float, forKey key: Key) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Int, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { add(key, scalar: JSONDigits.decimal(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try add(key) { bytes throws(PlainJSONEncoder.Unsupported) in try PlainJSONString.append(value, to: &bytes) }
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws { throw encoder.sink.fail() }
+    mutating func encode(_ value: Float, forKey key: Key) throws { throw encoder.sink.fail() }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try add(key, integer: value) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try add(key, integer: value) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        add(key, try PlainNode.encoding(value, codingPath: codingPath + [key]))
+        let sink = encoder.sink
+        guard canAdd else { throw PlainJSONEncoder.Unsupported() }
+        let start = sink.bytes.count
+        if try !PlainScalar.append(value, to: &sink.bytes, failing: sink) {
+            let child = encoder.child(at: key)
+            try child.encodeComposite(value)
+            child.finish()
+            guard !sink.failed else { throw PlainJSONEncoder.Unsupported() }
+        }
+        sink.members.append(PlainMember(key: key.stringValue, start: start, end: sink.bytes.count, nested: nil))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        let node = PlainNode()
-        add(key, node)
-        return KeyedEncodingContainer(
-            PlainKeyedEncodingContainer<NestedKey>(object: node.claimObject(), codingPath: codingPath + [key]))
+        guard canAdd else { return KeyedEncodingContainer(PlainKeyedEncodingContainer<NestedKey>(encoder: encoder)) }
+        let nested = encoder.nested(at: key, shape: .object)
+        encoder.sink.members.append(PlainMember(key: key.stringValue, start: 0, end: 0, nested: nested))
+        return KeyedEncodingContainer(PlainKeyedEncodingContainer<NestedKey>(encoder: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let node = PlainNode()
-        add(key, node)
-        return PlainUnkeyedEncodingContainer(array: node.claimArray(), codingPath: codingPath + [key])
+        guard canAdd else { return PlainUnkeyedEncodingContainer(encoder: encoder) }
+        let nested = encoder.nested(at: key, shape: .array)
+        encoder.sink.members.append(PlainMember(key: key.stringValue, start: 0, end: 0, nested: nested))
+        return PlainUnkeyedEncodingContainer(encoder: nested)
     }
 
+    /// Unsupported: fails the encoding, and what is written to the encoder returned is lost.
     mutating func superEncoder() -> any Encoder {
-        object.isUnsupported = true
-        return PlainValueEncoder(node: PlainNode(), codingPath: codingPath)
+        encoder.sink.fail()
+        return encoder
     }
 
+    /// Unsupported, as `superEncoder()`.
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         superEncoder()
     }
 }
 
-/// Appends the elements of an array.
+/// Appends the elements of an array, each written at the end of the sink at once.
 struct PlainUnkeyedEncodingContainer: UnkeyedEncodingContainer {
-    /// The array being filled.
-    let array: PlainArray
-    /// The keys and indices that lead to it.
-    let codingPath: [any CodingKey]
+    /// The encoder of the array.
+    let encoder: PlainValueEncoder
+
+    /// The keys and indices that lead to the array.
+    var codingPath: [any CodingKey] { encoder.codingPath }
 
     /// Elements so far.
-    var count: Int { array.elements.count }
+    var count: Int { encoder.count }
 
-    /// Appends an encoded scalar.
-    private func add(scalar: [UInt8]) {
-        let node = PlainNode()
-        node.set(scalar)
-        array.elements.append(node)
+    /// Whether an element can be appended now; when not, the encoding has failed.
+    private var canAdd: Bool {
+        guard encoder.shape == .array, encoder.isOpen else {
+            encoder.sink.fail()
+            return false
+        }
+        return true
     }
 
-    mutating func encodeNil() throws { add(scalar: Array("null".utf8)) }
-    mutating func encode(_ value: Bool) throws { add(scalar: Array((value ? "true" : "false").utf8)) }
-    mutating func encode(_ value: String) throws { add(scalar: try PlainNode.scalar(value)) }
-    mutating func encode(_ value: Double) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Float) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Int) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int8) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int16) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int32) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int64) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt8) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt16) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt32) throws { add(scalar: JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt64) throws { add(scalar: JSONDigits.decimal(value)) }
+    /// Appends a scalar `write` appends.
+    private func add(_ write: (inout [UInt8]) throws(PlainJSONEncoder.Unsupported) -> Void) throws(PlainJSONEncoder
+        .Unsupported)
+    {
+        guard canAdd else { throw PlainJSONEncoder.Unsupported() }
+        encoder.beginElement()
+        do {
+            try write(&encoder.sink.bytes)
+        } catch {
+            throw encoder.sink.fail()
+        }
+    }
+
+    /// Appends an integer.
+    private func add(integer: some BinaryInteger) throws(PlainJSONEncoder.Unsupported) {
+        try add { JSONDigits.append(integer, to: &$0) }
+    }
+
+    mutating func encodeNil() throws { try add { $0.append(contentsOf: "null".utf8) } }
+    mutating func encode(_ value: Bool) throws { try add { $0.append(contentsOf: (value ? "true" : "false").utf8) } }
+    mutating func encode(_ value: String) throws {
+        try add { bytes throws(PlainJSONEncoder.Unsupported) in try PlainJSONString.append(value, to: &bytes) }
+    }
+    mutating func encode(_ value: Double) throws { throw encoder.sink.fail() }
+    mutating func encode(_ value: Float) throws { throw encoder.sink.fail() }
+    mutating func encode(_ value: Int) throws { try add(integer: value) }
+    mutating func encode(_ value: Int8) throws { try add(integer: value) }
+    mutating func encode(_ value: Int16) throws { try add(integer: value) }
+    mutating func encode(_ value: Int32) throws { try add(integer: value) }
+    mutating func encode(_ value: Int64) throws { try add(integer: value) }
+    mutating func encode(_ value: UInt) throws { try add(integer: value) }
+    mutating func encode(_ value: UInt8) throws { try add(integer: value) }
+    mutating func encode(_ value: UInt16) throws { try add(integer: value) }
+    mutating func encode(_ value: UInt32) throws { try add(integer: value) }
+    mutating func encode(_ value: UInt64) throws { try add(integer: value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        array.elements.append(try PlainNode.encoding(value, codingPath: codingPath + [PlainIndexKey(intValue: count)]))
+        let sink = encoder.sink
+        guard canAdd else { throw PlainJSONEncoder.Unsupported() }
+        encoder.beginElement()
+        guard try !PlainScalar.append(value, to: &sink.bytes, failing: sink) else { return }
+        let child = encoder.child(at: PlainIndexKey(intValue: encoder.count - 1))
+        try child.encodeComposite(value)
+        child.finish()
+        guard !sink.failed else { throw PlainJSONEncoder.Unsupported() }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
         NestedKey
     > {
-        let node = PlainNode()
-        let path = codingPath + [PlainIndexKey(intValue: count)]
-        array.elements.append(node)
+        guard canAdd else { return KeyedEncodingContainer(PlainKeyedEncodingContainer<NestedKey>(encoder: encoder)) }
         return KeyedEncodingContainer(
-            PlainKeyedEncodingContainer<NestedKey>(object: node.claimObject(), codingPath: path))
+            PlainKeyedEncodingContainer<NestedKey>(encoder: encoder.nestedElement(shape: .object)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let node = PlainNode()
-        let path = codingPath + [PlainIndexKey(intValue: count)]
-        array.elements.append(node)
-        return PlainUnkeyedEncodingContainer(array: node.claimArray(), codingPath: path)
+        guard canAdd else { return self }
+        return PlainUnkeyedEncodingContainer(encoder: encoder.nestedElement(shape: .array))
     }
 
+    /// Unsupported: fails the encoding, and what is written to the encoder returned is lost.
     mutating func superEncoder() -> any Encoder {
-        let node = PlainNode()
-        node.content = .unsupported
-        array.elements.append(node)
-        return PlainValueEncoder(node: PlainNode(), codingPath: codingPath)
+        encoder.sink.fail()
+        return encoder
     }
 }
 
 /// Sets a value on its own (an enum's raw value, a wrapper type).
 struct PlainSingleValueEncodingContainer: SingleValueEncodingContainer {
-    /// Where the value goes.
-    let node: PlainNode
-    /// The keys and indices that lead to it.
-    let codingPath: [any CodingKey]
+    /// The encoder of the value.
+    let encoder: PlainValueEncoder
 
-    mutating func encodeNil() throws { node.set(Array("null".utf8)) }
-    mutating func encode(_ value: Bool) throws { node.set(Array((value ? "true" : "false").utf8)) }
-    mutating func encode(_ value: String) throws { node.set(try PlainNode.scalar(value)) }
-    mutating func encode(_ value: Double) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Float) throws { throw PlainJSONEncoder.Unsupported() }
-    mutating func encode(_ value: Int) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int8) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int16) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int32) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: Int64) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt8) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt16) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt32) throws { node.set(JSONDigits.decimal(value)) }
-    mutating func encode(_ value: UInt64) throws { node.set(JSONDigits.decimal(value)) }
+    /// The keys and indices that lead to the value.
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    /// Sets an integer.
+    private func set(integer: some BinaryInteger) throws(PlainJSONEncoder.Unsupported) {
+        try encoder.writeScalar { JSONDigits.append(integer, to: &$0) }
+    }
+
+    mutating func encodeNil() throws { try encoder.writeScalar { $0.append(contentsOf: "null".utf8) } }
+    mutating func encode(_ value: Bool) throws {
+        try encoder.writeScalar { $0.append(contentsOf: (value ? "true" : "false").utf8) }
+    }
+    mutating func encode(_ value: String) throws {
+        try encoder.writeScalar { bytes throws(PlainJSONEncoder.Unsupported) in
+            try PlainJSONString.append(value, to: &bytes)
+        }
+    }
+    mutating func encode(_ value: Double) throws { throw encoder.sink.fail() }
+    mutating func encode(_ value: Float) throws { throw encoder.sink.fail() }
+    mutating func encode(_ value: Int) throws { try set(integer: value) }
+    mutating func encode(_ value: Int8) throws { try set(integer: value) }
+    mutating func encode(_ value: Int16) throws { try set(integer: value) }
+    mutating func encode(_ value: Int32) throws { try set(integer: value) }
+    mutating func encode(_ value: Int64) throws { try set(integer: value) }
+    mutating func encode(_ value: UInt) throws { try set(integer: value) }
+    mutating func encode(_ value: UInt8) throws { try set(integer: value) }
+    mutating func encode(_ value: UInt16) throws { try set(integer: value) }
+    mutating func encode(_ value: UInt32) throws { try set(integer: value) }
+    mutating func encode(_ value: UInt64) throws { try set(integer: value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        guard case .empty = node.content else { throw PlainJSONEncoder.Unsupported() }
-        try PlainNode.encode(value, into: node, codingPath: codingPath)
+        try encoder.encode(value)
     }
 }

@@ -26,7 +26,7 @@ public enum WireJSON {
     /// by hand around values encoded on their own.
     public static func appendString(_ text: String, to bytes: inout [UInt8]) throws {
         do {
-            try PlainNode.append(text, to: &bytes)
+            try PlainJSONString.append(text, to: &bytes)
         } catch {
             bytes += try makeEncoder().encode(text)
         }
