@@ -10,16 +10,19 @@ import TodoDomain
 #endif
 
 /// Journal entries decoded into the todo app's actions as recovery does (the action type found
-/// by name in an `ActionDirectory`, its journaled payload decoded with `WireJSON.decode`, applied
-/// to a store, never accepted again), from a state with done and open items and undo steps:
+/// by name in an `ActionDirectory`, its journaled payload decoded with `WireJSON.decode`, and,
+/// for an action the journal keeps as received, accepted again with the entry's context), applied
+/// to a store, from a state with done and open items and undo steps:
 ///
 /// - only valid JSON decodes;
 /// - a rejected action leaves the state as it was (the `Action` contract recovery relies on);
-/// - what the daemon would journal for the decoded action (`WireJSON.encode`) decodes to an
-///   action that does exactly the same to the same state: a replay rebuilds the state.
+/// - an action kept as received is accepted to the same action on any state (its acceptance
+///   reads only the context, as it declares), so a replay, or a rebase on another state,
+///   repeats what the daemon did;
+/// - an action kept as accepted (`acceptanceReadsState`, applied as it is): what the daemon
+///   would journal for it (`WireJSON.encode`) decodes to an action that does exactly the same to
+///   the same state.
 ///
-/// The first byte of the input picks the action's name (or takes a few bytes as one), the rest
-/// is the payload.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJournalReplay(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var source = ByteSource(bytes(data, size))
@@ -55,9 +58,16 @@ let startStore: Store<TodoState> = {
     return store
 }()
 
+/// The context every fuzzed entry is accepted with.
+let context = AcceptanceContext(
+    identifier: UUID(uuidString: "00000000-0000-4000-8000-00000000abcd")!, millisecondsSinceEpoch: 1_800_000_000_000)
+
 func replay<A: Action<TodoState>>(_ type: A.Type, payload: [UInt8]) {
-    guard let action = try? WireJSON.decode(A.self, from: payload) else { return }
+    guard let received = try? WireJSON.decode(A.self, from: payload) else { return }
     check(ReferenceJSON.parse(payload) != nil, "\"\(A.wireName)\" decoded from invalid JSON")
+    // Kept as received: accepted again with the entry's context. Kept as accepted: as it is.
+    var action = received
+    if !A.acceptanceReadsState { action.accept(context, state: startStore.state) }
     var store = startStore
     let outcome = Result { try store.apply(action) }
     if case .failure = outcome {
@@ -65,13 +75,24 @@ func replay<A: Action<TodoState>>(_ type: A.Type, payload: [UInt8]) {
             store.state == startStore.state && store.version == startStore.version,
             "a rejected \"\(A.wireName)\" changed the state")
     }
-    guard let journaled = try? WireJSON.encode(action) else {
+    guard let encoded = try? WireJSON.encode(action) else {
         check(false, "a decoded \"\(A.wireName)\" does not encode")
         return
     }
-    guard let again = try? WireJSON.decode(A.self, from: journaled) else {
-        check(false, "the journaled \"\(A.wireName)\" does not decode: \(String(decoding: journaled, as: UTF8.self))")
-        return
+    let again: A
+    if A.acceptanceReadsState {
+        guard let decoded = try? WireJSON.decode(A.self, from: encoded) else {
+            check(false, "the journaled \"\(A.wireName)\" does not decode: \(String(decoding: encoded, as: UTF8.self))")
+            return
+        }
+        again = decoded
+    } else {
+        var elsewhere = received
+        elsewhere.accept(context, state: TodoApp.initialState)
+        check(
+            (try? WireJSON.encode(elsewhere)) == encoded,
+            "\"\(A.wireName)\" reads the state in its acceptance without declaring acceptanceReadsState")
+        again = elsewhere
     }
     var replayed = startStore
     let replayOutcome = Result { try replayed.apply(again) }
