@@ -39,6 +39,7 @@ public final class Daemon<App: SyncApp> {
     /// Serves until SIGINT or SIGTERM. Throws if it cannot start.
     public func run() throws(DaemonError) {
         Self.resetSignalDisposition()
+        MemoryTuning.configure()
         let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
         defer { loop.deallocate() }
         try DaemonError.check(uv_loop_init(loop), "initialising", "the event loop")
