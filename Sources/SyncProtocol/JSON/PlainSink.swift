@@ -15,7 +15,9 @@ final class PlainSink {
     /// The depth of the value that may write now; -1 once the sink's own value is complete.
     @exclusivity(unchecked) var openDepth = 0
     /// The sink of the whole `encode` call, which knows whether it failed; `nil` there.
-    private let root: PlainSink?
+    /// Unowned: the root's members hold the encoders of nested containers, which hold their
+    /// sinks; the root outlives them all (the `encode` call holds it).
+    private unowned let root: PlainSink?
     /// Whether something was found that this encoder leaves to `JSONEncoder` (in the root).
     @exclusivity(unchecked) private var rootFailed = false
 

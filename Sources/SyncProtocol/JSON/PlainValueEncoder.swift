@@ -27,8 +27,9 @@ final class PlainValueEncoder: Encoder {
     @exclusivity(unchecked) private(set) var count = 0
     /// For an array: the containers handed out for elements, and where their bytes go.
     private var nestedElements: [(offset: Int, encoder: PlainValueEncoder)] = []
-    /// The encoder of the value holding this one, for `codingPath`.
-    private let parent: PlainValueEncoder?
+    /// The encoder of the value holding this one, for `codingPath`. Unowned: the parent holds
+    /// the encoders of the containers it handed out, and outlives them.
+    private unowned let parent: PlainValueEncoder?
     /// The key or index of this value in its parent.
     private let key: (any CodingKey)?
 
