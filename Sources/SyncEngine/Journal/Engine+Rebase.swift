@@ -9,10 +9,10 @@ import SyncStore
 ///                                                             └ rejected now: `rejected` with the reason
 /// ```
 /// Clients never saw the unsaved actions' results (durable before visible), so moving them
-/// after the foreign entries takes back nothing anyone saw. Each is applied again as it was
-/// accepted (its payload keeps the ids, times and, for `undo`, the change it reverts), never
-/// accepted anew: an action whose meaning depends on what the client saw is rejected rather
-/// than re-targeted.
+/// after the foreign entries takes back nothing anyone saw. Each is applied as the journal
+/// keeps it: one kept as received is accepted again with its own context (the same ids and
+/// times), one whose acceptance reads the state (`undo`, with the change it reverts) is kept as
+/// accepted and applied as it was, so it is rejected rather than re-targeted.
 extension Engine {
     /// Applies `foreign` (durable) to the durable state, then re-runs `unsaved` on top and
     /// records them for the next commit; the dispatches waiting for them follow their new
