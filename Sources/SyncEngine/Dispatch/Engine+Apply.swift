@@ -80,10 +80,12 @@ extension Engine {
         var payload = bytes
         var identifier: AcceptanceIdentifier? = AcceptanceIdentifier(context.identifier)
         if A.acceptanceReadsState {
+            // Kept as accepted: what is applied is what those bytes give, as on replay.
             do {
                 payload = try WireJSON.encode(action)
+                action = try WireJSON.decode(A.self, from: payload)
             } catch {
-                throw ProtocolError(.invalidPayload, "The action cannot be encoded (\(error)).")
+                throw ProtocolError(.invalidPayload, "The accepted action does not survive its JSON (\(error)).")
             }
             identifier = nil
         }

@@ -4,9 +4,13 @@ The page is the board's own (data-board, board.js) with the gateway's protocol m
 board model arrives; moving the card titled CARD_TITLE one column right is acked and comes
 back in an update; an action off the board's allowlist is refused. Exits 0 if all hold."""
 
+import faulthandler
 import sys
 
 from gateway_client import Gateway
+
+# A hang dumps every thread's stack and exits, rather than holding the suite.
+faulthandler.dump_traceback_later(300, exit=True)
 
 url, title = sys.argv[1], sys.argv[2]
 gateway = Gateway(url)
@@ -27,10 +31,26 @@ card = next(c for c in model["columns"][0]["cards"] if c["title"] == title)
 print(f"ok: the board arrives: columns {names}, {card['title']!r} in {names[0]}", flush=True)
 
 socket.send({"type": "dispatch", "id": 1, "action": "moveCard", "payload": {"card": card["id"], "column": names[1]}})
-ack = socket.receive_until(lambda m: m.get("type") in ("ack", "error"))
+# The gateway relays the daemon's update and the ack on two paths, so the update that shows the
+# move may arrive before its ack: keep what comes before the ack.
+before_ack = []
+
+
+def ack_after(message):
+    before_ack.append(message)
+    return message.get("type") in ("ack", "error")
+
+
+ack = socket.receive_until(ack_after)
 assert ack["type"] == "ack", ack
 version = ack["version"]
-update = socket.receive_until(lambda m: m.get("type") == "update" and m["version"] >= version)
+
+
+def shows_move(message):
+    return message.get("type") == "update" and message["version"] >= version
+
+
+update = next(filter(shows_move, before_ack), None) or socket.receive_until(shows_move)
 assert "patch" in update and update["base"] is not None, update
 print(f"ok: the move is acked at version {version} and comes back as a patch", flush=True)
 
