@@ -32,11 +32,16 @@ final class ConnectionThread: Sendable {
     private let configuration: Configuration
     private let router: ReplyRouter
     private let sender: RequestSender
+    /// The tasks that prefer to run on this thread (`SyncClient.executor`).
+    let jobs: ConnectionExecutor
 
-    init(configuration: Configuration, router: ReplyRouter, sender: RequestSender) {
+    init(
+        configuration: Configuration, router: ReplyRouter, sender: RequestSender, jobs: ConnectionExecutor
+    ) {
         self.configuration = configuration
         self.router = router
         self.sender = sender
+        self.jobs = jobs
     }
 
     /// Starts the thread (detached: it ends when the client closes). `firstConnection` hears
@@ -68,12 +73,15 @@ final class ConnectionThread: Sendable {
         } else {
             Unmanaged<Context>.fromOpaque(context).release()
             let error = SyncClientError.connectionClosed(.threadNotStarted)
+            jobs.end()
             _ = router.attemptFailed(error)
             firstConnection(.failure(error))
         }
     }
 
     private func run(firstConnection: @Sendable (Result<ServerReply.Welcome, SyncClientError>) -> Void) {
+        jobs.begin()
+        defer { jobs.end() }
         var connection: (frames: FrameStream, welcome: ServerReply.Welcome)
         do {
             connection = try connectAndGreet()
@@ -119,13 +127,13 @@ final class ConnectionThread: Sendable {
         }
     }
 
-    /// Sleeps for `duration` in short slices; `false` when the client closed meanwhile.
+    /// Sleeps for `duration` in short slices, running the jobs that arrive meanwhile; `false`
+    /// when the client closed meanwhile.
     private func sleep(_ duration: Duration) -> Bool {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline {
             if router.closedReason != nil { return false }
-            // The deadline may pass between the check and here: never a negative sleep.
-            usleep(UInt32(max(.zero, min(deadline - ContinuousClock.now, .milliseconds(20))) / .microseconds(1)))
+            jobs.runJobs(for: min(deadline - ContinuousClock.now, .milliseconds(20)))
         }
         return router.closedReason == nil
     }
@@ -151,7 +159,7 @@ final class ConnectionThread: Sendable {
         // A daemon that refuses this user says so and closes at once, maybe before the hello
         // arrives: a failed write still reads what the daemon said.
         socket.write(FrameEncoder.frame(hello))
-        let frames = FrameStream(socket: socket, maximumFrameLength: Self.maximumFrameLength)
+        let frames = FrameStream(socket: socket, maximumFrameLength: Self.maximumFrameLength, jobs: jobs)
         frames.receiveTimeoutSeconds = timeoutSeconds
         let reply: ServerReply
         do throws(SyncClientError) {

@@ -6,11 +6,14 @@ final class FrameStream {
     let socket: UnixSocket
     /// How long a read may wait for data before it fails (`nil`: for ever).
     var receiveTimeoutSeconds: Int?
+    /// The jobs run while a read waits.
+    private let jobs: ConnectionExecutor
     private var decoder: FrameDecoder
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
-    init(socket: UnixSocket, maximumFrameLength: Int) {
+    init(socket: UnixSocket, maximumFrameLength: Int, jobs: ConnectionExecutor) {
         self.socket = socket
+        self.jobs = jobs
         decoder = FrameDecoder(maximumLength: maximumFrameLength)
     }
 
@@ -26,7 +29,7 @@ final class FrameStream {
             } catch {
                 throw .protocolViolation("broken framing: \(error)")
             }
-            let count = try socket.read(into: buffer, timeoutSeconds: receiveTimeoutSeconds)
+            let count = try socket.read(into: buffer, timeoutSeconds: receiveTimeoutSeconds, jobs: jobs)
             guard count > 0 else { throw .connectionClosed(.daemonClosed) }
             decoder.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }

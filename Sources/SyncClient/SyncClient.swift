@@ -39,6 +39,11 @@ public final class SyncClient: Sendable {
     /// This client's id for exactly-once dispatch: random, kept across reconnects.
     public let clientID: String
 
+    /// Runs tasks on this client's connection thread, so that a reply resumes its caller where
+    /// it was read: `withTaskExecutorPreference(client.executor) { … }` around a loop of
+    /// requests saves a thread wake-up per reply. See `ConnectionExecutor`.
+    public let executor: ConnectionExecutor
+
     private let router: ReplyRouter
     private let sender: RequestSender
 
@@ -92,7 +97,7 @@ public final class SyncClient: Sendable {
         let thread = ConnectionThread(
             configuration: .init(
                 socketPath: path, clientName: clientName, app: app, clientID: clientID, policy: reconnect),
-            router: router, sender: sender)
+            router: router, sender: sender, jobs: try ConnectionExecutor())
         let first = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<ServerReply.Welcome, SyncClientError>, Never>) in
             thread.start { continuation.resume(returning: $0) }
@@ -101,15 +106,20 @@ public final class SyncClient: Sendable {
         let info = ServerInfo(
             name: welcome.server, app: welcome.app, protocolVersion: welcome.protocolVersion, version: welcome.version,
             log: welcome.log)
-        return SyncClient(socketPath: path, server: info, clientID: clientID, router: router, sender: sender)
+        return SyncClient(
+            socketPath: path, server: info, clientID: clientID, router: router, sender: sender, executor: thread.jobs)
     }
 
-    private init(socketPath: String, server: ServerInfo, clientID: String, router: ReplyRouter, sender: RequestSender) {
+    private init(
+        socketPath: String, server: ServerInfo, clientID: String, router: ReplyRouter, sender: RequestSender,
+        executor: ConnectionExecutor
+    ) {
         self.socketPath = socketPath
         self.server = server
         self.clientID = clientID
         self.router = router
         self.sender = sender
+        self.executor = executor
     }
 
     deinit {

@@ -103,8 +103,11 @@ final class UnixSocket: @unchecked Sendable {
 
     /// Waits for input, sending the unsent bytes as the socket takes them meanwhile, then reads
     /// what is available into `buffer`; 0 means end of stream. Gives up after `timeoutSeconds`
-    /// without input (`nil`: waits for ever). For the connection thread only.
-    func read(into buffer: UnsafeMutableRawBufferPointer, timeoutSeconds: Int? = nil) throws(SyncClientError) -> Int {
+    /// without input (`nil`: waits for ever). Meanwhile runs the jobs that arrive on `jobs`.
+    /// For the connection thread only.
+    func read(
+        into buffer: UnsafeMutableRawBufferPointer, timeoutSeconds: Int? = nil, jobs: ConnectionExecutor
+    ) throws(SyncClientError) -> Int {
         let deadline = timeoutSeconds.map { ContinuousClock.now + .seconds($0) }
         while true {
             let writing = mutex.run { () -> Bool in
@@ -114,14 +117,16 @@ final class UnixSocket: @unchecked Sendable {
             var descriptors = [
                 pollfd(fd: descriptor, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0),
                 pollfd(fd: wakeUp.waiting, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: jobs.descriptor, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 2, deadline.map(Self.milliseconds(until:)) ?? -1)
+            let ready = poll(&descriptors, 3, deadline.map(Self.milliseconds(until:)) ?? -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .connectionClosed(.readFailed(errno: errno))
             }
             if ready == 0 { throw .connectionClosed(.timedOut) }
             if descriptors[1].revents != 0 { drainWakeUp() }
+            if descriptors[2].revents != 0 { jobs.runPending() }
             guard descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { continue }
             let count = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             if count >= 0 { return count }
@@ -183,7 +188,7 @@ final class UnixSocket: @unchecked Sendable {
     }
 
     /// The milliseconds left until `deadline` (at least 0), for `poll`.
-    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
         let left = deadline - ContinuousClock.now
         guard left > .zero else { return 0 }
         return Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)

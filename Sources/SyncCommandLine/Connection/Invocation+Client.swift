@@ -33,14 +33,17 @@ extension Invocation {
 
     /// Runs `body` against `App`'s daemon and closes the client: a `SyncClientError` becomes
     /// its exit-code error, a `CLIError` of `body`'s own passes through, anything else is a
-    /// refusal (exit 1).
+    /// refusal (exit 1). `body` runs on the client's connection thread (`SyncClient.executor`),
+    /// so that each reply resumes it without waking another thread.
     public func withClient<App: SyncApp, T, Failure: Error>(
         _ app: App.Type, reconnect: ReconnectPolicy = .oneShot, _ body: (SyncClient) async throws(Failure) -> T
     ) async throws(CLIError) -> T {
         let client = try await connect(to: app, reconnect: reconnect)
         defer { client.close() }
         do {
-            return try await body(client)
+            return try await withTaskExecutorPreference(client.executor) { () async throws(Failure) -> T in
+                try await body(client)
+            }
         } catch {
             switch error {
             case let error as CLIError: throw error

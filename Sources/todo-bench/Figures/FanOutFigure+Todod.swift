@@ -25,7 +25,7 @@ extension FanOutFigure {
             clients.append(client)
             let updates = client.subscribe(ListViewModel.self, params: .init())
             consumers.append(
-                Task {
+                Task(executorPreference: client.executor) {
                     defer { finished.withLock { $0 += 1 } }
                     var arrivals: [Arrival] = []
                     arrivals.reserveCapacity(count + 1)
