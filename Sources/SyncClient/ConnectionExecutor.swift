@@ -17,8 +17,11 @@ import SyncLock
 /// ```
 ///
 /// What runs here holds up the reading of every reply and update of the client while it runs:
-/// it suits request loops and light consumers, not long computations. Once the client is
-/// closed and its thread has ended, jobs go to the global concurrent executor instead.
+/// it suits request loops and light consumers, not long computations nor blocking calls (a
+/// blocking wait for a reply would never end). Jobs run whenever the thread would wait: between
+/// reads, and between reconnection attempts; not while it connects or routes a frame. Once the
+/// thread has ended (the client closed, a lost one-shot connection, reconnection given up),
+/// jobs go to the global concurrent executor instead.
 public final class ConnectionExecutor: TaskExecutor, Sendable {
     private struct Queue {
         var jobs: [UnownedJob] = []
@@ -59,16 +62,19 @@ public final class ConnectionExecutor: TaskExecutor, Sendable {
     /// once that thread has ended.
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        let (accepted, wasEmpty) = queue.withLock { queue -> (Bool, Bool) in
+        let (accepted, wakesThread) = queue.withLock { queue -> (Bool, Bool) in
             guard !queue.ended else { return (false, false) }
             queue.jobs.append(unowned)
-            return (true, queue.jobs.count == 1)
+            // The connection thread looks at the queue before it waits: it needs no wake-up
+            // for its own jobs (a reply resuming its caller), nor for a queue already signalled.
+            let onThread = queue.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            return (true, queue.jobs.count == 1 && !onThread)
         }
         guard accepted else {
             globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
             return
         }
-        if wasEmpty {
+        if wakesThread {
             var byte: UInt8 = 1
             // A full socket already holds a wake-up: nothing to retry.
             _ = send(wakeUp.signal, &byte, 1, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
@@ -80,28 +86,41 @@ public final class ConnectionExecutor: TaskExecutor, Sendable {
         queue.withLock { $0.thread = pthread_self() }
     }
 
-    /// Runs the jobs queued so far, and those they queue meanwhile. For the connection thread.
+    /// Runs the jobs queued so far; those they queue wait for the next call, so that the thread
+    /// goes back to its socket between batches however busy its tasks are. For the connection
+    /// thread, before each wait: it must not block while `hasPending`.
     func runPending() {
-        while true {
-            drainWakeUp()
-            let jobs = queue.withLock { queue in
-                defer { queue.jobs = [] }
-                return queue.jobs
-            }
-            if jobs.isEmpty { return }
-            let executor = asUnownedTaskExecutor()
-            for job in jobs { job.runSynchronously(on: executor) }
+        let jobs = queue.withLock { queue in
+            defer { queue.jobs = [] }
+            return queue.jobs
+        }
+        let executor = asUnownedTaskExecutor()
+        for job in jobs { job.runSynchronously(on: executor) }
+    }
+
+    /// Whether jobs are queued.
+    var hasPending: Bool { queue.withLock { !$0.jobs.isEmpty } }
+
+    /// The `poll` timeout for a wait that would take `timeout` milliseconds (-1: for ever): none
+    /// while jobs are queued.
+    func pollTimeout(_ timeout: Int32) -> Int32 {
+        hasPending ? 0 : timeout
+    }
+
+    /// Empties the wake-up socket, after `poll` found it readable.
+    func drainWakeUp() {
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { bytes in
+            while recv(wakeUp.waiting, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT)) > 0 {}
         }
     }
 
-    /// Waits up to `duration` for jobs, running those that arrive. For the connection thread.
+    /// Waits up to `duration`, running the jobs that arrive meanwhile. For the connection thread.
     func runJobs(for duration: Duration) {
         let deadline = ContinuousClock.now + duration
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return }
+        while ContinuousClock.now < deadline {
+            runPending()
             var ready = pollfd(fd: wakeUp.waiting, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, UnixSocket.milliseconds(until: deadline)) > 0 { runPending() }
+            if poll(&ready, 1, pollTimeout(UnixSocket.milliseconds(until: deadline))) > 0 { drainWakeUp() }
         }
     }
 
@@ -117,9 +136,4 @@ public final class ConnectionExecutor: TaskExecutor, Sendable {
         for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
-    private func drainWakeUp() {
-        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { bytes in
-            while recv(wakeUp.waiting, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT)) > 0 {}
-        }
-    }
 }

@@ -103,13 +103,15 @@ final class UnixSocket: @unchecked Sendable {
 
     /// Waits for input, sending the unsent bytes as the socket takes them meanwhile, then reads
     /// what is available into `buffer`; 0 means end of stream. Gives up after `timeoutSeconds`
-    /// without input (`nil`: waits for ever). Meanwhile runs the jobs that arrive on `jobs`.
-    /// For the connection thread only.
+    /// without input (`nil`: waits for ever). Meanwhile runs the jobs queued on `jobs`, a batch
+    /// before each wait. For the connection thread only.
     func read(
         into buffer: UnsafeMutableRawBufferPointer, timeoutSeconds: Int? = nil, jobs: ConnectionExecutor
     ) throws(SyncClientError) -> Int {
         let deadline = timeoutSeconds.map { ContinuousClock.now + .seconds($0) }
         while true {
+            if let deadline, ContinuousClock.now >= deadline { throw .connectionClosed(.timedOut) }
+            jobs.runPending()
             let writing = mutex.run { () -> Bool in
                 sendUnsent()
                 return output.hasUnsent
@@ -119,14 +121,14 @@ final class UnixSocket: @unchecked Sendable {
                 pollfd(fd: wakeUp.waiting, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: jobs.descriptor, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 3, deadline.map(Self.milliseconds(until:)) ?? -1)
+            let timeout = jobs.pollTimeout(deadline.map(Self.milliseconds(until:)) ?? -1)
+            let ready = poll(&descriptors, 3, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .connectionClosed(.readFailed(errno: errno))
             }
-            if ready == 0 { throw .connectionClosed(.timedOut) }
             if descriptors[1].revents != 0 { drainWakeUp() }
-            if descriptors[2].revents != 0 { jobs.runPending() }
+            if descriptors[2].revents != 0 { jobs.drainWakeUp() }
             guard descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { continue }
             let count = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             if count >= 0 { return count }

@@ -10,7 +10,7 @@ enum SerialDispatchFigure {
         let count = context.options.serialCount
         let rounds = min(context.options.rounds, count)
         context.progress(
-            "figure 1: \(count) dispatches one at a time (SyncClient, raw frames"
+            "figure 1: \(count) dispatches one at a time (SyncClient on its connection thread and from the pool, raw frames"
                 + (context.measuresRedis ? ", redis-benchmark" : "") + ") in \(rounds) rounds")
         let daemon = try TodoDaemon(context, directory: try context.directory("figure1-todod"))
         let redis =
