@@ -135,5 +135,4 @@ public final class ConnectionExecutor: TaskExecutor, Sendable {
         }
         for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
-
 }
