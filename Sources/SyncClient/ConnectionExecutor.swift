@@ -32,25 +32,14 @@ public final class ConnectionExecutor: TaskExecutor, Sendable {
     }
 
     private let queue = Locked(Queue())
-    /// A socket pair that wakes the connection thread from `poll` when jobs arrive: `enqueue`
-    /// sends a byte on `signal` when the queue was empty, the thread polls `waiting`.
-    private let wakeUp: (waiting: Int32, signal: Int32)
+    /// What wakes the connection thread from `poll`: `enqueue` signals it when the queue was
+    /// empty. The client's socket writers share it (`UnixSocket`).
+    let wakeUp: WakeUpPair
 
-    /// The file descriptor the connection thread polls for jobs (readable when there are some).
-    var descriptor: Int32 { wakeUp.waiting }
-
-    init() throws(SyncClientError) {
-        var pair: [Int32] = [-1, -1]
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
-            throw .connectionClosed(.threadNotStarted)
-        }
-        wakeUp = (pair[0], pair[1])
-    }
-
-    deinit {
-        close(wakeUp.waiting)
-        close(wakeUp.signal)
+    /// An executor for the client of the daemon at `socketPath`; throws `.daemonUnreachable`
+    /// when the wake-up pair cannot be made.
+    init(socketPath: String) throws(SyncClientError) {
+        wakeUp = try WakeUpPair(for: socketPath)
     }
 
     /// Whether the caller runs on the connection thread (and so holds up the client's reading).
@@ -74,11 +63,7 @@ public final class ConnectionExecutor: TaskExecutor, Sendable {
             globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
             return
         }
-        if wakesThread {
-            var byte: UInt8 = 1
-            // A full socket already holds a wake-up: nothing to retry.
-            _ = send(wakeUp.signal, &byte, 1, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-        }
+        if wakesThread { wakeUp.signal() }
     }
 
     /// The calling thread is the connection thread, from now until `end()`.
@@ -107,20 +92,13 @@ public final class ConnectionExecutor: TaskExecutor, Sendable {
         hasPending ? 0 : timeout
     }
 
-    /// Empties the wake-up socket, after `poll` found it readable.
-    func drainWakeUp() {
-        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { bytes in
-            while recv(wakeUp.waiting, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT)) > 0 {}
-        }
-    }
-
     /// Waits up to `duration`, running the jobs that arrive meanwhile. For the connection thread.
     func runJobs(for duration: Duration) {
         let deadline = ContinuousClock.now + duration
         while ContinuousClock.now < deadline {
             runPending()
-            var ready = pollfd(fd: wakeUp.waiting, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, pollTimeout(UnixSocket.milliseconds(until: deadline))) > 0 { drainWakeUp() }
+            var ready = pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, pollTimeout(UnixSocket.milliseconds(until: deadline))) > 0 { wakeUp.drain() }
         }
     }
 

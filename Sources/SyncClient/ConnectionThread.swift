@@ -147,7 +147,7 @@ final class ConnectionThread: Sendable {
     private func connectAndGreet(timeoutSeconds: Int = handshakeTimeoutSeconds) throws(SyncClientError) -> (
         frames: FrameStream, welcome: ServerReply.Welcome
     ) {
-        let socket = try UnixSocket(path: configuration.socketPath)
+        let socket = try UnixSocket(path: configuration.socketPath, wakeUp: jobs.wakeUp)
         guard router.connectionOpened(socket) else {
             socket.shutDown()
             throw .connectionClosed(.closedByClient)

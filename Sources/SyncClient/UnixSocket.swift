@@ -29,9 +29,9 @@ final class UnixSocket: @unchecked Sendable {
     /// earlier would let the number be reused by another connection while a late `shutDown`
     /// or `write` could still name it.
     let descriptor: Int32
-    /// A socket pair that wakes the connection thread from `poll`: `write` sends a byte on
-    /// `signal` when it leaves bytes unsent, `read` polls `waiting`.
-    private let wakeUp: (waiting: Int32, signal: Int32)
+    /// What wakes the connection thread from `poll` (the client's, shared with its executor):
+    /// `write` signals it when it leaves bytes unsent, `read` polls it.
+    private let wakeUp: WakeUpPair
     /// Serialises writers, so that frames never interleave, and guards `output`.
     private let mutex = PthreadMutex()
     private var output = Output()
@@ -47,36 +47,24 @@ final class UnixSocket: @unchecked Sendable {
         var hasUnsent: Bool { sentCount < unsent.count }
     }
 
-    /// Connects to `path`, or throws `.daemonUnreachable`.
-    init(path: String) throws(SyncClientError) {
+    /// Connects to `path`, or throws `.daemonUnreachable`; `wakeUp` is the client's.
+    init(path: String, wakeUp: WakeUpPair) throws(SyncClientError) {
         guard path.utf8.count <= SocketPath.maximumLength else {
             throw .daemonUnreachable(path: path, reason: "the path is longer than \(SocketPath.maximumLength) bytes")
         }
-        var pair: [Int32] = [-1, -1]
-        guard
-            socketpair(
-                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0,
-                &pair) == 0
-        else {
-            throw .daemonUnreachable(
-                path: path, reason: "cannot make the wake-up socket pair: \(String(cString: strerror(errno)))")
-        }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            for descriptor in pair { close(descriptor) }
-            throw .daemonUnreachable(path: path, reason: reason)
+            throw .daemonUnreachable(path: path, reason: String(cString: strerror(errno)))
         }
         let connected = SocketPath.withAddress(of: path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let reason = errno
             close(descriptor)
-            for descriptor in pair { close(descriptor) }
             throw .daemonUnreachable(
                 path: path, reason: reason == ENOENT ? "no such socket" : String(cString: strerror(reason)))
         }
         self.descriptor = descriptor
-        wakeUp = (pair[0], pair[1])
+        self.wakeUp = wakeUp
     }
 
     /// Writes `bytes` after everything written before, without waiting: what the socket does
@@ -95,7 +83,7 @@ final class UnixSocket: @unchecked Sendable {
             sendUnsent()
             return output.hasUnsent
         }
-        if leftUnsent { signalWakeUp() }
+        if leftUnsent { wakeUp.signal() }
     }
 
     /// Why a send failed, if one did.
@@ -118,17 +106,15 @@ final class UnixSocket: @unchecked Sendable {
             }
             var descriptors = [
                 pollfd(fd: descriptor, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0),
-                pollfd(fd: wakeUp.waiting, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: jobs.descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0),
             ]
             let timeout = jobs.pollTimeout(deadline.map(Self.milliseconds(until:)) ?? -1)
-            let ready = poll(&descriptors, 3, timeout)
+            let ready = poll(&descriptors, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .connectionClosed(.readFailed(errno: errno))
             }
-            if descriptors[1].revents != 0 { drainWakeUp() }
-            if descriptors[2].revents != 0 { jobs.drainWakeUp() }
+            if descriptors[1].revents != 0 { wakeUp.drain() }
             guard descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 else { continue }
             let count = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             if count >= 0 { return count }
@@ -145,8 +131,6 @@ final class UnixSocket: @unchecked Sendable {
 
     deinit {
         close(descriptor)
-        close(wakeUp.waiting)
-        close(wakeUp.signal)
     }
 
     /// Sends unsent bytes until the socket takes no more, without waiting. Call with `mutex` held.
@@ -176,17 +160,6 @@ final class UnixSocket: @unchecked Sendable {
             output.unsent.removeFirst(output.sentCount)
             output.sentCount = 0
         }
-    }
-
-    private func signalWakeUp() {
-        var byte: UInt8 = 1
-        // A full wake-up socket already holds a wake-up: nothing to retry.
-        _ = send(wakeUp.signal, &byte, 1, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-    }
-
-    private func drainWakeUp() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while recv(wakeUp.waiting, &bytes, bytes.count, Int32(MSG_DONTWAIT)) > 0 {}
     }
 
     /// The milliseconds left until `deadline` (at least 0), for `poll`.
