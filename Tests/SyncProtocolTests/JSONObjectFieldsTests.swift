@@ -106,6 +106,60 @@ import Testing
         #expect(inner.plainString("name") == "edit")
         #expect(inner.member("payload")?.kind == .object)
     }
+
+    /// One pass along `action.payload` finds what a scan of each object on its own finds: the
+    /// same members at every level, the payload's only when it is plain, and nothing for an
+    /// object whose keys are not plain.
+    @Test func onePassAlongAPathFindsWhatSeparateScansFind() throws {
+        let messages = [
+            #"{"action":{"name":"edit","payload":{"number":1,"text":"a"}},"id":3,"type":"dispatch"}"#,
+            #"{"action":{"name":"e","payload":{"text":"a\"b"}},"id":3}"#,
+            #"{"action":{"name":"e","payload":{"n":1.5}}}"#,
+            #"{"action":{"name":"e","payload":{"a":{"b":1,"b":2}}}}"#,
+            #"{"action":{"name":"e","payload":{"a":1,"a":2}}}"#,
+            #"{"action":{"name":"e","payload":{"\u0061":1}}}"#,
+            #"{"action":{"name":"e","name":"f","payload":{"a":1}}}"#,
+            #"{"action":{"name":"e","payload":[1]}}"#,
+            #"{"action":{"name":"e","payload":{}}}"#,
+            #"{"action":{"name":"e"},"payload":{"a":1}}"#,
+            #"{"id":1,"action":{"payload":{"a":{"payload":{}}},"name":"x\u00e9"}}"#,
+            #"{ "action" : { "payload" : { "a" : [ {"x":1} ] } } }"#,
+        ]
+        for json in messages {
+            let bytes = Array(json.utf8)
+            let once = try #require(JSONObjectFields(bytes, expanding: ["action", "payload"]), "\(json)")
+            let alone = try #require(JSONObjectFields(bytes), "\(json)")
+            #expect(once.members == alone.members, "\(json)")
+            let action = try #require(once.member("action"), "\(json)")
+            let actionAlone = JSONObjectFields(bytes, range: action.value)
+            #expect(once.expandedObject(action)?.members == actionAlone?.members, "\(json)")
+            guard let actionOnce = once.expandedObject(action), let payload = actionOnce.member("payload") else {
+                continue
+            }
+            let payloadAlone = JSONObjectFields(plain: bytes, range: payload.value)
+            let payloadOnce = actionOnce.expandedObject(payload).flatMap { $0.isKnownPlain ? $0 : nil }
+            #expect(payloadOnce?.members == payloadAlone?.members, "\(json)")
+            if let payloadOnce {
+                #expect(payloadOnce.members.allSatisfy { payloadOnce.expandedObject($0) == nil }, "\(json)")
+            }
+        }
+        let plain = Array(#"{"action":{"payload":{"n":1}}}"#.utf8)
+        let scanned = try #require(JSONObjectFields(plain, expanding: ["action", "payload"]))
+        let payload = try #require(scanned.expandedObject(scanned.members[0])?.members.first)
+        #expect(scanned.expandedObject(scanned.members[0])?.expandedObject(payload)?.isKnownPlain == true)
+        #expect(scanned.isKnownPlain == false)
+    }
+
+    /// Invalid JSON anywhere along the path fails the one pass as it fails a scan of the whole.
+    @Test func onePassAlongAPathRefusesInvalidJSON() {
+        for json in [
+            #"{"action":{"name":"e","payload":{"a":1,}}}"#, #"{"action":{"payload":{"a":tru}}}"#,
+            #"{"action":{"payload":{"a":1}}"#, #"{"action":{"payload":{"a":"\u00"}}}"#,
+        ] {
+            #expect(JSONObjectFields(Array(json.utf8), expanding: ["action", "payload"]) == nil, "\(json)")
+            #expect(JSONScanner.fault(in: Array(json.utf8)) != nil, "\(json)")
+        }
+    }
 }
 
 @Suite struct ScannedMessageTests {
@@ -180,7 +234,7 @@ import Testing
         let (request, location) = try ClientRequest.decodeLocatingPayload(message)
         #expect(request == .dispatch(DispatchRequest(id: 3, actionName: "edit", sequence: nil)))
         #expect(location == DispatchPayloadLocation(scanning: message))
-        guard case .object(let range) = location else {
+        guard case .object(let range, _) = location else {
             Issue.record("no payload found")
             return
         }

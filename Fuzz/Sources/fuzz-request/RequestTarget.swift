@@ -49,7 +49,7 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         return 0
     }
     switch location {
-    case .object(let range):
+    case .object(let range, _):
         check(
             ReferenceJSON.parse(Array(input[range]))?.value == reference["action"]?["payload"],
             "the located payload is not action.payload")

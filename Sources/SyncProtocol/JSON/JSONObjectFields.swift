@@ -23,7 +23,7 @@ public struct JSONObjectFields {
     }
 
     /// One member: the bytes of its key (without quotes) and of its value, and the value's kind.
-    public struct Member {
+    public struct Member: Equatable, Sendable {
         /// The key's bytes inside the quotes.
         public let key: Range<Int>
         /// The value's bytes, quotes and brackets included.
@@ -36,6 +36,18 @@ public struct JSONObjectFields {
     public let bytes: [UInt8]
     /// The members, in the order they appear.
     public let members: [Member]
+    /// Whether everything in the object is known to be plain (see `JSONScanner.isPlain`, keys
+    /// given twice looked for at every depth): what `PlainJSONDecoder` needs to decode it.
+    let isKnownPlain: Bool
+    /// The object values of members that the same pass scanned too (`init(_:expanding:)`).
+    private let expansions: [Expansion]
+
+    /// A member's object value, scanned in the pass that scanned its parent.
+    private struct Expansion {
+        /// Where the value starts (its `{`).
+        let start: Int
+        let fields: JSONObjectFields
+    }
 
     /// Scans `bytes` (all of them), or the object at `range` of them; `nil` when they are not
     /// one plain JSON object (see the type's summary).
@@ -47,24 +59,69 @@ public struct JSONObjectFields {
                 return scanner.topLevelObject()
             })
         else { return nil }
-        self.bytes = bytes
-        self.members = members
+        self.init(bytes: bytes, members: members, isKnownPlain: false)
     }
 
-    /// The members of the object that makes up all of `bytes`, when it is plain JSON (see
-    /// `JSONScanner.isPlain`, repeated keys looked for at every depth): `PlainJSONDecoder`'s
-    /// first look, which its top-level container then reuses.
-    init?(plain bytes: [UInt8]) {
+    /// Scans all of `bytes` as `init(_:)` does, and in the same pass the objects along `path`:
+    /// the value of the member `path[0]`, when it is an object, then its member `path[1]`'s,
+    /// and so on; the last one is also checked plain. `expandedObject(_:)` then gives each one
+    /// whose keys are plain without a second look at its bytes: a dispatch's message is read
+    /// once, its action and the action's payload with it.
+    public init?(_ bytes: [UInt8], expanding path: [StaticString]) {
+        var levels: [ObjectLevel] = []
+        guard
+            let members = bytes.withUnsafeBufferPointer({ buffer in
+                var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
+                return scanner.topLevelObject(expanding: path, into: &levels)
+            })
+        else { return nil }
+        self.init(bytes: bytes, members: members, isKnownPlain: false, depth: 1, levels: levels)
+    }
+
+    /// The object `members` make up in `bytes`, at `depth`, with those of `levels` inside it.
+    private init(
+        bytes: [UInt8], members: [Member], isKnownPlain: Bool, depth: Int = 1, levels: [ObjectLevel] = []
+    ) {
+        self.bytes = bytes
+        self.members = members
+        self.isKnownPlain = isKnownPlain
+        expansions = levels.compactMap { level in
+            guard level.depth == depth + 1, members.contains(where: { $0.value.lowerBound == level.start }) else {
+                return nil
+            }
+            return Expansion(
+                start: level.start,
+                fields: JSONObjectFields(
+                    bytes: bytes, members: level.members, isKnownPlain: level.isPlain, depth: depth + 1,
+                    levels: levels))
+        }
+    }
+
+    /// The members of `member`'s object value, when the pass that scanned this object scanned
+    /// that one too (`init(_:expanding:)`) and its keys are plain; `nil` otherwise.
+    func expandedObject(_ member: Member) -> JSONObjectFields? {
+        expansions.first { $0.start == member.value.lowerBound }?.fields
+    }
+
+    /// The members of the object that makes up all of `bytes` (or `range` of them), when it is
+    /// plain JSON (see `JSONScanner.isPlain`, repeated keys looked for at every depth):
+    /// `PlainJSONDecoder`'s first look, which its top-level container then reuses.
+    init?(plain bytes: [UInt8], range: Range<Int>? = nil) {
+        let range = range ?? 0..<bytes.count
         guard
             let members = bytes.withUnsafeBufferPointer({ buffer -> [Member]? in
-                var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
+                var scanner = JSONScanner(buffer, start: range.lowerBound, end: range.upperBound)
                 scanner.checksNestedKeys = true
                 guard let members = scanner.topLevelObject(), scanner.isPlain else { return nil }
                 return members
             })
         else { return nil }
-        self.bytes = bytes
-        self.members = members
+        self.init(bytes: bytes, members: members, isKnownPlain: true)
+    }
+
+    /// The plain object whose members in `bytes` a scan found already (`isKnownPlain`).
+    init(bytes: [UInt8], plainMembers: [Member]) {
+        self.init(bytes: bytes, members: plainMembers, isKnownPlain: true)
     }
 
     /// The member named `key`, if there is one.

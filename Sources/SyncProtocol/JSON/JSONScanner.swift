@@ -47,35 +47,88 @@ struct JSONScanner {
     /// The members of the object that makes up the whole range (whitespace around it allowed);
     /// `nil` if it is not one, or, when `plainKeys`, if a key has escapes or appears twice.
     mutating func topLevelObject(plainKeys: Bool = true) -> [JSONObjectFields.Member]? {
+        var levels: [ObjectLevel] = []
+        return topLevelObject(plainKeys: plainKeys, expanding: [], into: &levels)
+    }
+
+    /// The members of the top-level object as `topLevelObject(plainKeys:)` finds them, and in
+    /// the same pass those of the object values along `path`: the member named `path[0]`, when
+    /// its value is an object, is scanned as one, then its member `path[1]`, and so on. Each
+    /// such object whose keys are plain goes to `levels`, deepest first; the last one on the path
+    /// is scanned for `isPlain` as well, and says whether it is (`ObjectLevel.isPlain`).
+    mutating func topLevelObject(
+        plainKeys: Bool = true, expanding path: [StaticString], into levels: inout [ObjectLevel]
+    ) -> [JSONObjectFields.Member]? {
         skipWhitespace()
         guard let first = peek() else { return fail(.unexpectedEnd) }
         guard first == UInt8(ascii: "{") else {
             // Not an object: valid or not, this method does not take it.
             return nil
         }
+        guard let object = object(depth: 1, path: path[...], refusesKeys: plainKeys, levels: &levels) else {
+            return nil
+        }
+        return atEnd() ? object.members : nil
+    }
+
+    /// Scans the object whose `{` is at `index`, itself at nesting `depth`, to past its `}`;
+    /// returns its members and whether its keys are plain (none with escapes, none twice), or
+    /// `nil` on a fault, and, when `refusesKeys`, at a key that is not plain. A member named
+    /// `path.first` whose value is an object is scanned by `expand`.
+    private mutating func object(
+        depth: Int, path: ArraySlice<StaticString>, refusesKeys: Bool, levels: inout [ObjectLevel]
+    ) -> (members: [JSONObjectFields.Member], plainKeys: Bool)? {
         index += 1
         var members: [JSONObjectFields.Member] = []
         // Room for a request's or a small payload's members at once: growing from empty
         // reallocated the array twice in every dispatch.
         members.reserveCapacity(8)
+        var plainKeys = true
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
-        } else {
-            while true {
-                guard let key = memberKey() else { return nil }
-                let inner = (key.lowerBound + 1)..<(key.upperBound - 1)
-                if plainKeys {
-                    guard !hasBackslash(inner), !members.contains(where: { equal($0.key, inner) }) else { return nil }
-                }
-                let valueStart = index
-                guard let kind = value(depth: 2) else { return nil }
-                members.append(.init(key: inner, value: valueStart..<index, kind: kind))
-                guard let closed = afterMember(closing: UInt8(ascii: "}")) else { return nil }
-                if closed { break }
-            }
+            return (members, plainKeys)
         }
-        return atEnd() ? members : nil
+        while true {
+            guard let key = memberKey() else { return nil }
+            let inner = (key.lowerBound + 1)..<(key.upperBound - 1)
+            if plainKeys && (hasBackslash(inner) || members.contains(where: { equal($0.key, inner) })) {
+                if refusesKeys { return nil }
+                plainKeys = false
+            }
+            let valueStart = index
+            let kind: JSONObjectFields.Kind
+            if let next = path.first, peek() == UInt8(ascii: "{"), matches(inner, next) {
+                guard expand(depth: depth + 1, path: path, levels: &levels) else { return nil }
+                kind = .object
+            } else {
+                guard let scalarOrContainer = value(depth: depth + 1) else { return nil }
+                kind = scalarOrContainer
+            }
+            members.append(.init(key: inner, value: valueStart..<index, kind: kind))
+            guard let closed = afterMember(closing: UInt8(ascii: "}")) else { return nil }
+            if closed { break }
+        }
+        return (members, plainKeys)
+    }
+
+    /// Scans the object value at `index` (at nesting `depth`) as the object `path.first` names
+    /// (see `topLevelObject(expanding:into:)`); `false` on a fault.
+    private mutating func expand(depth: Int, path: ArraySlice<StaticString>, levels: inout [ObjectLevel]) -> Bool {
+        guard depth <= JSONSyntaxError.maximumDepth else { return fail(.tooDeep) ?? false }
+        let start = index
+        let isLast = path.count == 1
+        let (outerPlain, outerChecks) = (isPlain, checksNestedKeys)
+        if isLast { (isPlain, checksNestedKeys) = (true, true) }
+        let scanned = object(depth: depth, path: path.dropFirst(), refusesKeys: false, levels: &levels)
+        let innerPlain = isPlain
+        if isLast { (isPlain, checksNestedKeys) = (outerPlain && innerPlain, outerChecks) }
+        guard let scanned else { return false }
+        if scanned.plainKeys {
+            levels.append(
+                ObjectLevel(depth: depth, start: start, members: scanned.members, isPlain: isLast && innerPlain))
+        }
+        return true
     }
 
     /// The elements of the array that makes up the whole range (whitespace around it allowed);
@@ -239,10 +292,29 @@ struct JSONScanner {
         range.contains { bytes[$0] == UInt8(ascii: "\\") }
     }
 
+    /// Whether `range` holds the bytes of `key`.
+    private func matches(_ range: Range<Int>, _ key: StaticString) -> Bool {
+        guard range.count == key.utf8CodeUnitCount else { return false }
+        return zip(range, 0..<key.utf8CodeUnitCount).allSatisfy { bytes[$0] == key.utf8Start[$1] }
+    }
+
     /// Whether two ranges hold the same bytes.
     private func equal(_ left: Range<Int>, _ right: Range<Int>) -> Bool {
         left.count == right.count && zip(left, right).allSatisfy { bytes[$0] == bytes[$1] }
     }
+}
+
+/// One object scanned along a path of keys (`JSONScanner.topLevelObject(expanding:into:)`).
+struct ObjectLevel {
+    /// How deep the object is: 2 for a member of the top level, 3 for one of its members', …
+    let depth: Int
+    /// Where it starts (its `{`).
+    let start: Int
+    /// Its members.
+    let members: [JSONObjectFields.Member]
+    /// Whether everything in it is plain (see `JSONScanner.isPlain`): known for the last object
+    /// on the path only, `false` for the others.
+    let isPlain: Bool
 }
 
 /// The arrays and objects open in a skip, innermost last: one bit each (set for an object).

@@ -33,6 +33,15 @@ enum PlainJSONDecoder {
         }
         return try PlainValue(bytes: bytes, range: top.value, kind: top.kind).decode(type, codingPath: [])
     }
+
+    /// Decodes `type` from the plain object at `range` of `fields.bytes`, whose members a scan
+    /// found already (`fields.isKnownPlain`), or throws: without a second look at its bytes.
+    static func decode<T: Decodable>(_ type: T.Type, object fields: JSONObjectFields, at range: Range<Int>) throws -> T
+    {
+        guard fields.isKnownPlain else { throw Unsupported() }
+        return try PlainValue(bytes: fields.bytes, range: range, kind: .object, scanned: fields).decode(
+            type, codingPath: [])
+    }
 }
 
 /// One value of a plain document: where it is and what it is.

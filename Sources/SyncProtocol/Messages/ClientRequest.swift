@@ -108,7 +108,10 @@ public enum ClientRequest: Equatable, Sendable {
     static func scanned(_ payload: [UInt8]) throws(ProtocolError) -> (
         request: ClientRequest, payload: DispatchPayloadLocation
     )? {
-        guard let fields = JSONObjectFields(payload), let type = fields.plainString("type") else { return nil }
+        // One pass over the message finds a dispatch's action and its payload too.
+        guard let fields = JSONObjectFields(payload, expanding: ["action", "payload"]),
+            let type = fields.plainString("type")
+        else { return nil }
         var id: Int64?
         if let member = fields.member("id") {
             guard let plain = fields.plainInteger(member) else { return nil }

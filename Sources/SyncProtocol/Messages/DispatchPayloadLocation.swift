@@ -1,25 +1,36 @@
 /// Where the payload of a dispatch is in its message, as far as a scan with `JSONObjectFields`
-/// found out: what lets the daemon decode only the payload's bytes (`WireJSON.decode`).
+/// found out: what lets the daemon decode only the payload's bytes, and, when the scan found
+/// the payload plain, decode it from the members that scan found, without a second look.
 public enum DispatchPayloadLocation: Equatable, Sendable {
-    /// `action.payload` is an object at these bytes of the message.
-    case object(Range<Int>)
+    /// `action.payload` is an object at these bytes of the message; `members` are its members
+    /// (at their places in the message) when the scan found it plain (see
+    /// `JSONScanner.isPlain`), else `nil`.
+    case object(Range<Int>, members: [JSONObjectFields.Member]?)
     /// The action has no `payload` (it means `{}`).
     case absent
     /// Not found out (the message was not scanned, or the payload is not an object): decode
     /// the whole message.
     case unknown
 
-    /// Where the payload is, given the action's `payload` member (a scan of the action inside
-    /// its message), `nil` when it has none.
-    init(_ payload: JSONObjectFields.Member?) {
+    /// Where the payload is, given the action's `payload` member in `action` (a scan of the
+    /// action inside its message), `nil` when it has none. The payload's members are those the
+    /// same scan found (`JSONObjectFields.expandedObject`), if it found them plain.
+    init(_ payload: JSONObjectFields.Member?, in action: JSONObjectFields) {
         guard let payload else {
             self = .absent
             return
         }
-        self = payload.kind == .object ? .object(payload.value) : .unknown
+        guard payload.kind == .object else {
+            self = .unknown
+            return
+        }
+        let scanned = action.expandedObject(payload)
+        self = .object(payload.value, members: scanned?.isKnownPlain == true ? scanned?.members : nil)
     }
 
-    /// Finds the payload of the dispatch `message` with a scan of its own.
+    /// Finds the payload of the dispatch `message` with scans of its own: the message, its
+    /// action, then its payload, each on its own (the one pass of `ClientRequest`'s decoding
+    /// finds the same).
     public init(scanning message: [UInt8]) {
         guard let fields = JSONObjectFields(message), let action = fields.member("action"), action.kind == .object,
             let actionFields = JSONObjectFields(message, range: action.value)
@@ -27,19 +38,34 @@ public enum DispatchPayloadLocation: Equatable, Sendable {
             self = .unknown
             return
         }
-        self.init(actionFields.member("payload"))
+        guard let payload = actionFields.member("payload") else {
+            self = .absent
+            return
+        }
+        guard payload.kind == .object else {
+            self = .unknown
+            return
+        }
+        self = .object(payload.value, members: JSONObjectFields(plain: message, range: payload.value)?.members)
     }
 }
 
 extension DispatchEnvelope {
     /// The payload of the dispatch `message`, whose payload is at `location`. Only the payload's
-    /// bytes are decoded (`WireJSON.decode`) when the location is known; otherwise the whole message
-    /// is, as a `DispatchEnvelope`. Either way the same payload, or an error that
-    /// `shortDescription` words the same (the coding path lacks `action.payload`, which it
-    /// leaves out anyway).
+    /// bytes are decoded when the location is known: from the members the scan found when it
+    /// found them plain, else with `WireJSON.decode`; otherwise the whole message is, as a
+    /// `DispatchEnvelope`. Either way the same payload, or an error that `shortDescription`
+    /// words the same (the coding path lacks `action.payload`, which it leaves out anyway).
     public static func decodePayload(from message: [UInt8], at location: DispatchPayloadLocation) throws -> Payload {
         switch location {
-        case .object(let range): return try WireJSON.decode(Payload.self, from: message[range])
+        case .object(let range, let members):
+            if let members,
+                let payload = try? PlainJSONDecoder.decode(
+                    Payload.self, object: JSONObjectFields(bytes: message, plainMembers: members), at: range)
+            {
+                return payload
+            }
+            return try WireJSON.decode(Payload.self, from: message[range])
         case .absent: return try WireJSON.decodeFromEmptyObject(Payload.self)
         case .unknown: return try WireJSON.decode(Self.self, from: message).payload
         }
@@ -56,7 +82,7 @@ extension DispatchEnvelope where Payload: Encodable {
     ) {
         let bytes: [UInt8]
         switch location {
-        case .object(let range): bytes = Array(message[range])
+        case .object(let range, _): return (try decodePayload(from: message, at: location), Array(message[range]))
         case .absent: bytes = Array("{}".utf8)
         case .unknown: bytes = try WireJSON.encode(try decodePayload(from: message, at: location))
         }

@@ -41,7 +41,9 @@ struct RequestScan: RequestFieldVisitor {
             missing = missing ?? name
             return
         }
-        guard member.kind == .object, let inner = JSONObjectFields(fields.bytes, range: member.value) else {
+        guard member.kind == .object,
+            let inner = fields.expandedObject(member) ?? JSONObjectFields(fields.bytes, range: member.value)
+        else {
             isPlain = false
             return
         }
@@ -52,7 +54,7 @@ struct RequestScan: RequestFieldVisitor {
     }
 
     mutating func attachment(_ name: StaticString) {
-        attachment = DispatchPayloadLocation(fields.member(name))
+        attachment = DispatchPayloadLocation(fields.member(name), in: fields)
     }
 
     private mutating func read<Value: RequestFieldValue>(_ member: JSONObjectFields.Member, into value: inout Value) {
