@@ -39,15 +39,11 @@ public struct JSONObjectFields {
     /// Whether everything in the object is known to be plain (see `JSONScanner.isPlain`, keys
     /// given twice looked for at every depth): what `PlainJSONDecoder` needs to decode it.
     let isKnownPlain: Bool
-    /// The object values of members that the same pass scanned too (`init(_:expanding:)`).
-    private let expansions: [Expansion]
-
-    /// A member's object value, scanned in the pass that scanned its parent.
-    private struct Expansion {
-        /// Where the value starts (its `{`).
-        let start: Int
-        let fields: JSONObjectFields
-    }
+    /// The objects inside members' values that the pass which found this one scanned too
+    /// (`init(_:expanding:)`), at every depth, shared by the levels.
+    private let levels: ObjectLevels
+    /// How deep this object is in the scanned bytes (1: the top level).
+    private let depth: Int
 
     /// Scans `bytes` (all of them), or the object at `range` of them; `nil` when they are not
     /// one plain JSON object (see the type's summary).
@@ -68,7 +64,7 @@ public struct JSONObjectFields {
     /// whose keys are plain without a second look at its bytes: a dispatch's message is read
     /// once, its action and the action's payload with it.
     public init?(_ bytes: [UInt8], expanding path: [StaticString]) {
-        var levels: [ObjectLevel] = []
+        var levels = ObjectLevels()
         guard
             let members = bytes.withUnsafeBufferPointer({ buffer in
                 var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
@@ -78,29 +74,23 @@ public struct JSONObjectFields {
         self.init(bytes: bytes, members: members, isKnownPlain: false, depth: 1, levels: levels)
     }
 
-    /// The object `members` make up in `bytes`, at `depth`, with those of `levels` inside it.
+    /// The object `members` make up in `bytes`, at `depth`, with `levels` scanned inside it.
     private init(
-        bytes: [UInt8], members: [Member], isKnownPlain: Bool, depth: Int = 1, levels: [ObjectLevel] = []
+        bytes: [UInt8], members: [Member], isKnownPlain: Bool, depth: Int = 1, levels: ObjectLevels = ObjectLevels()
     ) {
         self.bytes = bytes
         self.members = members
         self.isKnownPlain = isKnownPlain
-        expansions = levels.compactMap { level in
-            guard level.depth == depth + 1, members.contains(where: { $0.value.lowerBound == level.start }) else {
-                return nil
-            }
-            return Expansion(
-                start: level.start,
-                fields: JSONObjectFields(
-                    bytes: bytes, members: level.members, isKnownPlain: level.isPlain, depth: depth + 1,
-                    levels: levels))
-        }
+        self.depth = depth
+        self.levels = levels
     }
 
     /// The members of `member`'s object value, when the pass that scanned this object scanned
     /// that one too (`init(_:expanding:)`) and its keys are plain; `nil` otherwise.
     func expandedObject(_ member: Member) -> JSONObjectFields? {
-        expansions.first { $0.start == member.value.lowerBound }?.fields
+        guard let level = levels.level(depth: depth + 1, start: member.value.lowerBound) else { return nil }
+        return JSONObjectFields(
+            bytes: bytes, members: level.members, isKnownPlain: level.isPlain, depth: depth + 1, levels: levels)
     }
 
     /// The members of the object that makes up all of `bytes` (or `range` of them), when it is

@@ -47,17 +47,17 @@ struct JSONScanner {
     /// The members of the object that makes up the whole range (whitespace around it allowed);
     /// `nil` if it is not one, or, when `plainKeys`, if a key has escapes or appears twice.
     mutating func topLevelObject(plainKeys: Bool = true) -> [JSONObjectFields.Member]? {
-        var levels: [ObjectLevel] = []
+        var levels = ObjectLevels()
         return topLevelObject(plainKeys: plainKeys, expanding: [], into: &levels)
     }
 
     /// The members of the top-level object as `topLevelObject(plainKeys:)` finds them, and in
     /// the same pass those of the object values along `path`: the member named `path[0]`, when
     /// its value is an object, is scanned as one, then its member `path[1]`, and so on. Each
-    /// such object whose keys are plain goes to `levels`, deepest first; the last one on the path
+    /// such object whose keys are plain goes to `levels` (as many as it holds); the last one on the path
     /// is scanned for `isPlain` as well, and says whether it is (`ObjectLevel.isPlain`).
     mutating func topLevelObject(
-        plainKeys: Bool = true, expanding path: [StaticString], into levels: inout [ObjectLevel]
+        plainKeys: Bool = true, expanding path: [StaticString], into levels: inout ObjectLevels
     ) -> [JSONObjectFields.Member]? {
         skipWhitespace()
         guard let first = peek() else { return fail(.unexpectedEnd) }
@@ -76,7 +76,7 @@ struct JSONScanner {
     /// `nil` on a fault, and, when `refusesKeys`, at a key that is not plain. A member named
     /// `path.first` whose value is an object is scanned by `expand`.
     private mutating func object(
-        depth: Int, path: ArraySlice<StaticString>, refusesKeys: Bool, levels: inout [ObjectLevel]
+        depth: Int, path: ArraySlice<StaticString>, refusesKeys: Bool, levels: inout ObjectLevels
     ) -> (members: [JSONObjectFields.Member], plainKeys: Bool)? {
         index += 1
         var members: [JSONObjectFields.Member] = []
@@ -114,7 +114,7 @@ struct JSONScanner {
 
     /// Scans the object value at `index` (at nesting `depth`) as the object `path.first` names
     /// (see `topLevelObject(expanding:into:)`); `false` on a fault.
-    private mutating func expand(depth: Int, path: ArraySlice<StaticString>, levels: inout [ObjectLevel]) -> Bool {
+    private mutating func expand(depth: Int, path: ArraySlice<StaticString>, levels: inout ObjectLevels) -> Bool {
         guard depth <= JSONSyntaxError.maximumDepth else { return fail(.tooDeep) ?? false }
         let start = index
         let isLast = path.count == 1
@@ -315,6 +315,30 @@ struct ObjectLevel {
     /// Whether everything in it is plain (see `JSONScanner.isPlain`): known for the last object
     /// on the path only, `false` for the others.
     let isPlain: Bool
+}
+
+/// The objects a scan along a path kept (`JSONScanner.topLevelObject(expanding:into:)`), held
+/// inline so that the scan allocates nothing for them: up to two, enough for a dispatch's
+/// action and payload. One more is not kept, which only means a second look at its bytes.
+struct ObjectLevels {
+    private var first: ObjectLevel?
+    private var second: ObjectLevel?
+
+    /// Keeps `level`, if there is room.
+    mutating func append(_ level: ObjectLevel) {
+        if first == nil {
+            first = level
+        } else if second == nil {
+            second = level
+        }
+    }
+
+    /// The object kept at `depth` that starts at `start`, if there is one.
+    func level(depth: Int, start: Int) -> ObjectLevel? {
+        if let first, first.depth == depth, first.start == start { return first }
+        if let second, second.depth == depth, second.start == start { return second }
+        return nil
+    }
 }
 
 /// The arrays and objects open in a skip, innermost last: one bit each (set for an object).

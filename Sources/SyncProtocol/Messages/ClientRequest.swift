@@ -103,13 +103,16 @@ public enum ClientRequest: Equatable, Sendable {
         return (try decodeWithJSONDecoder(payload), .unknown)
     }
 
+    /// What the one pass over a request scans besides its top level: a dispatch's action and
+    /// the action's payload. (A constant, so that no request allocates the path.)
+    private static let dispatchPayloadPath: [StaticString] = ["action", "payload"]
+
     /// The request read by `RequestScan`, or `nil` when its type is unknown or a field is not
     /// plain (the reference decoder then reads it).
     static func scanned(_ payload: [UInt8]) throws(ProtocolError) -> (
         request: ClientRequest, payload: DispatchPayloadLocation
     )? {
-        // One pass over the message finds a dispatch's action and its payload too.
-        guard let fields = JSONObjectFields(payload, expanding: ["action", "payload"]),
+        guard let fields = JSONObjectFields(payload, expanding: dispatchPayloadPath),
             let type = fields.plainString("type")
         else { return nil }
         var id: Int64?
