@@ -2,8 +2,9 @@ import SyncStore
 
 /// `add {text}`: appends a new open item with the next number.
 ///
-/// `id` and `createdAt` are fixed at acceptance (anything a client sends there is replaced), so a
-/// replay of the accepted action rebuilds the same item.
+/// `id` and `createdAt` are fixed at acceptance from its context alone (anything a client sends
+/// there is replaced), so a replay, which accepts the journaled payload again with the same
+/// context, rebuilds the same item.
 public struct AddItem: Action {
     public static let wireName = "add"
     /// The item's text; trimmed when applied.
