@@ -6,7 +6,7 @@ import Testing
 
 /// A shared log changed under running daemons stops every one of them, loudly, while reads go
 /// on; the database refuses such changes in the first place (triggers, and a daemons' role
-/// that may only read and append); and a log written by the first schema is migrated once.
+/// that may only read and append); and a log written by an earlier schema (1 or 2) is migrated once.
 /// Not serialized: each test has its own server and daemons, and most of each is waiting for
 /// a verification pass (one for 30 s), so in a row they were the plain run's longest chain.
 @Suite(
@@ -130,20 +130,21 @@ struct SharedLogIntegrityTests {
         print("SharedLogIntegrityTests: the default interval noticed the change after \(took) s")
     }
 
-    /// A database written by the first release (schema 1) is migrated once, keeps its log and
-    /// snapshots, and takes appends in the new form.
-    @Test func aLogWrittenBySchemaOneIsMigratedOnceAndKept() throws {
+    /// A database written by the first release (schema 1) or by the last release before schema 3
+    /// (schema 2, the same ten actions) is migrated once, keeps its log, snapshots and ledger,
+    /// and takes appends in the new form.
+    @Test(arguments: [1, 2]) func aLogWrittenByAnEarlierSchemaIsMigratedOnceAndKept(schema: Int) throws {
         let cluster = try SharedLogCluster(daemons: 0)
         defer { cluster.close() }
         let fixture = packageRoot.appendingPathComponent(
-            "Tests/IntegrationTests/SharedLog/Fixtures/shared-log-schema-1.sql")
+            "Tests/IntegrationTests/SharedLog/Fixtures/shared-log-schema-\(schema).sql")
         try cluster.postgres.psql(try String(contentsOf: fixture, encoding: .utf8))
-        #expect(try cluster.postgres.psql("SELECT value FROM todod_meta WHERE key = 'schema_version'") == "1")
+        #expect(try cluster.postgres.psql("SELECT value FROM todod_meta WHERE key = 'schema_version'") == "\(schema)")
 
         let first = try cluster.addDaemon(arguments: ["--verify-interval", "1", "--log-level", "debug"])
         #expect(
             first.process.standardError.contains(
-                "migrated the shared log's schema in PostgreSQL \(cluster.postgres.socketDirectory)/postgres from version 1 to 3"
+                "migrated the shared log's schema in PostgreSQL \(cluster.postgres.socketDirectory)/postgres from version \(schema) to 3"
             ), "\(first.process.standardError)")
         #expect(first.process.standardError.contains("recovered version 10 from PostgreSQL"))
         #expect(first.process.standardError.contains("(snapshot at 10, 0 actions replayed"))
@@ -155,9 +156,9 @@ struct SharedLogIntegrityTests {
         #expect(list.version == 10)
         #expect(
             list.items == [
-                "2 x written by schema 1, item 2", "3   edited \"quoted\" \\ backslash é",
-                "4   written by schema 1, item 4", "5   written by schema 1, item 5",
-                "6   written by schema 1, item 6", "7   written by schema 1, item 7",
+                "2 x written by schema \(schema), item 2", "3   edited \"quoted\" \\ backslash é",
+                "4   written by schema \(schema), item 4", "5   written by schema \(schema), item 5",
+                "6   written by schema \(schema), item 6", "7   written by schema \(schema), item 7",
             ])
         // The exactly-once ledger came through the migration: the old client's sequence 3 is known.
         let old = try WireClient(path: second.socketPath)
