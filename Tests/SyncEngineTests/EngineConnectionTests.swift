@@ -82,6 +82,28 @@ import Testing
         #expect(entries?.map { $0["version"] as? Int } == [1], "version 2 is not durable yet")
     }
 
+    /// The entries of a history answer are turned into their wire form and encoded on the thread
+    /// pool, not on the loop: nothing is answered until that work ends, and other requests are
+    /// served meanwhile.
+    @Test func historyIsEncodedOnThePoolWhileTheLoopServesOn() {
+        let harness = EngineHarness(commitMode: .inline)
+        harness.holdsPoolJobs = true
+        harness.greet(1)
+        harness.greet(2)
+        harness.add(1, id: 1)
+        harness.add(1, id: 2)
+        harness.send(1, #"{"type":"history","id":5,"limit":10}"#)
+        #expect(harness.sent(1, "entries").isEmpty, "answered before the pool encoded it")
+        harness.send(2, #"{"type":"ping","id":9}"#)
+        #expect(harness.sent(2, "pong").count == 1, "the loop serves another client meanwhile")
+        #expect(harness.runPoolJobs() == 1)
+        let answer = harness.sent(1, "entries").first
+        #expect(answer?["id"] as? Int == 5)
+        let entries = answer?["entries"] as? [[String: Any]]
+        #expect(entries?.map { $0["version"] as? Int } == [1, 2])
+        #expect((entries?.first?["payload"] as? [String: Any]) != nil, "each payload is the action's JSON")
+    }
+
     @Test func anOversizedFrameClosesTheConnectionWithTheReason() {
         let harness = EngineHarness { $0.maximumFrameLength = 64 }
         harness.greet(1)

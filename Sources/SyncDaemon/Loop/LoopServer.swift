@@ -133,8 +133,8 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
             writer.readBase(of: version, replayLimit: replayLimit) { [unowned self] in
                 feed(.pastBaseRead(read: read, $0))
             }
-        case .rebuild(let rebuild, let work):
-            PoolTask.run(on: loop, work: work) { [unowned self] in feed(.rebuilt(rebuild: rebuild, $0)) }
+        case .runOnPool(let job, let work):
+            PoolTask.run(on: loop, work: work) { [unowned self] in feed(.poolJobEnded(job: job, $0)) }
         case .requestCatchUp: writer.requestCatchUp()
         case .takeBackDurableVersion(let version): writer.takeBackDurableVersion(to: version)
         case .publish(let state, let version): mirror.publish(state: state, version: version)

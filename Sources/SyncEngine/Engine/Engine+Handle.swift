@@ -28,8 +28,12 @@ extension Engine {
             deliverEntries(result, for: read)
         case .pastBaseRead(let read, let result):
             deliverPastBase(result, for: read)
-        case .rebuilt(let rebuild, let result):
-            deliverRebuild(result, for: rebuild)
+        case .poolJobEnded(let job, let result):
+            switch journalReads.take(job) {
+            case .rebuild(let token, let version)?: deliverRebuild(result, token: token, version: version)
+            case .historyEncoding(let token)?: deliverHistory(result, token: token)
+            case .history?, .pastBase?, nil: break
+            }
         case .sideEffectDispatched(let action, let reply, let call):
             if let call, !sideEffectCalls.isLive(call) {
                 emit(.answerSideEffectDispatch(reply: reply, .failure(ProtocolError.sideEffectCancelledByClient)))

@@ -28,8 +28,9 @@ package enum EngineInput<State: Sendable> {
     case entriesRead(read: Int, Result<[JournalEntry], JournalError>)
     /// What a past state's base read (`EngineOutput.readPastBase`) found.
     case pastBaseRead(read: Int, Result<PastStateBase, JournalError>)
-    /// A rebuild (`EngineOutput.rebuild`) ended; `nil` when the thread pool refused the work.
-    case rebuilt(rebuild: Int, Result<[UInt8], RebuildFailure>?)
+    /// Work on the thread pool (`EngineOutput.runOnPool`) ended; `nil` when the thread pool
+    /// refused it.
+    case poolJobEnded(job: Int, Result<[UInt8], PoolJobFailure>?)
     /// A side effect dispatched `action`; the answer goes to `reply`
     /// (`EngineOutput.answerSideEffectDispatch`). `call` is the client's side effect that did, if
     /// one did (not a long-running side effect of the daemon's): cancelled, it applies nothing.

@@ -27,8 +27,9 @@ package enum EngineOutput<App: SyncApp> {
     case readEntries(read: Int, after: UInt64, limit: Int)
     /// Read what rebuilding version `version` starts from (`EngineInput.pastBaseRead`).
     case readPastBase(read: Int, version: UInt64, replayLimit: Int)
-    /// Run `work` on the thread pool (`EngineInput.rebuilt`).
-    case rebuild(rebuild: Int, work: @Sendable () -> Result<[UInt8], RebuildFailure>)
+    /// Run `work` on the thread pool (`EngineInput.poolJobEnded`): the replay of a rebuild of a
+    /// past version, the encoding of a history answer; work too long for the loop thread.
+    case runOnPool(job: Int, work: @Sendable () -> Result<[UInt8], PoolJobFailure>)
     /// Read what other daemons appended to the shared log with the next journal job.
     case requestCatchUp
     /// A shared log's foreign entries could not be applied: the durable version goes back.

@@ -72,10 +72,10 @@ extension Engine {
             finishRebuild(token) { ServerMessage.error(ProtocolError(.versionUnavailable, message, requestID: $0)) }
         case .success(.replay(let snapshot, let entries)):
             let actionTypes = actionTypes
-            let rebuild = journalReads.add(.rebuild(token, version: version))
+            let job = journalReads.add(.rebuild(token, version: version))
             emit(
-                .rebuild(
-                    rebuild: rebuild,
+                .runOnPool(
+                    job: job,
                     work: {
                         Self.model(
                             at: version, snapshot: snapshot, entries: entries, actionTypes: actionTypes,
@@ -84,9 +84,9 @@ extension Engine {
         }
     }
 
-    /// The replay of rebuild `rebuild` ended; `nil` when the thread pool refused the work.
-    func deliverRebuild(_ result: Result<[UInt8], RebuildFailure>?, for rebuild: Int) {
-        guard case .rebuild(let token, let version)? = journalReads.take(rebuild) else { return }
+    /// The replay of the rebuild of `version` for `token` ended; `nil` when the thread pool
+    /// refused the work.
+    func deliverRebuild(_ result: Result<[UInt8], PoolJobFailure>?, token: RequestBook.Token, version: UInt64) {
         finishRebuild(token) { requestID in
             switch result {
             case .success(let model)?:
@@ -116,7 +116,7 @@ extension Engine {
     private static func model(
         at version: UInt64, snapshot: Snapshot?, entries: [JournalEntry], actionTypes: ActionDirectory<App.State>,
         render: (App.State) -> [UInt8]
-    ) -> Result<[UInt8], RebuildFailure> {
+    ) -> Result<[UInt8], PoolJobFailure> {
         var store = Store(state: App.initialState)
         if let snapshot {
             do {
@@ -124,7 +124,7 @@ extension Engine {
                     state: try WireJSON.decode(App.State.self, from: snapshot.state), version: snapshot.version)
             } catch {
                 return .failure(
-                    RebuildFailure(
+                    PoolJobFailure(
                         description:
                             "the snapshot at version \(snapshot.version) does not decode (\(error.shortDescription))"))
             }
@@ -133,11 +133,11 @@ extension Engine {
             do {
                 try actionTypes.reapply(entry, to: &store)
             } catch {
-                return .failure(RebuildFailure(description: error.description(at: entry.version)))
+                return .failure(PoolJobFailure(description: error.description(at: entry.version)))
             }
         }
         guard store.version == version else {
-            return .failure(RebuildFailure(description: "the journal's actions end at version \(store.version)"))
+            return .failure(PoolJobFailure(description: "the journal's actions end at version \(store.version)"))
         }
         return .success(render(store.state))
     }
@@ -151,7 +151,8 @@ extension Engine {
     }
 }
 
-/// Why a past version could not be rebuilt from what the journal holds.
-package struct RebuildFailure: Error, CustomStringConvertible {
+/// Why work on the thread pool (`EngineOutput.runOnPool`) failed: a past version that could not
+/// be rebuilt from what the journal holds.
+package struct PoolJobFailure: Error, CustomStringConvertible {
     package let description: String
 }

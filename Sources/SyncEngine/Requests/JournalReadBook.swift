@@ -1,5 +1,6 @@
 /// The history reads and rebuilds of past versions the engine asked the shell for, waiting for
-/// their answer (`EngineInput.entriesRead`, `pastBaseRead`, `rebuilt`), by the id it gave them.
+/// their answer (`EngineInput.entriesRead`, `pastBaseRead`, `poolJobEnded`), by the id it gave
+/// them.
 struct JournalReadBook<State> {
     /// What an answer is for.
     enum Waiting {
@@ -9,6 +10,8 @@ struct JournalReadBook<State> {
         case pastBase(RequestBook.Token, version: UInt64, render: @Sendable (State) -> [UInt8])
         /// The replay of a rebuild of `version` on the thread pool.
         case rebuild(RequestBook.Token, version: UInt64)
+        /// The encoding of a `history` request's answer on the thread pool.
+        case historyEncoding(RequestBook.Token)
     }
 
     private var waiting: [Int: Waiting] = [:]

@@ -23,8 +23,9 @@ public enum ServerMessage: Sendable {
     case unsubscribed(id: Int64, subscription: Int64)
     /// The answer to `ping`.
     case pong(id: Int64)
-    /// The answer to `history`: journaled actions, oldest first.
-    case entries(id: Int64, entries: [HistoryEntry])
+    /// The answer to `history`: journaled actions, oldest first, as the encoded JSON array of
+    /// their `HistoryEntry`s (encoded off the daemon's loop thread, then spliced in).
+    case entries(id: Int64, entries: [UInt8])
     /// The answer to `get`: the model (encoded JSON, `null` for none) at `version`.
     case model(id: Int64, version: UInt64, model: [UInt8])
     /// The daemon is closing this connection on purpose (it is stopping); nothing follows.
@@ -51,7 +52,8 @@ public enum ServerMessage: Sendable {
         case .pong(let id):
             return Array(#"{"id":\#(id),"type":"pong"}"#.utf8)
         case .entries(let id, let entries):
-            return Self.encode(Entries(id: id, entries: entries))
+            // Keys in the order the sorted-keys encoder writes them; the entries' bytes as they are.
+            return Array(#"{"entries":"#.utf8) + entries + Array(#","id":\#(id),"type":"entries"}"#.utf8)
         case .bye(let reason):
             return Self.encode(Bye(reason: reason))
         case .update, .patch, .model:
@@ -141,11 +143,5 @@ public enum ServerMessage: Sendable {
     private struct Bye: Encodable {
         let type = "bye"
         let reason: String
-    }
-
-    private struct Entries: Encodable {
-        let type = "entries"
-        let id: Int64
-        let entries: [HistoryEntry]
     }
 }

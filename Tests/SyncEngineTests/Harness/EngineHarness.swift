@@ -7,8 +7,8 @@ import SyncTesting
 
 /// Drives an `Engine` as the daemon's shell does, in memory and at once (swift-nio's
 /// `EmbeddedChannel` is the model): frames in, the frames each client was sent out, commits
-/// held until a test settles them, journal reads answered from the entries committed, rebuilds
-/// run inline. Nothing here sleeps, spawns or opens a socket.
+/// held until a test settles them, journal reads answered from the entries committed, work for
+/// the thread pool run inline (or held, `holdsPoolJobs`). Nothing here sleeps, spawns or opens a socket.
 final class EngineHarness {
     /// How journal jobs run.
     enum CommitMode {
@@ -57,6 +57,9 @@ final class EngineHarness {
     private(set) var stoppedAtOnce: String?
     private(set) var shutdownFinished = false
     private var passEndWanted = false
+    /// Whether work for the thread pool waits for `runPoolJobs` instead of running at once.
+    var holdsPoolJobs = false
+    private var heldPoolJobs: [(job: Int, work: @Sendable () -> Result<[UInt8], PoolJobFailure>)] = []
 
     /// An engine over an empty store (or `store`), with `configure`d limits.
     init(
@@ -131,6 +134,15 @@ final class EngineHarness {
         feed(.journalJobFinished([outcome]))
     }
 
+    /// Runs the work held for the thread pool (`holdsPoolJobs`), in order; how many ran.
+    @discardableResult
+    func runPoolJobs() -> Int {
+        let jobs = heldPoolJobs
+        heldPoolJobs = []
+        for held in jobs { feed(.poolJobEnded(job: held.job, held.work())) }
+        return jobs.count
+    }
+
     /// Completes the writes held for a stalled `connection`, which is not stalled any more.
     func drain(_ connection: Int) {
         stalled.remove(connection)
@@ -199,8 +211,13 @@ final class EngineHarness {
             engine.handle(
                 .pastBaseRead(
                     read: read, .success(.replay(snapshot: nil, entries: journal.filter { $0.version <= version }))))
-        case .rebuild(let rebuild, let work):
-            engine.handle(.rebuilt(rebuild: rebuild, work()))
+        case .runOnPool(let job, let work):
+            trace.append("pool job")
+            if holdsPoolJobs {
+                heldPoolJobs.append((job, work))
+            } else {
+                engine.handle(.poolJobEnded(job: job, work()))
+            }
         case .requestCatchUp:
             catchUpsRequested += 1
         case .takeBackDurableVersion:
