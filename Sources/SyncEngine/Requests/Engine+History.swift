@@ -25,7 +25,8 @@ extension Engine {
             emit(.runOnPool(job: job, work: { Self.encodedHistory(durable, actionTypes: actionTypes) }))
         case .failure(let error):
             answer(token) { requestID in
-                .error(ProtocolError(.storageUnavailable, "The journal cannot be read (\(error)).", requestID: requestID))
+                .error(
+                    ProtocolError(.storageUnavailable, "The journal cannot be read (\(error)).", requestID: requestID))
             }
         }
     }
@@ -38,7 +39,8 @@ extension Engine {
                 return .entries(id: requestID, entries: entries)
             case .failure(let reason)?:
                 return .error(
-                    ProtocolError(.storageUnavailable, "The history cannot be encoded (\(reason)).", requestID: requestID))
+                    ProtocolError(
+                        .storageUnavailable, "The history cannot be encoded (\(reason)).", requestID: requestID))
             case nil:
                 return .error(
                     ProtocolError(
