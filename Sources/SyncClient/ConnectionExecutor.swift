@@ -36,10 +36,10 @@ public final class ConnectionExecutor: TaskExecutor, Sendable {
     /// empty. The client's socket writers share it (`UnixSocket`).
     let wakeUp: WakeUpPair
 
-    /// An executor for the client of the daemon at `socketPath`; throws `.daemonUnreachable`
-    /// when the wake-up pair cannot be made.
-    init(socketPath: String) throws(SyncClientError) {
-        wakeUp = try WakeUpPair(for: socketPath)
+    /// An executor for a new client; throws `.connectionClosed(.threadNotStarted)` when the
+    /// wake-up pair cannot be made.
+    init() throws(SyncClientError) {
+        wakeUp = try WakeUpPair()
     }
 
     /// Whether the caller runs on the connection thread (and so holds up the client's reading).

@@ -22,7 +22,8 @@ public indirect enum DisconnectReason: Sendable, Equatable, CustomStringConverti
     case noWelcome(DisconnectReason)
     /// The reconnect policy's time ran out after `limit`; `last` is why the last attempt failed.
     case gaveUp(after: Duration, last: SyncClientError)
-    /// The client could not start its connection thread.
+    /// The client could not start its connection thread, or make the socket pair that wakes it:
+    /// this process is out of threads or file descriptors.
     case threadNotStarted
     /// A subscription ended without an error before the caller had what it waited for.
     case subscriptionEnded

@@ -97,7 +97,7 @@ public final class SyncClient: Sendable {
         let thread = ConnectionThread(
             configuration: .init(
                 socketPath: path, clientName: clientName, app: app, clientID: clientID, policy: reconnect),
-            router: router, sender: sender, jobs: try ConnectionExecutor(socketPath: path))
+            router: router, sender: sender, jobs: try ConnectionExecutor())
         let first = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<ServerReply.Welcome, SyncClientError>, Never>) in
             thread.start { continuation.resume(returning: $0) }

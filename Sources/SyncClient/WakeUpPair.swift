@@ -11,15 +11,13 @@ final class WakeUpPair: Sendable {
     let descriptor: Int32
     private let signalling: Int32
 
-    /// Makes the pair, or throws `.daemonUnreachable` for `path` (the client cannot wait for
-    /// anything without it).
-    init(for path: String) throws(SyncClientError) {
+    /// Makes the pair, or throws `.connectionClosed(.threadNotStarted)`: without it the client
+    /// cannot wait for anything, and the failure (out of descriptors) is this process's, so it
+    /// must not read as a daemon that does not answer (which would start one).
+    init() throws(SyncClientError) {
         var pair: [Int32] = [-1, -1]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
-            throw .daemonUnreachable(
-                path: path, reason: "cannot make the wake-up socket pair: \(String(cString: strerror(errno)))")
-        }
+        guard socketpair(AF_UNIX, type, 0, &pair) == 0 else { throw .connectionClosed(.threadNotStarted) }
         descriptor = pair[0]
         signalling = pair[1]
     }

@@ -124,12 +124,21 @@ import Testing
             #"{"action":{"name":"e"},"payload":{"a":1}}"#,
             #"{"id":1,"action":{"payload":{"a":{"payload":{}}},"name":"x\u00e9"}}"#,
             #"{ "action" : { "payload" : { "a" : [ {"x":1} ] } } }"#,
+            #"{"action":{"payload":{"a":1},"payload":{"b":2},"payload":{"c":3}}}"#,
+            #"{"action":{"payload":{"a":1}},"action":{"payload":{"b":2}}}"#,
+            #"{"\u0061ction":{"payload":{"a":1}}}"#,
+            #"{"action":{"payload":\#(String(repeating: "[", count: 509))\#(String(repeating: "]", count: 509))}}"#,
+            #"{"action":{"payload":{"a":\#(String(repeating: "[", count: 509))\#(String(repeating: "]", count: 509))}}}"#,
+            #"{"action":{"payload":{"a":\#(String(repeating: "[", count: 510))\#(String(repeating: "]", count: 510))}}}"#,
         ]
+        #expect(JSONScanner.fault(in: Array(messages[messages.count - 2].utf8)) == nil, "512 deep is allowed")
+        #expect(JSONScanner.fault(in: Array(messages[messages.count - 1].utf8)) != nil, "513 deep is not")
         for json in messages {
             let bytes = Array(json.utf8)
-            let once = try #require(JSONObjectFields(bytes, expanding: ["action", "payload"]), "\(json)")
-            let alone = try #require(JSONObjectFields(bytes), "\(json)")
-            #expect(once.members == alone.members, "\(json)")
+            let once = JSONObjectFields(bytes, expanding: ["action", "payload"])
+            let alone = JSONObjectFields(bytes)
+            #expect(once?.members == alone?.members, "\(json)")
+            guard let once else { continue }
             let action = try #require(once.member("action"), "\(json)")
             let actionAlone = JSONObjectFields(bytes, range: action.value)
             #expect(once.expandedObject(action)?.members == actionAlone?.members, "\(json)")
@@ -239,6 +248,15 @@ import Testing
             return
         }
         #expect(String(decoding: message[range], as: UTF8.self) == #"{"number":1}"#)
+        guard case .object(_, members: let members?) = location else {
+            Issue.record("a plain payload's members were not kept")
+            return
+        }
+        #expect(members.count == 1)
+        let fraction = Array(#"{"action":{"name":"edit","payload":{"number":1.5}},"id":3,"type":"dispatch"}"#.utf8)
+        #expect(
+            try ClientRequest.decodeLocatingPayload(fraction).payload
+                == .object(35..<49, members: nil), "a payload that is not plain keeps no members")
         #expect(
             try ClientRequest.decodeLocatingPayload(Array(#"{"action":{"name":"undo"},"id":3,"type":"dispatch"}"#.utf8))
                 .payload == .absent)

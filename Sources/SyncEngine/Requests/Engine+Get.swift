@@ -152,7 +152,7 @@ extension Engine {
 }
 
 /// Why work on the thread pool (`EngineOutput.runOnPool`) failed: a past version that could not
-/// be rebuilt from what the journal holds.
+/// be rebuilt from what the journal holds, a history answer that could not be encoded.
 package struct PoolJobFailure: Error, CustomStringConvertible {
     package let description: String
 }

@@ -1,6 +1,6 @@
-/// The history reads and rebuilds of past versions the engine asked the shell for, waiting for
-/// their answer (`EngineInput.entriesRead`, `pastBaseRead`, `poolJobEnded`), by the id it gave
-/// them.
+/// The history reads and their encodings, and the rebuilds of past versions, that the engine
+/// asked the shell for, waiting for their answer (`EngineInput.entriesRead`, `pastBaseRead`,
+/// `poolJobEnded`), by the id it gave them.
 struct JournalReadBook<State> {
     /// What an answer is for.
     enum Waiting {

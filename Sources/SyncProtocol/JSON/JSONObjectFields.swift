@@ -40,9 +40,11 @@ public struct JSONObjectFields {
     /// given twice looked for at every depth): what `PlainJSONDecoder` needs to decode it.
     let isKnownPlain: Bool
     /// The objects inside members' values that the pass which found this one scanned too
-    /// (`init(_:expanding:)`), at every depth, shared by the levels.
+    /// (`init(_:expanding:)`), at every depth: the top level's and those found inside it carry
+    /// the same ones.
     private let levels: ObjectLevels
-    /// How deep this object is in the scanned bytes (1: the top level).
+    /// How deep this object is in the pass that scanned it (1: the object that pass scanned
+    /// first, which may sit inside a larger document).
     private let depth: Int
 
     /// Scans `bytes` (all of them), or the object at `range` of them; `nil` when they are not
@@ -63,7 +65,7 @@ public struct JSONObjectFields {
     /// and so on; the last one is also checked plain. `expandedObject(_:)` then gives each one
     /// whose keys are plain without a second look at its bytes: a dispatch's message is read
     /// once, its action and the action's payload with it.
-    public init?(_ bytes: [UInt8], expanding path: [StaticString]) {
+    init?(_ bytes: [UInt8], expanding path: [StaticString]) {
         var levels = ObjectLevels()
         guard
             let members = bytes.withUnsafeBufferPointer({ buffer in

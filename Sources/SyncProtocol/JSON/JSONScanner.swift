@@ -1,6 +1,7 @@
 /// The strict RFC 8259 reader behind `JSONObjectFields` and `PlainJSONDecoder`: walks a byte
-/// buffer as one JSON text, recording the top-level object's members (or array's elements) and
-/// skipping everything inside them without building any value. Every byte is checked: the
+/// buffer as one JSON text, recording the top-level object's members (or array's elements), and
+/// those of the objects along a path of keys when asked (`topLevelObject(expanding:into:)`),
+/// and skipping everything else inside them without building any value. Every byte is checked: the
 /// grammar, UTF-8 inside strings, escapes, surrogate pairs and the nesting limit (see
 /// `JSONSyntaxError`).
 ///
@@ -9,7 +10,8 @@
 /// top-level key with an escape or given twice, a top level of another kind).
 ///
 /// Nested arrays and objects are skipped by a loop over a stack of open brackets, not by
-/// recursion, so no input can exhaust the call stack.
+/// recursion, so no input can exhaust the call stack (the objects along a path recurse once per
+/// key of the path, which the caller writes).
 struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var index: Int
@@ -55,7 +57,8 @@ struct JSONScanner {
     /// the same pass those of the object values along `path`: the member named `path[0]`, when
     /// its value is an object, is scanned as one, then its member `path[1]`, and so on. Each
     /// such object whose keys are plain goes to `levels` (as many as it holds); the last one on the path
-    /// is scanned for `isPlain` as well, and says whether it is (`ObjectLevel.isPlain`).
+    /// is scanned for `isPlain` as well, and says whether it is (`ObjectLevel.isPlain`): the
+    /// scanner's own `isPlain` then speaks for that object only.
     mutating func topLevelObject(
         plainKeys: Bool = true, expanding path: [StaticString], into levels: inout ObjectLevels
     ) -> [JSONObjectFields.Member]? {
@@ -65,7 +68,7 @@ struct JSONScanner {
             // Not an object: valid or not, this method does not take it.
             return nil
         }
-        guard let object = object(depth: 1, path: path[...], refusesKeys: plainKeys, levels: &levels) else {
+        guard let object = object(depth: 1, path: path[...], refusesUnplainKeys: plainKeys, levels: &levels) else {
             return nil
         }
         return atEnd() ? object.members : nil
@@ -73,10 +76,10 @@ struct JSONScanner {
 
     /// Scans the object whose `{` is at `index`, itself at nesting `depth`, to past its `}`;
     /// returns its members and whether its keys are plain (none with escapes, none twice), or
-    /// `nil` on a fault, and, when `refusesKeys`, at a key that is not plain. A member named
+    /// `nil` on a fault, and, when `refusesUnplainKeys`, at a key that is not plain. A member named
     /// `path.first` whose value is an object is scanned by `expand`.
     private mutating func object(
-        depth: Int, path: ArraySlice<StaticString>, refusesKeys: Bool, levels: inout ObjectLevels
+        depth: Int, path: ArraySlice<StaticString>, refusesUnplainKeys: Bool, levels: inout ObjectLevels
     ) -> (members: [JSONObjectFields.Member], plainKeys: Bool)? {
         index += 1
         var members: [JSONObjectFields.Member] = []
@@ -93,7 +96,7 @@ struct JSONScanner {
             guard let key = memberKey() else { return nil }
             let inner = (key.lowerBound + 1)..<(key.upperBound - 1)
             if plainKeys && (hasBackslash(inner) || members.contains(where: { equal($0.key, inner) })) {
-                if refusesKeys { return nil }
+                if refusesUnplainKeys { return nil }
                 plainKeys = false
             }
             let valueStart = index
@@ -120,7 +123,7 @@ struct JSONScanner {
         let isLast = path.count == 1
         let (outerPlain, outerChecks) = (isPlain, checksNestedKeys)
         if isLast { (isPlain, checksNestedKeys) = (true, true) }
-        let scanned = object(depth: depth, path: path.dropFirst(), refusesKeys: false, levels: &levels)
+        let scanned = object(depth: depth, path: path.dropFirst(), refusesUnplainKeys: false, levels: &levels)
         let innerPlain = isPlain
         if isLast { (isPlain, checksNestedKeys) = (outerPlain && innerPlain, outerChecks) }
         guard let scanned else { return false }

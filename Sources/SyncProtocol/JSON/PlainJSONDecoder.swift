@@ -35,7 +35,8 @@ enum PlainJSONDecoder {
     }
 
     /// Decodes `type` from the plain object at `range` of `fields.bytes`, whose members a scan
-    /// found already (`fields.isKnownPlain`), or throws: without a second look at its bytes.
+    /// found already (`fields.isKnownPlain`), or throws: without a second look at the bytes of
+    /// its top level (nested objects and arrays are scanned when their values are decoded).
     static func decode<T: Decodable>(_ type: T.Type, object fields: JSONObjectFields, at range: Range<Int>) throws -> T
     {
         guard fields.isKnownPlain else { throw Unsupported() }

@@ -40,6 +40,12 @@ public enum WireJSON {
     /// underlying error.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         if let value = try? PlainJSONDecoder.decode(type, from: bytes) { return value }
+        return try decodeWithJSONDecoder(type, from: bytes)
+    }
+
+    /// Decodes `type` from `bytes` as `decode` does when the plain decoder does not take them:
+    /// a fault of the JSON itself first, else `JSONDecoder`'s value or error.
+    static func decodeWithJSONDecoder<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         if let fault = JSONScanner.fault(in: bytes) {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "Not valid JSON: \(fault).", underlyingError: fault))

@@ -1,6 +1,7 @@
 /// Where the payload of a dispatch is in its message, as far as a scan with `JSONObjectFields`
 /// found out: what lets the daemon decode only the payload's bytes, and, when the scan found
-/// the payload plain, decode it from the members that scan found, without a second look.
+/// the payload plain, decode its top level from the members that scan found, without a second
+/// look. A location is valid only for the message it was found in.
 public enum DispatchPayloadLocation: Equatable, Sendable {
     /// `action.payload` is an object at these bytes of the message; `members` are its members
     /// (at their places in the message) when the scan found it plain (see
@@ -16,16 +17,10 @@ public enum DispatchPayloadLocation: Equatable, Sendable {
     /// action inside its message), `nil` when it has none. The payload's members are those the
     /// same scan found (`JSONObjectFields.expandedObject`), if it found them plain.
     init(_ payload: JSONObjectFields.Member?, in action: JSONObjectFields) {
-        guard let payload else {
-            self = .absent
-            return
+        self.init(payload) { payload in
+            let scanned = action.expandedObject(payload)
+            return scanned?.isKnownPlain == true ? scanned?.members : nil
         }
-        guard payload.kind == .object else {
-            self = .unknown
-            return
-        }
-        let scanned = action.expandedObject(payload)
-        self = .object(payload.value, members: scanned?.isKnownPlain == true ? scanned?.members : nil)
     }
 
     /// Finds the payload of the dispatch `message` with scans of its own: the message, its
@@ -38,15 +33,19 @@ public enum DispatchPayloadLocation: Equatable, Sendable {
             self = .unknown
             return
         }
-        guard let payload = actionFields.member("payload") else {
+        self.init(actionFields.member("payload")) { JSONObjectFields(plain: message, range: $0.value)?.members }
+    }
+
+    /// Where `payload` (the action's member, `nil` when it has none) is; `plainMembers` gives
+    /// the members of an object payload that is plain.
+    private init(
+        _ payload: JSONObjectFields.Member?, plainMembers: (JSONObjectFields.Member) -> [JSONObjectFields.Member]?
+    ) {
+        guard let payload else {
             self = .absent
             return
         }
-        guard payload.kind == .object else {
-            self = .unknown
-            return
-        }
-        self = .object(payload.value, members: JSONObjectFields(plain: message, range: payload.value)?.members)
+        self = payload.kind == .object ? .object(payload.value, members: plainMembers(payload)) : .unknown
     }
 }
 
@@ -59,13 +58,15 @@ extension DispatchEnvelope {
     public static func decodePayload(from message: [UInt8], at location: DispatchPayloadLocation) throws -> Payload {
         switch location {
         case .object(let range, let members):
-            if let members,
-                let payload = try? PlainJSONDecoder.decode(
-                    Payload.self, object: JSONObjectFields(bytes: message, plainMembers: members), at: range)
+            guard let members else { return try WireJSON.decode(Payload.self, from: message[range]) }
+            if let payload = try? PlainJSONDecoder.decode(
+                Payload.self, object: JSONObjectFields(bytes: message, plainMembers: members), at: range)
             {
                 return payload
             }
-            return try WireJSON.decode(Payload.self, from: message[range])
+            // Plain and valid, but not for the plain decoder (a `Date`, a throwing `init(from:)`):
+            // what `WireJSON.decode` would end with, without its second plain attempt.
+            return try WireJSON.decodeWithJSONDecoder(Payload.self, from: Array(message[range]))
         case .absent: return try WireJSON.decodeFromEmptyObject(Payload.self)
         case .unknown: return try WireJSON.decode(Self.self, from: message).payload
         }
@@ -80,12 +81,15 @@ extension DispatchEnvelope where Payload: Encodable {
     public static func decodeReceivedPayload(from message: [UInt8], at location: DispatchPayloadLocation) throws -> (
         payload: Payload, bytes: [UInt8]
     ) {
-        let bytes: [UInt8]
         switch location {
-        case .object(let range, _): return (try decodePayload(from: message, at: location), Array(message[range]))
-        case .absent: bytes = Array("{}".utf8)
-        case .unknown: bytes = try WireJSON.encode(try decodePayload(from: message, at: location))
+        case .object(let range, _):
+            return (try decodePayload(from: message, at: location), Array(message[range]))
+        case .absent:
+            let bytes = Array("{}".utf8)
+            return (try WireJSON.decode(Payload.self, from: bytes), bytes)
+        case .unknown:
+            let bytes = try WireJSON.encode(try decodePayload(from: message, at: location))
+            return (try WireJSON.decode(Payload.self, from: bytes), bytes)
         }
-        return (try WireJSON.decode(Payload.self, from: bytes), bytes)
     }
 }

@@ -160,7 +160,7 @@ struct SharedLogIntegrityTests {
                 "4   written by schema \(schema), item 4", "5   written by schema \(schema), item 5",
                 "6   written by schema \(schema), item 6", "7   written by schema \(schema), item 7",
             ])
-        // The exactly-once ledger came through the migration: the old client's sequence 3 is known.
+        // The exactly-once ledger came through the migration: the old client's sequence 8 is known.
         let old = try WireClient(path: second.socketPath)
         #expect(try old.hello(name: "test/1", clientID: "fixture-writer")["lastSequence"] as? Int == 8)
         try SharedLogFailureTests.add(["after the migration"], on: second)
