@@ -104,6 +104,39 @@ import Testing
         #expect((entries?.first?["payload"] as? [String: Any]) != nil, "each payload is the action's JSON")
     }
 
+    /// History encodings run one at a time: a second waits for the first to end, and each
+    /// answer goes to its own request.
+    @Test func historyEncodingsRunOneAtATime() {
+        let harness = EngineHarness(commitMode: .inline)
+        harness.holdsPoolJobs = true
+        harness.greet(1)
+        harness.add(1, id: 1)
+        harness.send(1, #"{"type":"history","id":5,"limit":10}"#)
+        harness.send(1, #"{"type":"history","id":6,"limit":10}"#)
+        #expect(harness.trace.filter { $0 == "pool job" }.count == 1, "the second waits for a turn")
+        #expect(harness.runPoolJobs() == 1)
+        #expect(harness.sent(1, "entries").map { $0["id"] as? Int } == [5])
+        #expect(harness.runPoolJobs() == 1)
+        #expect(harness.sent(1, "entries").map { $0["id"] as? Int } == [5, 6])
+    }
+
+    /// A shutdown waits for a history being encoded, and ends once it is, also when its client
+    /// went away meanwhile (nothing to answer).
+    @Test func aShutdownWaitsForAHistoryEncodingWhoseClientWentAway() {
+        let harness = EngineHarness(commitMode: .inline)
+        harness.holdsPoolJobs = true
+        harness.greet(1)
+        harness.greet(2)
+        harness.add(1, id: 1)
+        harness.send(1, #"{"type":"history","id":5,"limit":10}"#)
+        harness.feed(.shutdownRequested)
+        harness.feed(.failed(connection: 1, .clientWentAway(SocketError(code: -104, name: "ECONNRESET"))))
+        #expect(!harness.types(2).contains("bye"), "the shutdown waits for the encoding")
+        #expect(harness.runPoolJobs() == 1)
+        #expect(harness.types(2).contains("bye"), "the encoding ended: the shutdown goes on")
+        #expect(harness.sent(1, "entries").isEmpty)
+    }
+
     @Test func anOversizedFrameClosesTheConnectionWithTheReason() {
         let harness = EngineHarness { $0.maximumFrameLength = 64 }
         harness.greet(1)

@@ -109,6 +109,18 @@ import Testing
                 #"{"id":7,"model":null,"type":"model","version":3}"#
             ),
             (.bye(reason: "the daemon is stopping"), #"{"reason":"the daemon is stopping","type":"bye"}"#),
+            (
+                .entries(
+                    id: 8,
+                    entries: try! WireJSON.encode([
+                        HistoryEntry(
+                            version: 2, name: "edit",
+                            payload: .object(["text": .string("é \"q\""), "n": .number(1.5)]),
+                            acceptedAt: 5, uid: 1000, pid: 7, clientID: "c", sequence: 3)
+                    ])),
+                #"{"entries":[{"acceptedAt":5,"clientId":"c","name":"edit","payload":{"n":1.5,"text":"é \"q\""},"pid":7,"sequence":3,"uid":1000,"version":2}],"id":8,"type":"entries"}"#
+            ),
+            (.entries(id: 9, entries: Array("[]".utf8)), #"{"entries":[],"id":9,"type":"entries"}"#),
         ]
         for (message, expected) in cases {
             #expect(String(decoding: message.encoded(), as: UTF8.self) == expected)

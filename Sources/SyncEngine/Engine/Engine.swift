@@ -59,10 +59,13 @@ package final class Engine<App: SyncApp> {
     let hub = ViewHub<App.State>()
     /// The side effects clients dispatched that are running (see `Engine+SideEffects.swift`).
     var sideEffectCalls = SideEffectCallBook()
-    /// The history reads and rebuilds waiting for the journal or the thread pool.
+    /// The history reads and encodings and the rebuilds waiting for the journal or the pool.
     var journalReads = JournalReadBook<App.State>()
     /// The rebuilds of past versions for `get` (see `Engine+Get.swift`).
-    var rebuilds: RebuildQueue
+    var rebuilds: PoolJobQueue
+    /// The encodings of history answers: one at a time, so that however many a client asks for,
+    /// they hold one pool thread and the journal's commits keep the others.
+    var historyEncodings = PoolJobQueue(concurrencyLimit: 1, waitingLimit: .max)
     /// The app's durable schedules, and where each is (see `Engine+Schedules.swift`).
     let schedules: [any Schedule<App.State>]
     var scheduleBook = ScheduleBook()
@@ -102,7 +105,7 @@ package final class Engine<App: SyncApp> {
         publishedVersion = store.version
         sideEffectTypes = Dictionary(
             App.sideEffects.map { ($0.wireName, $0) }, uniquingKeysWith: { first, _ in first })
-        rebuilds = RebuildQueue(
+        rebuilds = PoolJobQueue(
             concurrencyLimit: configuration.maximumConcurrentRebuilds,
             waitingLimit: configuration.maximumWaitingRebuilds)
     }

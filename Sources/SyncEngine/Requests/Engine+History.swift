@@ -21,8 +21,10 @@ extension Engine {
         case .success(let entries):
             let durable = entries.filter { $0.version <= durableVersion }
             let actionTypes = actionTypes
-            let job = journalReads.add(.historyEncoding(token))
-            emit(.runOnPool(job: job, work: { Self.encodedHistory(durable, actionTypes: actionTypes) }))
+            _ = historyEncodings.admit { [unowned self] in
+                let job = journalReads.add(.historyEncoding(token))
+                emit(.runOnPool(job: job, work: { Self.encodedHistory(durable, actionTypes: actionTypes) }))
+            }
         case .failure(let error):
             answer(token) { requestID in
                 .error(
@@ -33,6 +35,7 @@ extension Engine {
 
     /// The encoding of a history answer ended; `nil` when the thread pool refused the work.
     func deliverHistory(_ result: Result<[UInt8], PoolJobFailure>?, token: RequestBook.Token) {
+        if let next = historyEncodings.finished() { next() }
         answer(token) { requestID in
             switch result {
             case .success(let entries)?:
@@ -58,18 +61,23 @@ extension Engine {
         _ entries: [JournalEntry], actionTypes: ActionDirectory<App.State>
     ) -> Result<[UInt8], PoolJobFailure> {
         do {
-            return .success(try WireJSON.encode(entries.map { historyEntry($0, actionTypes: actionTypes) }))
+            let initialState = App.initialState
+            return .success(
+                try WireJSON.encode(
+                    entries.map { historyEntry($0, actionTypes: actionTypes, initialState: initialState) }))
         } catch {
             return .failure(PoolJobFailure(description: "\(error)"))
         }
     }
 
     /// The wire form of `entry`, whose payload is the action as it was applied: one the journal
-    /// keeps as received is accepted again with its context (on the initial state: its
+    /// keeps as received is accepted again with its context (on `initialState`, the app's: its
     /// acceptance reads only the context), as a replay would accept it.
-    static func historyEntry(_ entry: JournalEntry, actionTypes: ActionDirectory<App.State>) -> HistoryEntry {
+    static func historyEntry(
+        _ entry: JournalEntry, actionTypes: ActionDirectory<App.State>, initialState: App.State
+    ) -> HistoryEntry {
         var shown = entry
-        if entry.acceptanceIdentifier != nil, let action = try? actionTypes.accepted(entry, on: App.initialState),
+        if entry.acceptanceIdentifier != nil, let action = try? actionTypes.accepted(entry, on: initialState),
             let payload = try? WireJSON.encode(action)
         {
             shown.payload = payload

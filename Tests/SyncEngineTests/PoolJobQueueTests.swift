@@ -4,9 +4,9 @@ import Testing
 
 /// At most a few rebuilds of past versions run at once; a bounded number wait, in order; one
 /// more is refused.
-@Suite struct RebuildQueueTests {
+@Suite struct PoolJobQueueTests {
     @Test func runsUpToTheLimitQueuesInOrderAndRefusesBeyond() {
-        var queue = RebuildQueue(concurrencyLimit: 2, waitingLimit: 2)
+        var queue = PoolJobQueue(concurrencyLimit: 2, waitingLimit: 2)
         var started: [Int] = []
         for rebuild in 1...4 {
             #expect(queue.admit { started.append(rebuild) }, "rebuild \(rebuild) is admitted")

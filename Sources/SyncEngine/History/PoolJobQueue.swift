@@ -1,10 +1,11 @@
-/// The rebuilds of past versions a server runs at once, and those waiting for a turn: at most
-/// `concurrencyLimit` run (each holds a thread-pool thread while it replays, and the journal's
-/// job while it reads), at most `waitingLimit` wait. Loop-confined.
-struct RebuildQueue {
-    /// Most rebuilds running at once.
+/// Work of one kind a server runs on the thread pool at once, and what waits for a turn: at most
+/// `concurrencyLimit` run (each holds a thread-pool thread, which the journal's commits share),
+/// at most `waitingLimit` wait. The rebuilds of past versions have one (which also holds the
+/// journal's job while it reads), the encodings of history answers another. Loop-confined.
+struct PoolJobQueue {
+    /// Most running at once.
     let concurrencyLimit: Int
-    /// Most rebuilds waiting for a turn; one more is refused.
+    /// Most waiting for a turn; one more is refused.
     let waitingLimit: Int
     private(set) var running = 0
     private var waiting: [() -> Void] = []
@@ -16,7 +17,7 @@ struct RebuildQueue {
     }
 
     /// Runs `start` now if a slot is free, else queues it; `false` when the queue is full (the
-    /// rebuild is refused). `start` must call `finished()` exactly once, when its rebuild ends.
+    /// work is refused). `start` must lead to exactly one `finished()`, when its work ends.
     mutating func admit(_ start: @escaping () -> Void) -> Bool {
         if running < concurrencyLimit {
             running += 1
@@ -28,7 +29,7 @@ struct RebuildQueue {
         return true
     }
 
-    /// Ends a running rebuild; returns the next one to start, already counted as running.
+    /// Ends a running one; returns the next one to start, already counted as running.
     mutating func finished() -> (() -> Void)? {
         running -= 1
         guard !waiting.isEmpty else { return nil }
