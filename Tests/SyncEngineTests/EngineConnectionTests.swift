@@ -82,15 +82,21 @@ import Testing
         #expect(entries?.map { $0["version"] as? Int } == [1], "version 2 is not durable yet")
     }
 
+    /// An engine committing at once and holding its pool jobs, with `clients` greeted (1, 2, …)
+    /// and one action of client 1 durable.
+    private func holdingPoolJobs(clients: Int) -> EngineHarness {
+        let harness = EngineHarness(commitMode: .inline)
+        harness.holdsPoolJobs = true
+        for client in 1...clients { harness.greet(client) }
+        harness.add(1, id: 1)
+        return harness
+    }
+
     /// The entries of a history answer are turned into their wire form and encoded on the thread
     /// pool, not on the loop: nothing is answered until that work ends, and other requests are
     /// served meanwhile.
     @Test func historyIsEncodedOnThePoolWhileTheLoopServesOn() {
-        let harness = EngineHarness(commitMode: .inline)
-        harness.holdsPoolJobs = true
-        harness.greet(1)
-        harness.greet(2)
-        harness.add(1, id: 1)
+        let harness = holdingPoolJobs(clients: 2)
         harness.add(1, id: 2)
         harness.send(1, #"{"type":"history","id":5,"limit":10}"#)
         #expect(harness.sent(1, "entries").isEmpty, "answered before the pool encoded it")
@@ -107,10 +113,7 @@ import Testing
     /// History encodings run one at a time: a second waits for the first to end, and each
     /// answer goes to its own request.
     @Test func historyEncodingsRunOneAtATime() {
-        let harness = EngineHarness(commitMode: .inline)
-        harness.holdsPoolJobs = true
-        harness.greet(1)
-        harness.add(1, id: 1)
+        let harness = holdingPoolJobs(clients: 1)
         harness.send(1, #"{"type":"history","id":5,"limit":10}"#)
         harness.send(1, #"{"type":"history","id":6,"limit":10}"#)
         #expect(harness.trace.filter { $0 == "pool job" }.count == 1, "the second waits for a turn")
@@ -123,11 +126,7 @@ import Testing
     /// A shutdown waits for a history being encoded, and ends once it is, also when its client
     /// went away meanwhile (nothing to answer).
     @Test func aShutdownWaitsForAHistoryEncodingWhoseClientWentAway() {
-        let harness = EngineHarness(commitMode: .inline)
-        harness.holdsPoolJobs = true
-        harness.greet(1)
-        harness.greet(2)
-        harness.add(1, id: 1)
+        let harness = holdingPoolJobs(clients: 2)
         harness.send(1, #"{"type":"history","id":5,"limit":10}"#)
         harness.feed(.shutdownRequested)
         harness.feed(.failed(connection: 1, .clientWentAway(SocketError(code: -104, name: "ECONNRESET"))))
