@@ -51,21 +51,18 @@ public enum ServerMessage: Sendable {
             return Array(#"{"id":\#(id),"subscription":\#(subscription),"type":"unsubscribed"}"#.utf8)
         case .pong(let id):
             return Array(#"{"id":\#(id),"type":"pong"}"#.utf8)
-        case .entries(let id, let entries):
-            // Keys in the order the sorted-keys encoder writes them; the entries' bytes as they are.
-            return Array(#"{"entries":"#.utf8) + entries + Array(#","id":\#(id),"type":"entries"}"#.utf8)
         case .bye(let reason):
             return Self.encode(Bye(reason: reason))
-        case .update, .patch, .model:
+        case .update, .patch, .model, .entries:
             return spliced(framed: false)
         }
     }
 
-    /// The frame carrying this message. Updates are spliced straight into the frame, so a
-    /// model is copied once per subscriber.
+    /// The frame carrying this message. Updates, models and history entries are spliced
+    /// straight into the frame, so their encoded bytes are copied once (per subscriber).
     public func framed() -> [UInt8] {
         switch self {
-        case .update, .patch, .model: return spliced(framed: true)
+        case .update, .patch, .model, .entries: return spliced(framed: true)
         case .ack(let id, let version): return Self.framedAck(id: id, version: version)
         default: return FrameEncoder.frame(encoded())
         }
@@ -105,8 +102,10 @@ public enum ServerMessage: Sendable {
             )
         case .model(let id, let version, let model):
             (head, body, tail) = (#"{"id":\#(id),"model":"#, model, #","type":"model","version":\#(version)}"#)
+        case .entries(let id, let entries):
+            (head, body, tail) = (#"{"entries":"#, entries, #","id":\#(id),"type":"entries"}"#)
         default:
-            preconditionFailure("only updates and models are spliced")
+            preconditionFailure("only updates, models and history entries are spliced")
         }
         let length = head.utf8.count + body.count + tail.utf8.count
         var bytes: [UInt8] = []
