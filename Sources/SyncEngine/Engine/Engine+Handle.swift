@@ -26,19 +26,14 @@ extension Engine {
             wantPassEnd()
         case .entriesRead(let read, let result):
             deliverEntries(result, for: read)
-            // A read's or a job's connection may have gone meanwhile (nothing answered, so no
-            // pass end asked for), and a shutdown waits for the last of them at a pass end.
-            wantPassEnd()
         case .pastBaseRead(let read, let result):
             deliverPastBase(result, for: read)
-            wantPassEnd()
         case .poolJobEnded(let job, let result):
-            switch journalReads.take(job) {
+            switch takeJournalRead(job) {
             case .rebuild(let token, let version)?: deliverRebuild(result, token: token, version: version)
             case .historyEncoding(let token)?: deliverHistory(result, token: token)
             case .history?, .pastBase?, nil: break
             }
-            wantPassEnd()
         case .sideEffectDispatched(let action, let reply, let call):
             if let call, !sideEffectCalls.isLive(call) {
                 emit(.answerSideEffectDispatch(reply: reply, .failure(ProtocolError.sideEffectCancelledByClient)))

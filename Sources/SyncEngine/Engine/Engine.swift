@@ -157,6 +157,14 @@ package final class Engine<App: SyncApp> {
         emit(.wantPassEnd)
     }
 
+    /// Takes what the answer of journal read or pool job `id` is for out of `journalReads`, and
+    /// asks for a pass end: a shutdown goes on at a pass end once the book is empty, and this
+    /// answer may ask for none itself (its connection gone meanwhile, nothing to send).
+    func takeJournalRead(_ id: Int) -> JournalReadBook<App.State>.Waiting? {
+        wantPassEnd()
+        return journalReads.take(id)
+    }
+
     /// Writes a log line.
     func log(_ level: LogLevel, _ text: @autoclosure () -> String) {
         emit(.log(level, text()))

@@ -53,7 +53,7 @@ extension Engine {
     /// What the read a rebuild starts from found: the replay goes to the thread pool, or the
     /// rebuild ends with the reason it cannot be done.
     func deliverPastBase(_ result: Result<PastStateBase, JournalError>, for read: Int) {
-        guard case .pastBase(let token, let version, let render)? = journalReads.take(read) else { return }
+        guard case .pastBase(let token, let version, let render)? = takeJournalRead(read) else { return }
         let limit = configuration.maximumReplayedActions
         switch result {
         case .failure(let error):

@@ -16,7 +16,7 @@ extension Engine {
     /// encoded on the thread pool (`deliverHistory` answers): a thousand entries, each decoded,
     /// accepted again and encoded, held every other client up for about 10 ms (median) on the loop.
     func deliverEntries(_ result: Result<[JournalEntry], JournalError>, for read: Int) {
-        guard case .history(let token)? = journalReads.take(read) else { return }
+        guard case .history(let token)? = takeJournalRead(read) else { return }
         switch result {
         case .success(let entries):
             let durable = entries.filter { $0.version <= durableVersion }
