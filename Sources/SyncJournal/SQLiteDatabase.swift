@@ -6,12 +6,13 @@ final class SQLiteDatabase {
     let path: String
     private let handle: OpaquePointer
 
-    /// Opens `path`; `create` allows creating a missing file.
-    init(path: String, create: Bool) throws(JournalError) {
+    /// Opens `path`; `create` allows creating a missing file, `readOnly` opens a connection
+    /// that cannot write (it still reads a WAL that another connection writes).
+    init(path: String, create: Bool, readOnly: Bool = false) throws(JournalError) {
         self.path = path
         var handle: OpaquePointer?
-        let flags =
-            SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK, let handle else {
             let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
@@ -148,8 +149,9 @@ final class Statement {
         }
     }
 
-    /// Resets the statement and sets every parameter to NULL, before binding them one by one
-    /// (the hot path's binds, which build no array of values).
+    /// Resets the statement and sets every parameter to NULL (and lets go of SQLite's copies of
+    /// bound texts). `run` ends with it, so a statement that ran is ready to be bound one
+    /// parameter at a time (the hot path's binds, which build no array of values).
     func clearBindings() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
@@ -185,18 +187,28 @@ final class Statement {
         guard result == SQLITE_OK else { throw database.error(result, operation()) }
     }
 
-    /// Runs the statement to completion, calling `row` for each result row. `operation` names
-    /// what failed in the error; it is only made then.
+    /// Runs the statement to completion, calling `row` for each result row, then resets it and
+    /// lets go of its bindings: SQLite keeps a copy of each bound text until the parameter is
+    /// bound again, and a snapshot's text is the whole encoded state. `operation` names what
+    /// failed in the error; it is only made then.
     func run(operation: @autoclosure () -> String, row: (Statement) throws(JournalError) -> Void = { _ in })
         throws(JournalError)
     {
-        defer { sqlite3_reset(handle) }
+        defer { clearBindings() }
         while true {
             let result = sqlite3_step(handle)
             if result == SQLITE_DONE { return }
             guard result == SQLITE_ROW else { throw database.error(result, operation()) }
             try row(self)
         }
+    }
+
+    /// The statement's SQL with the values bound now in place of its parameters (SQLite's
+    /// expanded SQL; `NULL` where nothing is bound).
+    var expandedSQL: String? {
+        guard let text = sqlite3_expanded_sql(handle) else { return nil }
+        defer { sqlite3_free(text) }
+        return String(cString: text)
     }
 
     /// The integer in column `index` of the current row.

@@ -57,6 +57,22 @@ public final class SQLiteJournal: Journal {
         reads = try ReadStatements(database, schema: openedSchemaVersion)
     }
 
+    /// The version of the newest snapshot in the journal at `path` (`nil`: none), read through
+    /// a read-only connection that neither checks nor changes the file, so another process may
+    /// be writing the journal meanwhile (the bench waits with it for a snapshot the daemon owes).
+    public static func newestSnapshotVersion(path: String) throws(JournalError) -> UInt64? {
+        let database = try SQLiteDatabase(path: path, create: false, readOnly: true)
+        database.waitForLocks()
+        var version: UInt64?
+        try withExtendedLifetime(database) { () throws(JournalError) in
+            let statement = try database.prepare("SELECT max(version) FROM snapshots", operation: "reading snapshots")
+            try statement.run(operation: "reading snapshots") { row throws(JournalError) in
+                if !row.isNull(0) { version = try row.version(0) }
+            }
+        }
+        return version
+    }
+
     public func prepareForWriting() throws(JournalError) {
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", operation: "configuring")
         if openedSchemaVersion < Self.schemaVersion {
@@ -98,9 +114,9 @@ public final class SQLiteJournal: Journal {
         do throws(JournalError) {
             for entry in entries {
                 // Bound one by one: this runs once per action, and an array of values would be
-                // an allocation per action, and one more per text.
+                // an allocation per action, and one more per text. Each run leaves every
+                // parameter NULL again (a failed bind too: see the catch below).
                 let action = writes.action
-                action.clearBindings()
                 let operation = { "writing action \(entry.version)" }
                 try action.bind(Int64(entry.version), at: 1, operation: operation())
                 try action.bindText(entry.name.utf8, at: 2, operation: operation())
@@ -141,6 +157,7 @@ public final class SQLiteJournal: Journal {
             }
             try writes.commit.run(operation: "committing")
         } catch {
+            writes.action.clearBindings()
             try? database.execute("ROLLBACK", operation: "rolling back")
             throw error
         }

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import SyncJournal
+
+/// A statement that ran keeps nothing it was bound with (SQLite would otherwise keep its copy
+/// of each bound text until the parameter is bound again: after a snapshot, a copy of the whole
+/// encoded state), and a process beside the writer can read which snapshot the journal holds.
+@Suite struct SQLiteStatementTests {
+    private static func withJournalPath(_ body: (String) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statement-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try body(directory.appendingPathComponent(SQLiteJournal.fileName).path)
+    }
+
+    @Test func aStatementThatRanHoldsNoBoundText() throws {
+        try Self.withJournalPath { path in
+            try SQLiteJournal.create(path)
+            let database = try SQLiteDatabase(path: path, create: false)
+            try database.execute("CREATE TABLE t(x TEXT, y INTEGER)", operation: "creating")
+            let insert = try database.prepare("INSERT INTO t(x, y) VALUES (?1, ?2)", operation: "preparing")
+            try insert.bind([.text(Array("a long text".utf8)), .integer(7)], operation: "binding")
+            #expect(insert.expandedSQL == "INSERT INTO t(x, y) VALUES ('a long text', 7)")
+            try insert.run(operation: "inserting")
+            #expect(insert.expandedSQL == "INSERT INTO t(x, y) VALUES (NULL, NULL)")
+
+            try insert.bindText(Array("one by one".utf8), at: 1, operation: "binding")
+            try insert.run(operation: "inserting")
+            #expect(insert.expandedSQL == "INSERT INTO t(x, y) VALUES (NULL, NULL)")
+            var rows: [String] = []
+            let select = try database.prepare("SELECT x, y IS NULL FROM t", operation: "preparing")
+            try select.run(operation: "reading") { row in
+                rows.append(String(decoding: row.text(0), as: UTF8.self) + " \(row.integer(1))")
+            }
+            #expect(rows == ["a long text 0", "one by one 1"])
+        }
+    }
+
+    @Test func theNewestSnapshotIsReadBesideTheWriter() throws {
+        try Self.withJournalPath { path in
+            #expect(throws: JournalError.self) { try SQLiteJournal.newestSnapshotVersion(path: path) }
+            let journal = try SQLiteJournal(path: path)
+            try journal.prepareForWriting()
+            #expect(try SQLiteJournal.newestSnapshotVersion(path: path) == nil)
+            let entries = (1...3).map {
+                JournalEntry(
+                    version: $0, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)
+            }
+            try journal.append(entries, snapshot: Snapshot(version: 2, state: Array("{\"n\":2}".utf8)))
+            #expect(try SQLiteJournal.newestSnapshotVersion(path: path) == 2)
+            try journal.append([], snapshot: Snapshot(version: 3, state: Array("{\"n\":3}".utf8)))
+            #expect(try SQLiteJournal.newestSnapshotVersion(path: path) == 3)
+            // The reader changed nothing: the writer goes on, and the journal reads back whole.
+            try journal.append(
+                [
+                    JournalEntry(
+                        version: 4, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)
+                ],
+                snapshot: nil)
+            #expect(try journal.lastVersion() == 4)
+            #expect(try journal.latestSnapshot()?.state == Array("{\"n\":3}".utf8))
+        }
+    }
+}
