@@ -203,6 +203,28 @@ final class Statement {
         }
     }
 
+    /// Binds the UTF-8 text `bytes` to parameter `index` without SQLite copying them, then runs
+    /// the statement as `run` does (which lets go of the binding before `bytes` may go): for a
+    /// text as large as a snapshot, whose copy would double what the write holds.
+    func run(bindingInPlace bytes: [UInt8], at index: Int32, operation: @autoclosure () -> String)
+        throws(JournalError)
+    {
+        guard !bytes.isEmpty else {
+            try bindText(bytes, at: index, operation: operation())
+            return try run(operation: operation())
+        }
+        try bytes.withUnsafeBufferPointer { buffer throws(JournalError) in
+            let text = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            // No destructor: SQLITE_STATIC, the bytes stay the caller's.
+            let result = sqlite3_bind_text(handle, index, text, Int32(buffer.count), nil)
+            guard result == SQLITE_OK else {
+                clearBindings()
+                throw database.error(result, operation())
+            }
+            try run(operation: operation())
+        }
+    }
+
     /// The statement's SQL with the values bound now in place of its parameters (SQLite's
     /// expanded SQL; `NULL` where nothing is bound).
     var expandedSQL: String? {

@@ -143,13 +143,11 @@ public final class SQLiteJournal: Journal {
             }
             if let snapshot {
                 let savedAt = Int64(time(nil)) * 1000
+                // The state is bound last, in place: SQLite's copy would be a second encoded state.
                 try writes.snapshot.bind(
-                    [
-                        .integer(Int64(snapshot.version)), .text(snapshot.state), .integer(savedAt),
-                        snapshot.ledger.map { .text($0) },
-                    ],
+                    [.integer(Int64(snapshot.version)), nil, .integer(savedAt), snapshot.ledger.map { .text($0) }],
                     operation: "writing a snapshot")
-                try writes.snapshot.run(operation: "writing a snapshot")
+                try writes.snapshot.run(bindingInPlace: snapshot.state, at: 2, operation: "writing a snapshot")
                 try writes.pruneSnapshots.bind(
                     [.integer(Int64(snapshot.version)), .integer(Int64(clamping: snapshotSpacing))],
                     operation: "pruning snapshots")

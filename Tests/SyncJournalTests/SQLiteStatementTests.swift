@@ -37,6 +37,25 @@ import Testing
         }
     }
 
+    @Test func aTextBoundInPlaceIsWrittenAndLetGo() throws {
+        try Self.withJournalPath { path in
+            try SQLiteJournal.create(path)
+            let database = try SQLiteDatabase(path: path, create: false)
+            try database.execute("CREATE TABLE t(x TEXT, y INTEGER)", operation: "creating")
+            let insert = try database.prepare("INSERT INTO t(x, y) VALUES (?1, ?2)", operation: "preparing")
+            let large = Array(String(repeating: "s", count: 100_000).utf8)
+            for text in [large, []] {
+                try insert.bind([nil, .integer(Int64(text.count))], operation: "binding")
+                try insert.run(bindingInPlace: text, at: 1, operation: "inserting")
+                #expect(insert.expandedSQL == "INSERT INTO t(x, y) VALUES (NULL, NULL)")
+            }
+            var rows: [[UInt8]] = []
+            let select = try database.prepare("SELECT x FROM t WHERE length(x) = y", operation: "preparing")
+            try select.run(operation: "reading") { row in rows.append(row.text(0)) }
+            #expect(rows == [large, []])
+        }
+    }
+
     @Test func theNewestSnapshotIsReadBesideTheWriter() throws {
         try Self.withJournalPath { path in
             #expect(throws: JournalError.self) { try SQLiteJournal.newestSnapshotVersion(path: path) }
