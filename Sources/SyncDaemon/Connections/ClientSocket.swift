@@ -14,7 +14,7 @@ protocol ClientSocketDelegate: AnyObject {
 }
 
 /// One accepted client socket and nothing more: reads into the loop's one read buffer, one
-/// write in flight at a time, close. What the bytes mean, when to read and what to write is
+/// write in flight at a time (written at once when the socket takes it), close. What the bytes mean, when to read and what to write is
 /// the engine's (`ClientConnection` is its side of the same connection).
 ///
 /// Lifetime: its `uv_pipe_t` is a `LoopHandle` whose target is the socket, kept alive until
@@ -82,14 +82,35 @@ final class ClientSocket: LoopHandleTarget {
     }
 
     /// Writes `buffer`, which the socket frees once the write completed.
+    ///
+    /// The bytes are written at once if the socket takes them all, and the delegate hears of
+    /// the completed write before this returns (the shell feeds it to the engine within the same
+    /// run of outputs). Only what the socket does not take waits for a `uv_write`: a write that
+    /// libuv completes at once still reports it in the loop's next iteration, which then polls
+    /// once more without waiting and re-arms the socket's events (two system calls per write,
+    /// one per subscriber of every update).
     func write(_ buffer: UnsafeMutableRawBufferPointer) {
         precondition(inFlight == nil, "a write while one is in flight")
         guard !isClosed else {
             buffer.deallocate()
             return
         }
+        let start = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
+        var descriptor = uv_buf_init(start, UInt32(buffer.count))
+        let written = uv_try_write(pipe.stream, &descriptor, 1)
+        if written == Int32(buffer.count) {
+            buffer.deallocate()
+            delegate?.socketDidWrite(self)
+            return
+        }
+        if written < 0, written != UV_EAGAIN.rawValue {
+            buffer.deallocate()
+            delegate?.socket(self, failedWith: .failure(of: .write, status: written))
+            return
+        }
         inFlight = buffer
-        var descriptor = uv_buf_init(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+        let sent = Int(max(written, 0))
+        descriptor = uv_buf_init(start + sent, UInt32(buffer.count - sent))
         let result = uv_write(writeRequest, pipe.stream, &descriptor, 1, Self.onWrite)
         if result < 0 {
             releaseInFlight()
