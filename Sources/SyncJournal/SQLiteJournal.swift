@@ -155,7 +155,8 @@ public final class SQLiteJournal: Journal {
             }
             try writes.commit.run(operation: "committing")
         } catch {
-            writes.action.clearBindings()
+            // A bind that failed left the others bound: the next append binds one by one.
+            for statement in [writes.action, writes.snapshot, writes.pruneSnapshots] { statement.clearBindings() }
             try? database.execute("ROLLBACK", operation: "rolling back")
             throw error
         }

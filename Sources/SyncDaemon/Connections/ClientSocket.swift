@@ -7,15 +7,17 @@ protocol ClientSocketDelegate: AnyObject {
     func socket(_ socket: ClientSocket, didRead bytes: UnsafeRawBufferPointer)
     /// The client shut down its sending side (end of stream).
     func socketReachedEndOfInput(_ socket: ClientSocket)
-    /// The write in flight completed.
+    /// The write in flight completed: from within `write`, before it returns, when the socket
+    /// took every byte at once.
     func socketDidWrite(_ socket: ClientSocket)
     /// Reading or writing failed (or the loop ended with the socket open): it is gone.
     func socket(_ socket: ClientSocket, failedWith reason: CloseReason)
 }
 
 /// One accepted client socket and nothing more: reads into the loop's one read buffer, one
-/// write in flight at a time (written at once when the socket takes it), close. What the bytes mean, when to read and what to write is
-/// the engine's (`ClientConnection` is its side of the same connection).
+/// write in flight at a time (written at once when the socket takes it), close. What the bytes
+/// mean, when to read and what to write is the engine's (`ClientConnection` is its side of the
+/// same connection).
 ///
 /// Lifetime: its `uv_pipe_t` is a `LoopHandle` whose target is the socket, kept alive until
 /// the close callback, so the socket outlives every libuv callback that can name it. The
@@ -98,7 +100,7 @@ final class ClientSocket: LoopHandleTarget {
         let start = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
         var descriptor = uv_buf_init(start, UInt32(buffer.count))
         let written = uv_try_write(pipe.stream, &descriptor, 1)
-        if written == Int32(buffer.count) {
+        if Int(written) == buffer.count {
             buffer.deallocate()
             delegate?.socketDidWrite(self)
             return

@@ -12,7 +12,9 @@ enum StateMemoryFigure {
         let text = StalledSubscriberFigure.text
         var report = FigureReport(figure: 12, title: "Memory against the encoded state, \(items) items")
         context.progress("figure 12: \(items) adds of \(text.count) characters, then the daemon's RSS and its snapshot")
-        let daemon = try TodoDaemon(context, directory: try context.directory("figure12-todod"))
+        let daemon = try TodoDaemon(
+            context, directory: try context.directory("figure12-todod"),
+            extraArguments: ["--snapshot-interval", String(snapshotInterval)])
         MonotonicClock.sleep(seconds: IdleMemoryFigure.settleSeconds)
         let emptyResident = try daemon.process.residentBytes()
         _ = try PipelinedWriter(
@@ -24,6 +26,7 @@ enum StateMemoryFigure {
         let snapshotDue = UInt64(items) / snapshotInterval * snapshotInterval
         let journalPath = daemon.dataDirectory + "/" + SQLiteJournal.fileName
         if snapshotDue > 0 {
+            // Blocking, as the sleeps around it: nothing else runs in the bench meanwhile.
             try MonotonicClock.poll("the snapshot at version \(snapshotDue)", timeout: 120, interval: 0.05) {
                 () throws(BenchError) -> Bool? in
                 let newest = try newestSnapshotVersion(journalPath) ?? 0
@@ -61,12 +64,12 @@ enum StateMemoryFigure {
         report.details["rssGrowthPerItemBytes"] = Double(resident - emptyResident) / Double(items)
         report.details["encodedBytesPerItem"] = Double(state) / Double(items)
         report.notes = [
-            "A fresh todod with an empty journal takes \(items) adds of a \(text.count)-character text from \(StalledSubscriberFigure.clients) raw connections with \(StalledSubscriberFigure.depth) in flight each (figure 8's load, no subscriber); VmRSS from /proc/PID/status \(IdleMemoryFigure.settleSeconds) s after the journal holds the last snapshot due (every \(snapshotInterval) versions, todod's default; it is encoded and saved after the last ack), emptyRSSBytes the same before the first add, and the peak (VmHWM) of the whole run. The encoded state is the JSON of the snapshot the daemon saves when it stops (SIGTERM), read back from its journal and checked to be at version \(items): the state as the daemon itself encodes it. dataBytes is VmData (allocated, resident or not)."
+            "A fresh todod with an empty journal takes \(items) adds of a \(text.count)-character text from \(StalledSubscriberFigure.clients) raw connections with \(StalledSubscriberFigure.depth) in flight each (figure 8's load, no subscriber); VmRSS from /proc/PID/status \(IdleMemoryFigure.settleSeconds) s after the journal holds the last snapshot due (every \(snapshotInterval) versions, todod's default, given explicitly; it is encoded and saved after the last ack), emptyRSSBytes the same before the first add, and the peak (VmHWM) of the whole run. The encoded state is the JSON of the snapshot the daemon saves when it stops (SIGTERM), read back from its journal and checked to be at version \(items): the state as the daemon itself encodes it. dataBytes is VmData (allocated, resident or not)."
         ]
         return report
     }
 
-    /// How often todod saves a snapshot by default (`--snapshot-interval`).
+    /// How often the daemon saves a snapshot (`--snapshot-interval`, todod's default).
     private static let snapshotInterval: UInt64 = 1000
 
     /// The version of the newest snapshot in the journal at `path`, read while the daemon runs.
