@@ -191,9 +191,3 @@ let package = Package(
         ),
     ]
 )
-
-// TODO_TEST_TARGETS=A,B,…: a build with only these test targets (and every other target). The
-// ThreadSanitizer pass of scripts/test runs the suites of a few test targets, and builds no other.
-if let kept = Context.environment["TODO_TEST_TARGETS"]?.split(separator: ",").map(String.init) {
-    package.targets.removeAll { $0.type == .test && !kept.contains($0.name) }
-}
