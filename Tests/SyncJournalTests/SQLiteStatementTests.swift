@@ -14,12 +14,20 @@ import Testing
         try body(directory.appendingPathComponent(SQLiteJournal.fileName).path)
     }
 
-    @Test func aStatementThatRanHoldsNoBoundText() throws {
-        try Self.withJournalPath { path in
+    /// Runs `body` with a scratch database holding a table `t(x TEXT, y INTEGER)` and a prepared
+    /// insert into it.
+    private static func withScratchTable(_ body: (SQLiteDatabase, Statement) throws -> Void) throws {
+        try withJournalPath { path in
             try SQLiteJournal.create(path)
             let database = try SQLiteDatabase(path: path, create: false)
             try database.execute("CREATE TABLE t(x TEXT, y INTEGER)", operation: "creating")
             let insert = try database.prepare("INSERT INTO t(x, y) VALUES (?1, ?2)", operation: "preparing")
+            try body(database, insert)
+        }
+    }
+
+    @Test func aStatementThatRanHoldsNoBoundText() throws {
+        try Self.withScratchTable { database, insert in
             try insert.bind([.text(Array("a long text".utf8)), .integer(7)], operation: "binding")
             #expect(insert.expandedSQL == "INSERT INTO t(x, y) VALUES ('a long text', 7)")
             try insert.run(operation: "inserting")
@@ -38,11 +46,7 @@ import Testing
     }
 
     @Test func aTextBoundInPlaceIsWrittenAndLetGo() throws {
-        try Self.withJournalPath { path in
-            try SQLiteJournal.create(path)
-            let database = try SQLiteDatabase(path: path, create: false)
-            try database.execute("CREATE TABLE t(x TEXT, y INTEGER)", operation: "creating")
-            let insert = try database.prepare("INSERT INTO t(x, y) VALUES (?1, ?2)", operation: "preparing")
+        try Self.withScratchTable { database, insert in
             let large = Array(String(repeating: "s", count: 100_000).utf8)
             for text in [large, []] {
                 try insert.bind([nil, .integer(Int64(text.count))], operation: "binding")
