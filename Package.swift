@@ -43,6 +43,8 @@ let package = Package(
         ),
         // <sys/epoll.h>, which Swift's Glibc module leaves out (the benchmark's load generators).
         .systemLibrary(name: "CEpoll"),
+        // posix_spawn's close-from file action, which <spawn.h> declares only for GNU sources.
+        .systemLibrary(name: "CSpawn"),
         // glibc's allocator settings, which the Glibc module leaves out (the daemon sets them).
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(
@@ -142,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "sync-conformance-adapter", dependencies: ["SyncClient", "SyncLock", "SyncProtocol"]),
         // Starting child processes with a clean signal mask and captured output (tests, benchmark).
-        .target(name: "ProcessSpawn"),
+        .target(name: "ProcessSpawn", dependencies: ["CSpawn"]),
         // An app's tests against its real binaries: the daemon on a private socket and data
         // directory, the built executables found and run, stopped by pid.
         .target(name: "SyncIntegrationTesting", dependencies: ["ProcessSpawn", "SyncLock", "SyncProtocol", "SyncStore"]),

@@ -1,8 +1,10 @@
+import CSpawn
 import Glibc
 
 /// Starting child processes the way the test suite and the benchmark need them: standard input
-/// from `/dev/null`, standard output and error to files, and an empty signal mask with default
-/// dispositions whatever the parent blocked or ignored, so that SIGTERM and SIGINT reach it.
+/// from `/dev/null`, standard output and error to files, no other descriptor, and an empty
+/// signal mask with default dispositions whatever the parent blocked or ignored, so that
+/// SIGTERM and SIGINT reach it.
 public enum Spawn {
     /// Why a child could not be started: `strerror` of `posix_spawn`'s result.
     public struct Failure: Error, CustomStringConvertible {
@@ -16,8 +18,10 @@ public enum Spawn {
     }
 
     /// Starts `executable` with `arguments` (`argv[0]` is `executable`) in this process's
-    /// environment with `environment` added (its values win), writing its output to `stdoutPath` and `stderrPath` (created 0600, or
-    /// `/dev/null`). Returns the child's process id.
+    /// environment with `environment` added (its values win), writing its output to
+    /// `stdoutPath` and `stderrPath` (created 0600, or `/dev/null`). Descriptors 0, 1 and 2 are
+    /// all it gets: nothing else this process has open reaches it (a socket another thread
+    /// opened without close-on-exec, say). Returns the child's process id.
     public static func start(
         _ executable: String, _ arguments: [String], environment: [String: String], stdoutPath: String,
         stderrPath: String
@@ -28,6 +32,7 @@ public enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
