@@ -90,7 +90,7 @@ final class ClientSocket: LoopHandleTarget {
     /// run of outputs). Only what the socket does not take waits for a `uv_write`: a write that
     /// libuv completes at once still reports it in the loop's next iteration, which then polls
     /// once more without waiting and re-arms the socket's events (two system calls per write,
-    /// one per subscriber of every update).
+    /// and every update is a write per subscriber).
     func write(_ buffer: UnsafeMutableRawBufferPointer) {
         precondition(inFlight == nil, "a write while one is in flight")
         guard !isClosed else {
