@@ -1,0 +1,118 @@
+import CUV
+import Foundation
+import Glibc
+import SyncEngine
+import TestSupport
+import Testing
+
+@testable import SyncDaemon
+
+/// `ClientSocket.write` on a private loop with a real client: a write the socket takes at once
+/// is reported before `write` returns, a larger one finishes on the loop with every byte in
+/// order, and a write to a client that went away fails at once with the reason, with no
+/// completion after it.
+@Suite(.blocking) struct ClientSocketWriteTests {
+    @Test func aWriteTheSocketTakesWholeIsReportedBeforeWriteReturns() throws {
+        let fixture = try LoopFixture()
+        let pipes = try ListenerWithOneClient(fixture)
+        let connection = try #require(pipes.connection)
+        let bytes = Self.pattern(count: 1000)
+
+        connection.write(Self.buffer(holding: bytes))
+
+        #expect(pipes.recorder.writesCompleted == 1, "reported within write, without a turn of the loop")
+        let received = try Self.receive(bytes.count, from: pipes.client.descriptor, turning: fixture) { true }
+        #expect(received == bytes)
+        #expect(pipes.recorder.lost.isEmpty)
+        try Self.closeEverything(pipes, fixture)
+    }
+
+    @Test func aWriteLargerThanTheSocketTakesEndsOnTheLoopWithEveryByteInOrder() throws {
+        let fixture = try LoopFixture()
+        let pipes = try ListenerWithOneClient(fixture)
+        let connection = try #require(pipes.connection)
+        // Far more than a Unix socket's buffers hold while nobody reads.
+        let bytes = Self.pattern(count: 4 << 20)
+
+        connection.write(Self.buffer(holding: bytes))
+
+        #expect(pipes.recorder.writesCompleted == 0, "the rest waits for the client to read")
+        let received = try Self.receive(bytes.count, from: pipes.client.descriptor, turning: fixture) {
+            pipes.recorder.writesCompleted == 1
+        }
+        #expect(received == bytes)
+        #expect(pipes.recorder.writesCompleted == 1, "one completion for the one write")
+        #expect(pipes.recorder.lost.isEmpty)
+        try Self.closeEverything(pipes, fixture)
+    }
+
+    @Test func aWriteToAClientThatWentAwayFailsAtOnceWithTheReason() throws {
+        // What the daemon does at its start (`Daemon`): a write to a vanished client must give
+        // EPIPE, not raise SIGPIPE, which would end this process.
+        signal(SIGPIPE, SIG_IGN)
+        let fixture = try LoopFixture()
+        let pipes = try ListenerWithOneClient(fixture)
+        let connection = try #require(pipes.connection)
+        #expect(shutdown(pipes.client.descriptor, Int32(SHUT_RDWR)) == 0)
+
+        connection.write(Self.buffer(holding: Self.pattern(count: 1000)))
+
+        #expect(
+            pipes.recorder.lost == [.clientWentAway(SocketError(code: UV_EPIPE.rawValue, name: "EPIPE"))],
+            "told within write, without a turn of the loop")
+        #expect(pipes.recorder.writesCompleted == 0)
+        connection.close()
+        for _ in 0..<10 { uv_run(fixture.loop, UV_RUN_NOWAIT) }
+        #expect(pipes.recorder.lost.count == 1, "nothing more after the failure, nor after the close")
+        #expect(pipes.recorder.writesCompleted == 0)
+        try Self.closeEverything(pipes, fixture)
+    }
+
+    /// `count` bytes that show a byte lost or out of order (251 is prime, so no power of two
+    /// lines up with the pattern).
+    private static func pattern(count: Int) -> [UInt8] {
+        (0..<count).map { UInt8($0 % 251) }
+    }
+
+    /// A buffer holding `bytes`, as the shell hands `write` one (the socket frees it).
+    private static func buffer(holding bytes: [UInt8]) -> UnsafeMutableRawBufferPointer {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+        buffer.copyBytes(from: bytes)
+        return buffer
+    }
+
+    /// Reads `count` bytes from the client's `descriptor` without blocking, turning the loop
+    /// between reads, until they are all in and `done` holds. The deadline only stops a broken
+    /// test from hanging.
+    private static func receive(
+        _ count: Int, from descriptor: Int32, turning fixture: LoopFixture, until done: () -> Bool
+    ) throws -> [UInt8] {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while received.count < count || !done() {
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure("read \(received.count) of \(count) bytes before the deadline")
+            }
+            uv_run(fixture.loop, UV_RUN_NOWAIT)
+            let got = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if got > 0 {
+                received += chunk[..<got]
+            } else if got == 0 {
+                throw TestFailure("the daemon's side closed after \(received.count) of \(count) bytes")
+            } else if errno != EAGAIN && errno != EINTR {
+                throw TestFailure("recv failed: \(String(cString: strerror(errno)))")
+            }
+        }
+        return received
+    }
+
+    /// Closes the listener and the connection, and ends the loop with no handle left open.
+    private static func closeEverything(_ pipes: ListenerWithOneClient, _ fixture: LoopFixture) throws {
+        pipes.listener.close()
+        pipes.connection?.close()
+        pipes.dropConnection()
+        #expect(LoopShutdown.close(fixture.loop, logger: fixture.logger).isEmpty)
+        #expect(fixture.log.isEmpty, "\(fixture.log)")
+    }
+}
