@@ -1,5 +1,4 @@
 import CUV
-import Foundation
 import Glibc
 import SyncEngine
 import SyncProtocol

@@ -55,7 +55,10 @@ enum CrossHostLatencyFigure {
             sentAt: paced.sentAt, keys: paced.versions, arrivals: [remoteArrivals], warmUp: warmUp)
         let localSample = FanOutSample(
             sentAt: paced.sentAt, keys: paced.versions, arrivals: [localArrivals], warmUp: warmUp)
-        let ack = Distribution((warmUp..<count).map { Double(paced.ackedAt[$0] &- paced.sentAt[$0]) / 1e6 })
+        let ack = Distribution(
+            (warmUp..<count).map { (index: Int) -> Double in
+                Double(paced.ackedAt[index] &- paced.sentAt[index]) / 1e6
+            })
         let crossing = Distribution(
             delays(after: paced.ackedAt, keys: paced.versions, arrivals: remoteArrivals, from: warmUp))
         report.tails = [
