@@ -12,60 +12,54 @@ import Testing
 /// completion after it.
 @Suite(.blocking) struct ClientSocketWriteTests {
     @Test func aWriteTheSocketTakesWholeIsReportedBeforeWriteReturns() throws {
-        let fixture = try LoopFixture()
-        let pipes = try ListenerWithOneClient(fixture)
-        defer { Self.closeEverything(pipes, fixture) }
-        let connection = try #require(pipes.connection)
-        let bytes = Self.pattern(count: 1000)
+        try Self.withOneClient { fixture, pipes, connection in
+            let bytes = Self.pattern(count: 1000)
 
-        connection.write(Self.buffer(holding: bytes))
+            connection.write(Self.buffer(holding: bytes))
 
-        #expect(pipes.recorder.writesCompleted == 1, "reported within write, without a turn of the loop")
-        let received = try Self.receive(bytes.count, from: pipes.client.descriptor, turning: fixture) { true }
-        Self.expectSame(received, bytes)
-        #expect(pipes.recorder.lost.isEmpty)
+            #expect(pipes.recorder.writesCompleted == 1, "reported within write, without a turn of the loop")
+            let received = try Self.receive(bytes.count, from: pipes.client.descriptor, turning: fixture) { true }
+            Self.expectSame(received, bytes)
+            #expect(pipes.recorder.lost.isEmpty)
+        }
     }
 
     @Test func aWriteLargerThanTheSocketTakesEndsOnTheLoopWithEveryByteInOrder() throws {
-        let fixture = try LoopFixture()
-        let pipes = try ListenerWithOneClient(fixture)
-        defer { Self.closeEverything(pipes, fixture) }
-        let connection = try #require(pipes.connection)
-        // Far more than a Unix socket's buffers hold while nobody reads.
-        let bytes = Self.pattern(count: 4 << 20)
+        try Self.withOneClient { fixture, pipes, connection in
+            // Far more than a Unix socket's buffers hold while nobody reads.
+            let bytes = Self.pattern(count: 4 << 20)
 
-        connection.write(Self.buffer(holding: bytes))
+            connection.write(Self.buffer(holding: bytes))
 
-        #expect(pipes.recorder.writesCompleted == 0, "the rest waits for the client to read")
-        let received = try Self.receive(bytes.count, from: pipes.client.descriptor, turning: fixture) {
-            pipes.recorder.writesCompleted > 0
+            #expect(pipes.recorder.writesCompleted == 0, "the rest waits for the client to read")
+            let received = try Self.receive(bytes.count, from: pipes.client.descriptor, turning: fixture) {
+                pipes.recorder.writesCompleted > 0
+            }
+            for _ in 0..<10 { uv_run(fixture.loop, UV_RUN_NOWAIT) }
+            Self.expectSame(received, bytes)
+            #expect(pipes.recorder.writesCompleted == 1, "one completion for the one write")
+            #expect(pipes.recorder.lost.isEmpty)
         }
-        for _ in 0..<10 { uv_run(fixture.loop, UV_RUN_NOWAIT) }
-        Self.expectSame(received, bytes)
-        #expect(pipes.recorder.writesCompleted == 1, "one completion for the one write")
-        #expect(pipes.recorder.lost.isEmpty)
     }
 
     @Test func aWriteToAClientThatWentAwayFailsAtOnceWithTheReason() throws {
-        let fixture = try LoopFixture()
-        let pipes = try ListenerWithOneClient(fixture)
-        defer { Self.closeEverything(pipes, fixture) }
-        let connection = try #require(pipes.connection)
-        try #require(shutdown(pipes.client.descriptor, Int32(SHUT_RDWR)) == 0)
+        try Self.withOneClient { fixture, pipes, connection in
+            try #require(shutdown(pipes.client.descriptor, Int32(SHUT_RDWR)) == 0)
 
-        let raisedSIGPIPE = Self.holdingSIGPIPE {
-            connection.write(Self.buffer(holding: Self.pattern(count: 1000)))
+            let raisedSIGPIPE = Self.holdingSIGPIPE {
+                connection.write(Self.buffer(holding: Self.pattern(count: 1000)))
+            }
+
+            #expect(raisedSIGPIPE, "the write reached the kernel within write")
+            #expect(
+                pipes.recorder.lost == [.clientWentAway(SocketError(code: UV_EPIPE.rawValue, name: "EPIPE"))],
+                "told within write, without a turn of the loop")
+            #expect(pipes.recorder.writesCompleted == 0)
+            connection.close()
+            for _ in 0..<10 { uv_run(fixture.loop, UV_RUN_NOWAIT) }
+            #expect(pipes.recorder.lost.count == 1, "nothing more after the failure, nor after the close")
+            #expect(pipes.recorder.writesCompleted == 0)
         }
-
-        #expect(raisedSIGPIPE, "the write reached the kernel within write")
-        #expect(
-            pipes.recorder.lost == [.clientWentAway(SocketError(code: UV_EPIPE.rawValue, name: "EPIPE"))],
-            "told within write, without a turn of the loop")
-        #expect(pipes.recorder.writesCompleted == 0)
-        connection.close()
-        for _ in 0..<10 { uv_run(fixture.loop, UV_RUN_NOWAIT) }
-        #expect(pipes.recorder.lost.count == 1, "nothing more after the failure, nor after the close")
-        #expect(pipes.recorder.writesCompleted == 0)
     }
 
     /// Runs `body` with SIGPIPE blocked on this thread, then takes the SIGPIPE it raised, if
@@ -134,6 +128,17 @@ import Testing
             }
         }
         return received
+    }
+
+    /// Runs `body` with a private loop, a listener with one client connected and the daemon's
+    /// side of that client, then closes them all whatever `body` did.
+    private static func withOneClient(
+        _ body: (LoopFixture, ListenerWithOneClient, ClientSocket) throws -> Void
+    ) throws {
+        let fixture = try LoopFixture()
+        let pipes = try ListenerWithOneClient(fixture)
+        defer { closeEverything(pipes, fixture) }
+        try body(fixture, pipes, try #require(pipes.connection))
     }
 
     /// Closes the listener and the connection, and ends the loop with no handle left open.
