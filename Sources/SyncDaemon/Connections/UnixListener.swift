@@ -7,7 +7,7 @@ import Glibc
 final class UnixListener: LoopHandleTarget {
     /// Where the socket is.
     enum Source {
-        /// Bind this path (mode 0600, via the umask); the file is removed at close.
+        /// Bind this path (mode 0600); the file is removed at close.
         case path(String)
         /// Listen on this already bound socket (from systemd, which owns the file).
         case descriptor(Int32)
@@ -63,12 +63,12 @@ final class UnixListener: LoopHandleTarget {
     func closeLeftoverHandle() { close() }
 
     private func bind(_ path: String) throws(DaemonError) {
-        let previousMask = umask(0o177)
-        let bound = uv_pipe_bind(pipe.handle, path)
-        umask(previousMask)
-        try DaemonError.check(bound, "binding", path)
+        let descriptor = try SocketFile.bind(path)
         var status = stat()
         if lstat(path, &status) == 0 { boundInode = status.st_ino }
+        let opened = uv_pipe_open(pipe.handle, descriptor)
+        if opened < 0 { Glibc.close(descriptor) }
+        try DaemonError.check(opened, "opening", path)
     }
 
     private static let onListen: uv_connection_cb = { server, status in

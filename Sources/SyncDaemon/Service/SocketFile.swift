@@ -2,7 +2,7 @@ import Glibc
 import SyncProtocol
 
 /// Prepares the place where the daemon's socket goes: its directory, and any file already
-/// there (a live daemon refuses the start; a stale socket is removed).
+/// there (a live daemon refuses the start; a stale socket is removed); then binds it.
 enum SocketFile {
     /// What `prepare` found at the path.
     enum Preparation {
@@ -31,6 +31,23 @@ enum SocketFile {
             throw .system(operation: "removing stale socket", subject: path, errno: errno)
         }
         return .replacedStaleSocket
+    }
+
+    /// A new Unix stream socket bound to `path`, mode 0600, not yet listening. The mode is set
+    /// on the socket before `bind` (Linux gives the file the socket's mode, less the umask)
+    /// rather than by narrowing the umask, which is the whole process's: every file another
+    /// thread created meanwhile would be narrowed too.
+    static func bind(_ path: String) throws(DaemonError) -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .system(operation: "creating a socket for", subject: path, errno: errno) }
+        let failure = SocketPath.withAddress(of: path) { address, length in
+            fchmod(descriptor, 0o600) == 0 && Glibc.bind(descriptor, address, length) == 0 ? 0 : errno
+        }
+        guard failure == 0 else {
+            close(descriptor)
+            throw .system(operation: "binding", subject: path, errno: failure)
+        }
+        return descriptor
     }
 
     private static func prepareDirectory(of path: String) throws(DaemonError) {

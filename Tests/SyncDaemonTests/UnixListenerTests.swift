@@ -1,0 +1,121 @@
+import CUV
+import Foundation
+import Glibc
+import SyncEngine
+import TestSupport
+import Testing
+
+@testable import SyncDaemon
+
+/// The listener's socket file, on a private loop: mode 0600 whatever the umask lets through,
+/// removed at close, without touching the umask of the process's other threads; a bind that
+/// fails says where and why and leaves nothing behind.
+@Suite(.blocking) struct UnixListenerTests {
+    @Test func theSocketIsTheOwnersAloneAndGoesAwayAtClose() throws {
+        let fixture = try LoopFixture()
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/socket"
+        let listener = try UnixListener(loop: fixture.loop, source: .path(path), logger: fixture.logger) { _ in }
+
+        var status = stat()
+        #expect(lstat(path, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFSOCK)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(status.st_uid == getuid())
+        _ = try WireClient(path: path)
+
+        listener.close()
+        #expect(lstat(path, &status) == -1 && errno == ENOENT)
+        #expect(LoopShutdown.close(fixture.loop, logger: fixture.logger).isEmpty)
+    }
+
+    @Test func aBindThatFailsNamesThePathAndTheCause() throws {
+        let fixture = try LoopFixture()
+        let path = "/nonexistent-\(getpid())/socket"
+
+        #expect {
+            _ = try UnixListener(loop: fixture.loop, source: .path(path), logger: fixture.logger) { _ in }
+        } throws: { error in
+            "\(error)" == "binding \(path) failed: No such file or directory"
+        }
+        #expect(LoopShutdown.close(fixture.loop, logger: fixture.logger).isEmpty, "the handle was closed")
+    }
+
+    /// Narrowing the umask around `bind` once narrowed the files other threads created
+    /// meanwhile: a test's directory came out 0600 and the private PostgreSQL's server could
+    /// not enter it. Listeners bound and closed on one thread, files created on another.
+    @Test func bindingLeavesTheUmaskOfOtherThreadsAlone() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let probe = directory + "/probe"
+        let expectedMode = try Self.modeOfNewFile(at: probe)
+        let binder = ListenerChurn(socketPath: directory + "/socket", rounds: 300)
+        binder.start()
+        var created = 0
+        var narrowed = 0
+        while !binder.isFinished {
+            if try Self.modeOfNewFile(at: probe) != expectedMode { narrowed += 1 }
+            created += 1
+        }
+        #expect(binder.failure == nil, "\(binder.failure ?? "")")
+        #expect(created > 0)
+        #expect(narrowed == 0, "\(narrowed) of \(created) files created beside the binds lost mode bits")
+    }
+
+    /// The mode bits of a file created at `path` with mode 0666 (then removed).
+    private static func modeOfNewFile(at path: String) throws -> mode_t {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw TestFailure("creating \(path): \(String(cString: strerror(errno)))") }
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw TestFailure("fstat \(path)") }
+        return status.st_mode & 0o777
+    }
+}
+
+/// A thread that binds a listener at one path and closes it, `rounds` times, on a loop of its own.
+private final class ListenerChurn: @unchecked Sendable {
+    private let socketPath: String
+    private let rounds: Int
+    private let lock = NSLock()
+    private var finishedState = false
+    private var failureState: String?
+
+    init(socketPath: String, rounds: Int) {
+        self.socketPath = socketPath
+        self.rounds = rounds
+    }
+
+    /// Starts the rounds on a new thread.
+    func start() { Thread { self.run() }.start() }
+
+    /// Whether every round ran (or one failed).
+    var isFinished: Bool { lock.withLock { finishedState } }
+    /// Why a round failed, if one did.
+    var failure: String? { lock.withLock { failureState } }
+
+    private func run() {
+        var failure: String?
+        do {
+            let fixture = try LoopFixture()
+            for _ in 0..<rounds {
+                let listener = try UnixListener(loop: fixture.loop, source: .path(socketPath), logger: fixture.logger) {
+                    _ in
+                }
+                listener.close()
+                uv_run(fixture.loop, UV_RUN_NOWAIT)
+            }
+            _ = LoopShutdown.close(fixture.loop, logger: fixture.logger)
+        } catch {
+            failure = "\(error)"
+        }
+        lock.withLock {
+            failureState = failure
+            finishedState = true
+        }
+    }
+}
