@@ -12,14 +12,19 @@ import SyncLock
 /// writer's connection does not checkpoint: its WAL hook wakes this thread, whose own
 /// connection runs a passive checkpoint, which never blocks the writer.
 ///
+/// The thread checkpoints once per `batchPages` pages the WAL grows past `pageThreshold`, not
+/// after every commit: each checkpoint syncs the WAL and the database file, and one per commit
+/// (as it once ran, under a steady stream of commits) gave every durable action up to two more
+/// syncs of the disk beside its own, and a wake-up of this thread.
+///
 /// SQLite starts the WAL from its beginning again only at a commit that finds every page of it
 /// copied, and a checkpoint beside a steady stream of commits copies all but the newest ones.
 /// So, as a backstop, the commit that finds the WAL at `backstopPages` waits for the thread's
 /// checkpoint under way, if any, and finishes the copy itself (no other commit can come
 /// meanwhile): the WAL stays below about `backstopPages`, at the cost of that one commit's
-/// time, and only under a load that never pauses. (Commits that finished every copy as soon
-/// as few pages were left, to make the WAL start again sooner, were tried: figure 3's worst
-/// round got worse, 233 ms against 123 ms.)
+/// time (about a batch's copy), and only under a load that never pauses.
+/// (Commits that finished every copy as soon as few pages were left, to make the WAL start
+/// again sooner, were tried: figure 3's worst round got worse, 233 ms against 123 ms.)
 final class WALCheckpointer: @unchecked Sendable {
     // @unchecked: the variables below `mutex` are only touched while it is held; `database`
     // only on the thread, and by `stop` once the thread ended; `isCheckpointing` keeps the
@@ -29,6 +34,8 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// WAL pages after which a checkpoint is due (SQLite's own default, unless a test sets less).
     let pageThreshold: Int32
+    /// WAL pages added past `pageThreshold` between two checkpoints of the thread.
+    var batchPages: Int32 { max(1, pageThreshold / 4) }
     /// WAL pages at which a commit finishes the copy itself (see the type's summary).
     var backstopPages: Int32 { pageThreshold * 10 }
 
@@ -37,6 +44,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
     private let condition: UnsafeMutablePointer<pthread_cond_t> = .allocate(capacity: 1)
     private var isDue = false
+    /// The WAL's pages when the last checkpoint was made due (0 once the WAL started again).
+    private var dueAtPages: Int32 = 0
     private var isStopping = false
     /// Whether a checkpoint runs, on the thread or in a commit.
     private var isCheckpointing = false
@@ -104,22 +113,26 @@ final class WALCheckpointer: @unchecked Sendable {
         database = nil
     }
 
-    /// After each commit of `writer`, on its thread: wakes the thread, or, at the backstop,
-    /// finishes the copy.
+    /// After each commit of `writer`, on its thread: wakes the thread once per batch (and only
+    /// then, so that no other commit costs a wake-up), or, at the backstop, finishes the copy.
     private func committed(walPages pages: Int32, by writer: SQLiteDatabase) {
         guard pages >= pageThreshold else { return }
-        let copiesHere = locked { () -> Bool in
-            guard pages >= backstopPages else {
+        pthread_mutex_lock(mutex)
+        if pages < dueAtPages { dueAtPages = 0 }
+        guard pages >= backstopPages else {
+            if pages >= dueAtPages + batchPages {
                 isDue = true
-                return false
+                dueAtPages = pages
+                pthread_cond_broadcast(condition)
             }
-            while isCheckpointing { pthread_cond_wait(condition, mutex) }
-            // This copy is the whole of what is due.
-            isDue = false
-            isCheckpointing = true
-            return true
+            pthread_mutex_unlock(mutex)
+            return
         }
-        guard copiesHere else { return }
+        while isCheckpointing { pthread_cond_wait(condition, mutex) }
+        // This copy is the whole of what is due.
+        isDue = false
+        isCheckpointing = true
+        pthread_mutex_unlock(mutex)
         try? writer.checkpointPassively()
         locked { isCheckpointing = false }
     }

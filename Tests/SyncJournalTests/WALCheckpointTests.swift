@@ -101,4 +101,27 @@ import Testing
             #expect(frames >= 10)
         }
     }
+
+    /// A checkpoint syncs the WAL and the database file: run after every commit past the
+    /// threshold, as it once was, it gave each durable commit up to two more syncs of the disk.
+    @Test func theThreadCheckpointsOncePerBatchNotOncePerCommit() throws {
+        try Self.withDirectory { path in
+            let writer = try Self.scratchDatabase(at: path)
+            let checkpointer = try WALCheckpointer(path: path, pageThreshold: 100)
+            try checkpointer.start(checkpointingFor: writer)
+            defer { checkpointer.stop() }
+            let insert = try writer.prepare("INSERT INTO t(x) VALUES (?)", operation: "preparing")
+            let commits = 3000
+            for _ in 0..<commits {
+                try insert.bind([.text(Self.payload)], operation: "binding")
+                try insert.run(operation: "inserting")
+            }
+            checkpointer.stop()
+            // Each commit adds at least one page, so the WAL passes a batch boundary at most
+            // once per `batchPages` commits.
+            let checkpoints = checkpointer.completedCheckpoints.withLock { $0 }
+            #expect(checkpoints >= 1)
+            #expect(checkpoints <= commits / Int(checkpointer.batchPages), "\(checkpoints) checkpoints")
+        }
+    }
 }
