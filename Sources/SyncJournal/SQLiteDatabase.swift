@@ -65,14 +65,18 @@ final class SQLiteDatabase {
     }
 
     /// Copies what the WAL holds into the database file as far as no reader needs it, without
-    /// waiting for any lock (a writer may commit meanwhile).
-    func checkpointPassively() throws(JournalError) {
+    /// waiting for any lock (a writer may commit meanwhile); returns whether every page of the
+    /// WAL is in the file now (then the next commit starts the WAL again from its beginning).
+    @discardableResult
+    func checkpointPassively() throws(JournalError) -> Bool {
         var walPages: Int32 = 0
-        let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, nil)
+        var copiedPages: Int32 = 0
+        let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, &copiedPages)
         guard walPages >= 0 else {
             throw .storage(path: path, operation: "checkpointing the WAL", reason: "the connection is not in WAL mode")
         }
         guard result == SQLITE_OK else { throw error(result, "checkpointing the WAL") }
+        return copiedPages == walPages
     }
 
     /// Runs SQL that returns no rows.

@@ -12,40 +12,47 @@ import SyncLock
 /// writer's connection does not checkpoint: its WAL hook wakes this thread, whose own
 /// connection runs a passive checkpoint, which never blocks the writer.
 ///
-/// The thread checkpoints once per `batchPages` pages the WAL grows past `pageThreshold`, not
-/// after every commit: each checkpoint syncs the WAL and the database file, and one per commit
-/// (as it once ran, under a steady stream of commits) gave every durable action up to two more
-/// syncs of the disk beside its own, and a wake-up of this thread.
+/// The thread checkpoints once per `batchPages` pages the WAL grows past `pageThreshold`
+/// (`CheckpointSchedule`), not after every commit: each checkpoint syncs the WAL and the
+/// database file, and one per commit (as it once ran, under a steady stream of commits) gave
+/// every durable action up to two more syncs of the disk beside its own, and a wake-up of this
+/// thread. What the last batch left uncopied, the thread copies once the writer has been quiet
+/// for `quietSpell` (no commit at all), so that after a pause the next commit starts the WAL
+/// again from its beginning, where its pages are written over in place.
 ///
 /// SQLite starts the WAL from its beginning again only at a commit that finds every page of it
 /// copied, and a checkpoint beside a steady stream of commits copies all but the newest ones.
 /// So, as a backstop, the commit that finds the WAL at `backstopPages` waits for the thread's
 /// checkpoint under way, if any, and finishes the copy itself (no other commit can come
 /// meanwhile): the WAL stays below about `backstopPages`, at the cost of that one commit's
-/// time (about a batch's copy), and only under a load that never pauses.
+/// time (about a batch's copy), and only under a load that never pauses for `quietSpell`.
 /// (Commits that finished every copy as soon as few pages were left, to make the WAL start
 /// again sooner, were tried: figure 3's worst round got worse, 233 ms against 123 ms.)
 final class WALCheckpointer: @unchecked Sendable {
-    // @unchecked: the variables below `mutex` are only touched while it is held; `database`
+    // @unchecked: `schedule` is only touched on the writer's thread (in its WAL hook); the
+    // variables below `mutex` only while it is held; `database`
     // only on the thread, and by `stop` once the thread ended; `isCheckpointing` keeps the
     // thread's checkpoint and a commit's (through the writer's connection) apart; `thread` and
     // `isRunning` only by the journal's own thread, which calls `start` and `stop`, never both
     // at once.
 
-    /// WAL pages after which a checkpoint is due (SQLite's own default, unless a test sets less).
-    let pageThreshold: Int32
-    /// WAL pages added past `pageThreshold` between two checkpoints of the thread.
-    var batchPages: Int32 { max(1, pageThreshold / 4) }
-    /// WAL pages at which a commit finishes the copy itself (see the type's summary).
-    var backstopPages: Int32 { pageThreshold * 10 }
+    /// When checkpoints are asked for; its threshold is SQLite's own default of 1000 pages,
+    /// unless a test sets less.
+    private var schedule: CheckpointSchedule
+    /// How long the writer must have committed nothing before the thread copies what the last
+    /// batch left (20 ms; figure 1's one-at-a-time commits come every quarter of a millisecond).
+    let quietSpell: Duration
 
     /// The checkpointer's own connection, closed by `stop`.
     private var database: SQLiteDatabase?
     private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
     private let condition: UnsafeMutablePointer<pthread_cond_t> = .allocate(capacity: 1)
     private var isDue = false
-    /// The WAL's pages when the last checkpoint was made due (0 once the WAL started again).
-    private var dueAtPages: Int32 = 0
+    /// Whether pages past the threshold are in the WAL that no checkpoint under way or done
+    /// will copy: a commit within a batch sets it, a checkpoint that starts clears it.
+    private var hasUncopiedPages = false
+    /// Commits of the writer so far (they wrap around), for the thread to tell a quiet spell.
+    private var commits: UInt = 0
     private var isStopping = false
     /// Whether a checkpoint runs, on the thread or in a commit.
     private var isCheckpointing = false
@@ -54,13 +61,19 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Checkpoints the thread completed.
     let completedCheckpoints = Locked(0)
 
-    /// A checkpointer of the journal at `path`, with a connection of its own, due every
+    /// A checkpointer of the journal at `path`, with a connection of its own, due past
     /// `pageThreshold` WAL pages; `start` starts its thread.
-    init(path: String, pageThreshold: Int32 = 1000) throws(JournalError) {
-        // First, so that `deinit` always finds them made, even when opening throws.
+    init(path: String, pageThreshold: Int32 = 1000, quietSpell: Duration = .milliseconds(20)) throws(JournalError) {
+        // First, so that `deinit` always finds them made, even when opening throws. The
+        // condition's timed waits count on the monotonic clock.
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-        self.pageThreshold = pageThreshold
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+        schedule = CheckpointSchedule(pageThreshold: pageThreshold)
+        self.quietSpell = quietSpell
         let database = try SQLiteDatabase(path: path, create: false)
         database.waitForLocks()
         // A connection opens the WAL only once it has read the database; until then a
@@ -113,28 +126,42 @@ final class WALCheckpointer: @unchecked Sendable {
         database = nil
     }
 
-    /// After each commit of `writer`, on its thread: wakes the thread once per batch (and only
-    /// then, so that no other commit costs a wake-up), or, at the backstop, finishes the copy.
+    /// WAL pages after which checkpoints are due.
+    var pageThreshold: Int32 { schedule.pageThreshold }
+    /// WAL pages added past `pageThreshold` between two checkpoints of the thread.
+    var batchPages: Int32 { schedule.batchPages }
+    /// WAL pages at which a commit finishes the copy itself (see the type's summary).
+    var backstopPages: Int32 { schedule.backstopPages }
+
+    /// After each commit of `writer`, on its thread: counts it, wakes the thread when the
+    /// schedule asks for a checkpoint or when the commit leaves the first pages past the
+    /// threshold no checkpoint will copy (and only then, so that other commits cost no
+    /// wake-up), or, at the backstop, finishes the copy.
     private func committed(walPages pages: Int32, by writer: SQLiteDatabase) {
-        guard pages >= pageThreshold else { return }
+        let decision = schedule.afterCommit(walPages: pages)
         pthread_mutex_lock(mutex)
-        if pages < dueAtPages { dueAtPages = 0 }
-        guard pages >= backstopPages else {
-            if pages >= dueAtPages + batchPages {
-                isDue = true
-                dueAtPages = pages
+        commits &+= 1
+        switch decision {
+        case .nothing:
+            if pages >= schedule.pageThreshold && !hasUncopiedPages {
+                hasUncopiedPages = true
                 pthread_cond_broadcast(condition)
             }
             pthread_mutex_unlock(mutex)
-            return
+        case .wakeTheThread:
+            isDue = true
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        case .copyHere:
+            while isCheckpointing { pthread_cond_wait(condition, mutex) }
+            // This copy is the whole of what is due, and no commit comes before it ends.
+            isDue = false
+            hasUncopiedPages = false
+            isCheckpointing = true
+            pthread_mutex_unlock(mutex)
+            _ = try? writer.checkpointPassively()
+            locked { isCheckpointing = false }
         }
-        while isCheckpointing { pthread_cond_wait(condition, mutex) }
-        // This copy is the whole of what is due.
-        isDue = false
-        isCheckpointing = true
-        pthread_mutex_unlock(mutex)
-        try? writer.checkpointPassively()
-        locked { isCheckpointing = false }
     }
 
     /// Runs `body` holding `mutex`, then wakes every waiter (the thread, a commit at the backstop).
@@ -147,21 +174,56 @@ final class WALCheckpointer: @unchecked Sendable {
         return body()
     }
 
-    /// The thread's body: a passive checkpoint each time one is due, until `stop`.
+    /// The thread's body: a passive checkpoint each time one is due, and one more once the
+    /// writer is quiet while pages are left uncopied, until `stop`.
     private func run() {
-        while true {
-            pthread_mutex_lock(mutex)
-            while !isStopping && (!isDue || isCheckpointing) { pthread_cond_wait(condition, mutex) }
-            let stopping = isStopping
-            isDue = false
-            isCheckpointing = !stopping
-            pthread_mutex_unlock(mutex)
-            if stopping { return }
+        while waitForWork() {
             // A checkpoint that fails (the disk is full, say) leaves the WAL as it was: the
-            // next commit past the threshold tries again, and closing the journal does too.
-            let completed = (try? database?.checkpointPassively()) != nil
-            locked { isCheckpointing = false }
-            if completed { completedCheckpoints.withLock { $0 += 1 } }
+            // next batch tries again, and closing the journal does too.
+            let copiedAll = try? database?.checkpointPassively()
+            locked {
+                isCheckpointing = false
+                if copiedAll != true { hasUncopiedPages = true }
+            }
+            if copiedAll != nil { completedCheckpoints.withLock { $0 += 1 } }
         }
+    }
+
+    /// Waits until a checkpoint is due, or, with pages left uncopied, until the writer has
+    /// committed nothing for `quietSpell`, and marks the thread's checkpoint as running;
+    /// false when the thread is to stop instead.
+    private func waitForWork() -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        var commitsBefore = commits
+        var deadline = Self.monotonicTime(after: quietSpell)
+        while !isStopping {
+            if isCheckpointing || (!isDue && !hasUncopiedPages) {
+                pthread_cond_wait(condition, mutex)
+                commitsBefore = commits
+                deadline = Self.monotonicTime(after: quietSpell)
+            } else if isDue {
+                break
+            } else if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
+                if commits == commitsBefore { break }
+                commitsBefore = commits
+                deadline = Self.monotonicTime(after: quietSpell)
+            }
+        }
+        guard !isStopping else { return false }
+        isDue = false
+        hasUncopiedPages = false
+        isCheckpointing = true
+        return true
+    }
+
+    /// The monotonic clock's time `duration` from now, for `pthread_cond_timedwait`.
+    private static func monotonicTime(after duration: Duration) -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        return timespec(
+            tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 }

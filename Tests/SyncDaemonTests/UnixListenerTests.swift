@@ -54,12 +54,11 @@ import Testing
         binder.start()
         var created = 0
         var narrowed = 0
-        while !binder.isFinished {
+        repeat {
             if try Self.modeOfNewFile(at: probe) != expectedMode { narrowed += 1 }
             created += 1
-        }
+        } while !binder.isFinished
         #expect(binder.failure == nil, "\(binder.failure ?? "")")
-        #expect(created > 0)
         #expect(narrowed == 0, "\(narrowed) of \(created) files created beside the binds lost mode bits")
     }
 
@@ -109,7 +108,8 @@ private final class ListenerChurn: @unchecked Sendable {
                 listener.close()
                 uv_run(fixture.loop, UV_RUN_NOWAIT)
             }
-            _ = LoopShutdown.close(fixture.loop, logger: fixture.logger)
+            let leftovers = LoopShutdown.close(fixture.loop, logger: fixture.logger)
+            if !leftovers.isEmpty { failure = "handles left open: \(leftovers)" }
         } catch {
             failure = "\(error)"
         }

@@ -102,26 +102,35 @@ import Testing
         }
     }
 
-    /// A checkpoint syncs the WAL and the database file: run after every commit past the
-    /// threshold, as it once was, it gave each durable commit up to two more syncs of the disk.
-    @Test func theThreadCheckpointsOncePerBatchNotOncePerCommit() throws {
+    /// What the last batch left uncopied is copied once the writer is quiet, so that the WAL
+    /// can start again after a pause (the schedule alone would leave it to the backstop).
+    @Test func pagesTheLastBatchLeftAreCopiedOnceTheWriterIsQuiet() throws {
         try Self.withDirectory { path in
             let writer = try Self.scratchDatabase(at: path)
             let checkpointer = try WALCheckpointer(path: path, pageThreshold: 100)
             try checkpointer.start(checkpointingFor: writer)
             defer { checkpointer.stop() }
             let insert = try writer.prepare("INSERT INTO t(x) VALUES (?)", operation: "preparing")
-            let commits = 3000
-            for _ in 0..<commits {
-                try insert.bind([.text(Self.payload)], operation: "binding")
-                try insert.run(operation: "inserting")
+            func insertRows(_ count: Int) throws {
+                for _ in 0..<count {
+                    try insert.bind([.text(Self.payload)], operation: "binding")
+                    try insert.run(operation: "inserting")
+                }
             }
-            checkpointer.stop()
-            // Each commit adds at least one page, so the WAL passes a batch boundary at most
-            // once per `batchPages` commits.
-            let checkpoints = checkpointer.completedCheckpoints.withLock { $0 }
-            #expect(checkpoints >= 1)
-            #expect(checkpoints <= commits / Int(checkpointer.batchPages), "\(checkpoints) checkpoints")
+            // Each row adds three frames (its page, the table's root, the header page): 34 rows
+            // cross the threshold of 100 pages, and the thread's checkpoint copies them all
+            // (nothing is committed meanwhile).
+            try insertRows(34)
+            let frames = (Self.size(path + "-wal") - 32) / (4096 + 24)
+            try #require((100..<110).contains(frames), "34 rows made \(frames) WAL frames")
+            let deadline = Date().addingTimeInterval(60)
+            while checkpointer.completedCheckpoints.withLock({ $0 }) == 0, Date() < deadline { usleep(1000) }
+            try #require(checkpointer.completedCheckpoints.withLock { $0 } > 0)
+            let sizeAfterTheBatch = Self.size(path)
+            // Three rows more, nine pages, well within the next batch of 25; then nothing.
+            try insertRows(3)
+            while Self.size(path) == sizeAfterTheBatch, Date() < deadline { usleep(1000) }
+            #expect(Self.size(path) > sizeAfterTheBatch, "the rows after the batch stayed in the WAL")
         }
     }
 }
