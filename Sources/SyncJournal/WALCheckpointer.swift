@@ -30,18 +30,17 @@ import SyncLock
 /// again sooner, were tried: figure 3's worst round got worse, 233 ms against 123 ms.)
 final class WALCheckpointer: @unchecked Sendable {
     // @unchecked: `schedule` is only touched on the writer's thread (in its WAL hook); the
-    // variables below `mutex` only while it is held; `database`
-    // only on the thread, and by `stop` once the thread ended; `isCheckpointing` keeps the
-    // thread's checkpoint and a commit's (through the writer's connection) apart; `thread` and
-    // `isRunning` only by the journal's own thread, which calls `start` and `stop`, never both
-    // at once.
+    // variables below `mutex` only while it is held; `database` only on the thread, and by
+    // `stop` once the thread ended; `isCheckpointing` keeps the thread's checkpoint and a
+    // commit's (through the writer's connection) apart; `thread` and `isRunning` only by the
+    // journal's own thread, which calls `start` and `stop`, never both at once.
 
     /// When checkpoints are asked for; its threshold is SQLite's own default of 1000 pages,
     /// unless a test sets less.
     private var schedule: CheckpointSchedule
     /// How long the writer must have committed nothing before the thread copies what the last
-    /// batch left (20 ms; figure 1's one-at-a-time commits come every quarter of a millisecond).
-    let quietSpell: Duration
+    /// batch left (figure 1's one-at-a-time commits come every quarter of a millisecond).
+    static let quietSpell: Duration = .milliseconds(20)
 
     /// The checkpointer's own connection, closed by `stop`.
     private var database: SQLiteDatabase?
@@ -63,7 +62,7 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// A checkpointer of the journal at `path`, with a connection of its own, due past
     /// `pageThreshold` WAL pages; `start` starts its thread.
-    init(path: String, pageThreshold: Int32 = 1000, quietSpell: Duration = .milliseconds(20)) throws(JournalError) {
+    init(path: String, pageThreshold: Int32 = 1000) throws(JournalError) {
         // First, so that `deinit` always finds them made, even when opening throws. The
         // condition's timed waits count on the monotonic clock.
         pthread_mutex_init(mutex, nil)
@@ -73,7 +72,6 @@ final class WALCheckpointer: @unchecked Sendable {
         pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
         schedule = CheckpointSchedule(pageThreshold: pageThreshold)
-        self.quietSpell = quietSpell
         let database = try SQLiteDatabase(path: path, create: false)
         database.waitForLocks()
         // A connection opens the WAL only once it has read the database; until then a
@@ -196,18 +194,18 @@ final class WALCheckpointer: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         var commitsBefore = commits
-        var deadline = Self.monotonicTime(after: quietSpell)
+        var deadline = Self.monotonicTime(after: Self.quietSpell)
         while !isStopping {
             if isCheckpointing || (!isDue && !hasUncopiedPages) {
                 pthread_cond_wait(condition, mutex)
                 commitsBefore = commits
-                deadline = Self.monotonicTime(after: quietSpell)
+                deadline = Self.monotonicTime(after: Self.quietSpell)
             } else if isDue {
                 break
             } else if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
                 if commits == commitsBefore { break }
                 commitsBefore = commits
-                deadline = Self.monotonicTime(after: quietSpell)
+                deadline = Self.monotonicTime(after: Self.quietSpell)
             }
         }
         guard !isStopping else { return false }

@@ -117,20 +117,29 @@ import Testing
                     try insert.run(operation: "inserting")
                 }
             }
-            // Each row adds three frames (its page, the table's root, the header page): 34 rows
-            // cross the threshold of 100 pages, and the thread's checkpoint copies them all
-            // (nothing is committed meanwhile).
-            try insertRows(34)
-            let frames = (Self.size(path + "-wal") - 32) / (4096 + 24)
-            try #require((100..<110).contains(frames), "34 rows made \(frames) WAL frames")
+            // A reader holds the WAL from the second row on: no checkpoint copies a page past
+            // its snapshot, and the WAL cannot start again, until it ends.
+            try insertRows(2)
+            let reader = try SQLiteDatabase(path: path, create: false)
+            reader.waitForLocks()
+            try reader.execute("BEGIN; SELECT count(*) FROM t;", operation: "reading")
+            // Each row adds about three pages: 40 rows pass the threshold of 100 and ask for one
+            // checkpoint, the row after them asks for nothing (the next batch is at 125 pages).
+            try insertRows(38)
             let deadline = Date().addingTimeInterval(60)
             while checkpointer.completedCheckpoints.withLock({ $0 }) == 0, Date() < deadline { usleep(1000) }
             try #require(checkpointer.completedCheckpoints.withLock { $0 } > 0)
-            let sizeAfterTheBatch = Self.size(path)
-            // Three rows more, nine pages, well within the next batch of 25; then nothing.
-            try insertRows(3)
-            while Self.size(path) == sizeAfterTheBatch, Date() < deadline { usleep(1000) }
-            #expect(Self.size(path) > sizeAfterTheBatch, "the rows after the batch stayed in the WAL")
+            try insertRows(1)
+            var pageCount: Int64 = 0
+            try writer.prepare("PRAGMA page_count", operation: "counting").run(operation: "counting") { row in
+                pageCount = row.integer(0)
+            }
+            try reader.execute("COMMIT", operation: "reading")
+            // Nothing is committed from here: the file grows to hold every page once the
+            // thread has copied them all.
+            let wholeSize = Int(pageCount) * 4096
+            while Self.size(path) < wholeSize, Date() < deadline { usleep(1000) }
+            #expect(Self.size(path) == wholeSize, "the pages after the batch stayed in the WAL")
         }
     }
 }

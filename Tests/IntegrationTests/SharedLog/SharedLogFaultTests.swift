@@ -107,7 +107,8 @@ struct SharedLogFaultTests {
     }
 
     /// Fairness: three hosts writing flat out, each with two writers; a host that loses the
-    /// race still gets its turn: no writer waits much longer than the others (five times, or 1 s), none starves.
+    /// race still gets its turn: no writer waits much longer than the others (five times, or
+    /// 1 s times the machine's load factor), none starves.
     @Test func noWriterWaitsMuchLongerThanAnotherWhileEveryHostWritesFlatOut() throws {
         let cluster = try SharedLogCluster(daemons: 3)
         defer { cluster.close() }
@@ -119,13 +120,16 @@ struct SharedLogFaultTests {
         let summaries = try writers.map { try $0.stop() }
 
         // Fair: no writer is kept waiting much longer than the luckiest one, nor starved of
-        // acks (the absolute worst wait under load is figure 10's, in the benchmark).
+        // acks (the absolute worst wait under load is figure 10's, in the benchmark). The floor
+        // grows with the load, as the other bounds here do: in a CI run beside a sanitizer
+        // build one host's writers waited 1.32 s while the luckiest waited 0.18 s.
         let luckiest = summaries.map { $0.longestWait(from: started, to: ended) }.min() ?? 0
+        let floor = TestEnvironment.loadFactor
         let most = summaries.map(\.acks.count).max() ?? 0
         for summary in summaries {
             let wait = summary.longestWait(from: started, to: ended)
             #expect(
-                wait < max(1, 5 * luckiest),
+                wait < max(floor, 5 * luckiest),
                 "\(summary.clientID) waited \(wait) s for an answer (the luckiest \(luckiest) s)")
             #expect(
                 summary.acks.count * 4 >= most,
