@@ -72,10 +72,11 @@ final class SQLiteDatabase {
         var walPages: Int32 = 0
         var copiedPages: Int32 = 0
         let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, &copiedPages)
+        // Any error sets both counts to -1; without one, -1 means the connection has no WAL.
+        guard result == SQLITE_OK else { throw error(result, "checkpointing the WAL") }
         guard walPages >= 0 else {
             throw .storage(path: path, operation: "checkpointing the WAL", reason: "the connection is not in WAL mode")
         }
-        guard result == SQLITE_OK else { throw error(result, "checkpointing the WAL") }
         return copiedPages == walPages
     }
 

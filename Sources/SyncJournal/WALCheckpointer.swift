@@ -48,7 +48,8 @@ final class WALCheckpointer: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t> = .allocate(capacity: 1)
     private var isDue = false
     /// Whether pages past the threshold are in the WAL that no checkpoint under way or done
-    /// will copy: a commit within a batch sets it, a checkpoint that starts clears it.
+    /// will copy: a commit within a batch sets it, and so does a checkpoint that a reader
+    /// kept from copying everything; a checkpoint that starts clears it.
     private var hasUncopiedPages = false
     /// Commits of the writer so far (they wrap around), for the thread to tell a quiet spell.
     private var commits: UInt = 0
@@ -124,10 +125,6 @@ final class WALCheckpointer: @unchecked Sendable {
         database = nil
     }
 
-    /// WAL pages after which checkpoints are due.
-    var pageThreshold: Int32 { schedule.pageThreshold }
-    /// WAL pages added past `pageThreshold` between two checkpoints of the thread.
-    var batchPages: Int32 { schedule.batchPages }
     /// WAL pages at which a commit finishes the copy itself (see the type's summary).
     var backstopPages: Int32 { schedule.backstopPages }
 
@@ -157,8 +154,19 @@ final class WALCheckpointer: @unchecked Sendable {
             hasUncopiedPages = false
             isCheckpointing = true
             pthread_mutex_unlock(mutex)
-            _ = try? writer.checkpointPassively()
-            locked { isCheckpointing = false }
+            let copiedAll = try? writer.checkpointPassively()
+            checkpointEnded(copiedAll: copiedAll)
+        }
+    }
+
+    /// After a checkpoint of the thread's or a commit's: the next may start, and pages it
+    /// could not copy (a reader held them) are left for the thread once the writer is quiet.
+    /// A checkpoint that failed (the disk is full, say) leaves the WAL as it was, and the next
+    /// batch or quiet spell a commit brings tries again, as closing the journal does.
+    private func checkpointEnded(copiedAll: Bool?) {
+        locked {
+            isCheckpointing = false
+            if copiedAll == false { hasUncopiedPages = true }
         }
     }
 
@@ -176,13 +184,8 @@ final class WALCheckpointer: @unchecked Sendable {
     /// writer is quiet while pages are left uncopied, until `stop`.
     private func run() {
         while waitForWork() {
-            // A checkpoint that fails (the disk is full, say) leaves the WAL as it was: the
-            // next batch tries again, and closing the journal does too.
             let copiedAll = try? database?.checkpointPassively()
-            locked {
-                isCheckpointing = false
-                if copiedAll != true { hasUncopiedPages = true }
-            }
+            checkpointEnded(copiedAll: copiedAll)
             if copiedAll != nil { completedCheckpoints.withLock { $0 += 1 } }
         }
     }
@@ -195,15 +198,15 @@ final class WALCheckpointer: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         var commitsBefore = commits
         var deadline = Self.monotonicTime(after: Self.quietSpell)
-        while !isStopping {
-            if isCheckpointing || (!isDue && !hasUncopiedPages) {
+        var isQuiet = false
+        while !isStopping && (isCheckpointing || !(isDue || (isQuiet && hasUncopiedPages))) {
+            if isCheckpointing || !hasUncopiedPages {
                 pthread_cond_wait(condition, mutex)
                 commitsBefore = commits
                 deadline = Self.monotonicTime(after: Self.quietSpell)
-            } else if isDue {
-                break
+                isQuiet = false
             } else if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
-                if commits == commitsBefore { break }
+                isQuiet = commits == commitsBefore
                 commitsBefore = commits
                 deadline = Self.monotonicTime(after: Self.quietSpell)
             }
