@@ -175,11 +175,8 @@ public enum Binaries {
     }
 }
 
-/// A new private directory under /tmp (short, so socket paths fit in `sun_path`).
+/// A new private directory under /tmp (short, so socket paths fit in `sun_path`): the one
+/// apps' integration tests get from `BuiltPrograms`.
 public func makeTemporaryDirectory() throws -> String {
-    var template = Array("/tmp/todo-test.XXXXXX".utf8CString)
-    guard let created = mkdtemp(&template) else {
-        throw TestFailure("mkdtemp failed: \(String(cString: strerror(errno)))")
-    }
-    return String(cString: created)
+    try BuiltPrograms.temporaryDirectory()
 }
