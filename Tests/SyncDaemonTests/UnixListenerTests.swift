@@ -2,6 +2,7 @@ import CUV
 import Foundation
 import Glibc
 import SyncEngine
+import SyncLock
 import TestSupport
 import Testing
 
@@ -50,16 +51,44 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let probe = directory + "/probe"
         let expectedMode = try Self.modeOfNewFile(at: probe)
-        let binder = ListenerChurn(socketPath: directory + "/socket", rounds: 300)
-        binder.start()
+        let binds = Self.bindAndClose(at: directory + "/socket", rounds: 300)
         var created = 0
         var narrowed = 0
         repeat {
             if try Self.modeOfNewFile(at: probe) != expectedMode { narrowed += 1 }
             created += 1
-        } while !binder.isFinished
-        #expect(binder.failure == nil, "\(binder.failure ?? "")")
+        } while !binds.withLock { $0.isFinished }
+        let failure = binds.withLock { $0.failure }
+        #expect(failure == nil, "\(failure ?? "")")
         #expect(narrowed == 0, "\(narrowed) of \(created) files created beside the binds lost mode bits")
+    }
+
+    /// Binds a listener at `socketPath` and closes it, `rounds` times, on a new thread with a
+    /// loop of its own; what it holds says when the rounds ended, and why one failed, if one did.
+    private static func bindAndClose(at socketPath: String, rounds: Int) -> Locked<(isFinished: Bool, failure: String?)>
+    {
+        let outcome = Locked<(isFinished: Bool, failure: String?)>((false, nil))
+        Thread {
+            var failure: String?
+            do {
+                let fixture = try LoopFixture()
+                for _ in 0..<rounds {
+                    let listener = try UnixListener(
+                        loop: fixture.loop, source: .path(socketPath), logger: fixture.logger
+                    ) {
+                        _ in
+                    }
+                    listener.close()
+                    uv_run(fixture.loop, UV_RUN_NOWAIT)
+                }
+                let leftovers = LoopShutdown.close(fixture.loop, logger: fixture.logger)
+                if !leftovers.isEmpty { failure = "handles left open: \(leftovers)" }
+            } catch {
+                failure = "\(error)"
+            }
+            outcome.withLock { $0 = (true, failure) }
+        }.start()
+        return outcome
     }
 
     /// The mode bits of a file created at `path` with mode 0666 (then removed).
@@ -73,49 +102,5 @@ import Testing
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw TestFailure("fstat \(path)") }
         return status.st_mode & 0o777
-    }
-}
-
-/// A thread that binds a listener at one path and closes it, `rounds` times, on a loop of its own.
-private final class ListenerChurn: @unchecked Sendable {
-    private let socketPath: String
-    private let rounds: Int
-    private let lock = NSLock()
-    private var finishedState = false
-    private var failureState: String?
-
-    init(socketPath: String, rounds: Int) {
-        self.socketPath = socketPath
-        self.rounds = rounds
-    }
-
-    /// Starts the rounds on a new thread.
-    func start() { Thread { self.run() }.start() }
-
-    /// Whether every round ran (or one failed).
-    var isFinished: Bool { lock.withLock { finishedState } }
-    /// Why a round failed, if one did.
-    var failure: String? { lock.withLock { failureState } }
-
-    private func run() {
-        var failure: String?
-        do {
-            let fixture = try LoopFixture()
-            for _ in 0..<rounds {
-                let listener = try UnixListener(loop: fixture.loop, source: .path(socketPath), logger: fixture.logger) {
-                    _ in
-                }
-                listener.close()
-                uv_run(fixture.loop, UV_RUN_NOWAIT)
-            }
-            let leftovers = LoopShutdown.close(fixture.loop, logger: fixture.logger)
-            if !leftovers.isEmpty { failure = "handles left open: \(leftovers)" }
-        } catch {
-            failure = "\(error)"
-        }
-        lock.withLock {
-            failureState = failure
-            finishedState = true
-        }
     }
 }

@@ -31,6 +31,26 @@ import Testing
         return database
     }
 
+    /// A scratch database at `path` with its checkpointer started at `pageThreshold`; `body`
+    /// gets the writer, the checkpointer (stopped after `body`) and a function that commits so
+    /// many rows of `payload`, one per transaction.
+    private static func withCheckpointer(
+        at path: String, pageThreshold: Int32,
+        _ body: (SQLiteDatabase, WALCheckpointer, _ insertRows: (Int) throws -> Void) throws -> Void
+    ) throws {
+        let writer = try scratchDatabase(at: path)
+        let checkpointer = try WALCheckpointer(path: path, pageThreshold: pageThreshold)
+        try checkpointer.start(checkpointingFor: writer)
+        defer { checkpointer.stop() }
+        let insert = try writer.prepare("INSERT INTO t(x) VALUES (?)", operation: "preparing")
+        try body(writer, checkpointer) { count in
+            for _ in 0..<count {
+                try insert.bind([.text(payload)], operation: "binding")
+                try insert.run(operation: "inserting")
+            }
+        }
+    }
+
     private static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
@@ -81,24 +101,18 @@ import Testing
 
     @Test func commitsThatNeverPauseStillKeepTheWALSmall() throws {
         try Self.withDirectory { path in
-            let writer = try Self.scratchDatabase(at: path)
-            let checkpointer = try WALCheckpointer(path: path, pageThreshold: 10)
-            try checkpointer.start(checkpointingFor: writer)
-            defer { checkpointer.stop() }
-            let insert = try writer.prepare("INSERT INTO t(x) VALUES (?)", operation: "preparing")
-            // Back to back: the thread's checkpoints rarely find a moment without a commit, and
-            // the commit at the backstop copies the rest, so the WAL starts again.
-            for _ in 0..<3000 {
-                try insert.bind([.text(Self.payload)], operation: "binding")
-                try insert.run(operation: "inserting")
+            try Self.withCheckpointer(at: path, pageThreshold: 10) { _, checkpointer, insertRows in
+                // Back to back: the thread's checkpoints rarely find a moment without a commit, and
+                // the commit at the backstop copies the rest, so the WAL starts again.
+                try insertRows(3000)
+                // The WAL file is never shortened: its size is the most it ever held. A frame is a
+                // page of 4096 bytes and a header of 24; one commit here adds at most 3 frames, and
+                // a checkpoint of the thread's that ends just as the backstop's copy does can keep
+                // the WAL from starting again at the commit after it, not at the one after that.
+                let frames = (Self.size(path + "-wal") - 32) / (4096 + 24)
+                #expect(frames <= Int(checkpointer.backstopPages) + 3 * 3, "the WAL grew to \(frames) frames")
+                #expect(frames >= 10)
             }
-            // The WAL file is never shortened: its size is the most it ever held. A frame is a
-            // page of 4096 bytes and a header of 24; one commit here adds at most 3 frames, and
-            // a checkpoint of the thread's that ends just as the backstop's copy does can keep
-            // the WAL from starting again at the commit after it, not at the one after that.
-            let frames = (Self.size(path + "-wal") - 32) / (4096 + 24)
-            #expect(frames <= Int(checkpointer.backstopPages) + 3 * 3, "the WAL grew to \(frames) frames")
-            #expect(frames >= 10)
         }
     }
 
@@ -106,40 +120,31 @@ import Testing
     /// can start again after a pause (the schedule alone would leave it to the backstop).
     @Test func pagesTheLastBatchLeftAreCopiedOnceTheWriterIsQuiet() throws {
         try Self.withDirectory { path in
-            let writer = try Self.scratchDatabase(at: path)
-            let checkpointer = try WALCheckpointer(path: path, pageThreshold: 100)
-            try checkpointer.start(checkpointingFor: writer)
-            defer { checkpointer.stop() }
-            let insert = try writer.prepare("INSERT INTO t(x) VALUES (?)", operation: "preparing")
-            func insertRows(_ count: Int) throws {
-                for _ in 0..<count {
-                    try insert.bind([.text(Self.payload)], operation: "binding")
-                    try insert.run(operation: "inserting")
+            try Self.withCheckpointer(at: path, pageThreshold: 100) { writer, checkpointer, insertRows in
+                // A reader holds the WAL from the second row on: no checkpoint copies a page past
+                // its snapshot, and the WAL cannot start again, until it ends.
+                try insertRows(2)
+                let reader = try SQLiteDatabase(path: path, create: false)
+                reader.waitForLocks()
+                try reader.execute("BEGIN; SELECT count(*) FROM t;", operation: "reading")
+                // Each row adds about three pages: 40 rows pass the threshold of 100 and ask for one
+                // checkpoint, the row after them asks for nothing (the next batch is at 125 pages).
+                try insertRows(38)
+                let deadline = Date().addingTimeInterval(60)
+                while checkpointer.completedCheckpoints.withLock({ $0 }) == 0, Date() < deadline { usleep(1000) }
+                try #require(checkpointer.completedCheckpoints.withLock { $0 } > 0)
+                try insertRows(1)
+                var pageCount: Int64 = 0
+                try writer.prepare("PRAGMA page_count", operation: "counting").run(operation: "counting") { row in
+                    pageCount = row.integer(0)
                 }
+                try reader.execute("COMMIT", operation: "reading")
+                // Nothing is committed from here: the file grows to hold every page once the
+                // thread has copied them all.
+                let wholeSize = Int(pageCount) * 4096
+                while Self.size(path) < wholeSize, Date() < deadline { usleep(1000) }
+                #expect(Self.size(path) == wholeSize, "the pages after the batch stayed in the WAL")
             }
-            // A reader holds the WAL from the second row on: no checkpoint copies a page past
-            // its snapshot, and the WAL cannot start again, until it ends.
-            try insertRows(2)
-            let reader = try SQLiteDatabase(path: path, create: false)
-            reader.waitForLocks()
-            try reader.execute("BEGIN; SELECT count(*) FROM t;", operation: "reading")
-            // Each row adds about three pages: 40 rows pass the threshold of 100 and ask for one
-            // checkpoint, the row after them asks for nothing (the next batch is at 125 pages).
-            try insertRows(38)
-            let deadline = Date().addingTimeInterval(60)
-            while checkpointer.completedCheckpoints.withLock({ $0 }) == 0, Date() < deadline { usleep(1000) }
-            try #require(checkpointer.completedCheckpoints.withLock { $0 } > 0)
-            try insertRows(1)
-            var pageCount: Int64 = 0
-            try writer.prepare("PRAGMA page_count", operation: "counting").run(operation: "counting") { row in
-                pageCount = row.integer(0)
-            }
-            try reader.execute("COMMIT", operation: "reading")
-            // Nothing is committed from here: the file grows to hold every page once the
-            // thread has copied them all.
-            let wholeSize = Int(pageCount) * 4096
-            while Self.size(path) < wholeSize, Date() < deadline { usleep(1000) }
-            #expect(Self.size(path) == wholeSize, "the pages after the batch stayed in the WAL")
         }
     }
 }
