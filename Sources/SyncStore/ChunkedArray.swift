@@ -50,11 +50,33 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
     /// An array holding `elements`, in full chunks.
     @inlinable
     public init<S: Sequence<Element>>(_ elements: S) {
-        let all = Array(elements)
-        self.init(
-            chunks: stride(from: 0, to: all.count, by: Self.chunkCapacity).map {
-                Chunk(Array(all[$0..<Swift.min($0 + Self.chunkCapacity, all.count)]))
-            })
+        self.init(splitting: Array(elements))
+    }
+
+    /// An array holding `all`, in full chunks; `all` itself is the one chunk of a short array.
+    /// A plain loop: this runs unspecialized for every decoded array (a model's rows), where
+    /// each generic call costs a lookup of its types' metadata.
+    @inlinable
+    init(splitting all: [Element]) {
+        let capacity = Self.chunkCapacity
+        guard all.count > capacity else {
+            storedChunks = all.isEmpty ? [] : [Chunk(all)]
+            ends = all.isEmpty ? [] : [all.count]
+            return
+        }
+        var chunks: [Chunk] = []
+        var ends: [Int] = []
+        chunks.reserveCapacity((all.count + capacity - 1) / capacity)
+        ends.reserveCapacity(chunks.capacity)
+        var start = 0
+        while start < all.count {
+            let end = Swift.min(start + capacity, all.count)
+            chunks.append(Chunk(Array(all[start..<end])))
+            ends.append(end)
+            start = end
+        }
+        storedChunks = chunks
+        self.ends = ends
     }
 
     /// An array made of these chunks, shared as they are (a view model's rows, each chunk derived
@@ -227,7 +249,7 @@ extension ChunkedArray: Equatable where Element: Equatable {
 extension ChunkedArray: Codable where Element: Codable {
     /// Decodes a plain JSON array.
     public init(from decoder: any Decoder) throws {
-        self.init(try [Element](from: decoder))
+        self.init(splitting: try [Element](from: decoder))
     }
 
     /// Encodes a plain JSON array: chunks do not show on the wire or in snapshots.

@@ -81,6 +81,39 @@ import Testing
         }
     }
 
+    /// Reads the coding path it is decoded at, through each kind of container.
+    struct Path: Decodable, Equatable {
+        enum Keys: String, CodingKey { case inner, list }
+        var path: String
+        var nested: [String] = []
+
+        init(from decoder: any Decoder) throws {
+            path = decoder.codingPath.map(\.stringValue).joined(separator: "/")
+            if let keyed = try? decoder.container(keyedBy: Keys.self) {
+                let inner = try keyed.nestedContainer(keyedBy: Keys.self, forKey: .inner)
+                var list = try keyed.nestedUnkeyedContainer(forKey: .list)
+                nested = [inner.codingPath, list.codingPath].map { $0.map(\.stringValue).joined(separator: "/") }
+                while !list.isAtEnd { nested.append(try list.decode(Path.self).path) }
+            } else {
+                nested = [try decoder.singleValueContainer().codingPath.map(\.stringValue).joined(separator: "/")]
+            }
+        }
+    }
+
+    @Test func codingPathsAreJSONDecoders() throws {
+        typealias Document = [String: [String: [[Path]]]]
+        let json = #"{"a":{"b":[[1,{"inner":{},"list":[2,[3]]}],[]]},"c":{}}"#
+        let expected = try #require(foundation(Document.self, json))
+        #expect(plain(Document.self, json) == expected)
+        let paths = try #require(expected["a"]?["b"]?.first)
+        #expect(paths.map(\.path) == ["a/b/Index 0/Index 0", "a/b/Index 0/Index 1"])
+        #expect(
+            paths[1].nested == [
+                "a/b/Index 0/Index 1/inner", "a/b/Index 0/Index 1/list", "a/b/Index 0/Index 1/list/Index 0",
+                "a/b/Index 0/Index 1/list/Index 1",
+            ])
+    }
+
     /// An integer too large for a double (found by the plain decoder's fuzz target): the plain
     /// decoder made it infinity, `JSONDecoder` refuses it, and so does the wire decoder now.
     @Test func anIntegerBeyondTheDoublesIsNotInfinity() throws {

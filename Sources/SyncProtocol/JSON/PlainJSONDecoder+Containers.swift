@@ -1,9 +1,13 @@
+import Glibc
+
 /// The members of an object, by key.
 struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The object's members.
     let fields: JSONObjectFields
-    /// The keys and indices that lead to the object.
-    let codingPath: [any CodingKey]
+    /// The object's decoder: where it is.
+    let decoder: PlainValueDecoder
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
 
     var allKeys: [Key] {
         fields.members.compactMap { Key(stringValue: String(decoding: fields.bytes[$0.key], as: UTF8.self)) }
@@ -17,8 +21,12 @@ struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func member(_ key: Key) -> JSONObjectFields.Member? {
         var name = key.stringValue
         return name.withUTF8 { name in
-            fields.members.first { member in
-                member.key.count == name.count && fields.bytes[member.key].elementsEqual(name)
+            fields.bytes.withUnsafeBufferPointer { bytes in
+                fields.members.first { member in
+                    member.key.count == name.count
+                        && (name.isEmpty
+                            || memcmp(bytes.baseAddress! + member.key.lowerBound, name.baseAddress!, name.count) == 0)
+                }
             }
         }
     }
@@ -46,18 +54,19 @@ struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(key).integer(type) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try value(key).decode(type, codingPath: codingPath + [key])
+        try value(key).decode(type, at: PlainCodingPath(parent: decoder, key: key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        KeyedDecodingContainer(
-            PlainKeyedContainer<NestedKey>(fields: try value(key).members(), codingPath: codingPath + [key]))
+        try PlainValueDecoder(value: try value(key), path: PlainCodingPath(parent: decoder, key: key)).container(
+            keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        PlainUnkeyedContainer(elements: try value(key).elements(), codingPath: codingPath + [key])
+        try PlainValueDecoder(value: try value(key), path: PlainCodingPath(parent: decoder, key: key))
+            .unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder { throw PlainJSONDecoder.Unsupported() }
@@ -68,15 +77,17 @@ struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 struct PlainUnkeyedContainer: UnkeyedDecodingContainer {
     /// The array's elements.
     let elements: [PlainValue]
-    /// The keys and indices that lead to the array.
-    let codingPath: [any CodingKey]
+    /// The array's decoder: where it is.
+    let decoder: PlainValueDecoder
     private(set) var currentIndex = 0
 
     /// A container reading `elements` in order.
-    init(elements: [PlainValue], codingPath: [any CodingKey]) {
+    init(elements: [PlainValue], decoder: PlainValueDecoder) {
         self.elements = elements
-        self.codingPath = codingPath
+        self.decoder = decoder
     }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
 
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
@@ -113,20 +124,25 @@ struct PlainUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next().integer(type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let path = codingPath + [PlainIndexKey(intValue: currentIndex)]
-        return try next().decode(type, codingPath: path)
+        let path = nextPath
+        return try next().decode(type, at: path)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
         NestedKey
     > {
-        let path = codingPath + [PlainIndexKey(intValue: currentIndex)]
-        return KeyedDecodingContainer(PlainKeyedContainer<NestedKey>(fields: try next().members(), codingPath: path))
+        let path = nextPath
+        return try PlainValueDecoder(value: try next(), path: path).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let path = codingPath + [PlainIndexKey(intValue: currentIndex)]
-        return PlainUnkeyedContainer(elements: try next().elements(), codingPath: path)
+        let path = nextPath
+        return try PlainValueDecoder(value: try next(), path: path).unkeyedContainer()
+    }
+
+    /// Where the next element is.
+    private var nextPath: PlainCodingPath {
+        PlainCodingPath(parent: decoder, key: PlainIndexKey(intValue: currentIndex))
     }
 
     mutating func superDecoder() throws -> any Decoder { throw PlainJSONDecoder.Unsupported() }
@@ -134,10 +150,11 @@ struct PlainUnkeyedContainer: UnkeyedDecodingContainer {
 
 /// A value on its own (an enum's raw value, a wrapper type).
 struct PlainSingleValueContainer: SingleValueDecodingContainer {
-    /// The value.
-    let value: PlainValue
-    /// The keys and indices that lead to it.
-    let codingPath: [any CodingKey]
+    /// The value's decoder.
+    let decoder: PlainValueDecoder
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    private var value: PlainValue { decoder.value }
 
     func decodeNil() -> Bool { value.isNull }
     func decode(_ type: Bool.Type) throws -> Bool { try value.bool() }
@@ -154,7 +171,7 @@ struct PlainSingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try value.integer(type) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try value.integer(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try value.integer(type) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try value.decode(type, codingPath: codingPath) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try value.decode(type, at: decoder.path) }
 }
 
 /// The coding key of an array element: its index.

@@ -23,7 +23,7 @@ enum PlainJSONDecoder {
         if bytes.first == UInt8(ascii: "{") {
             guard let fields = JSONObjectFields(plain: bytes) else { throw Unsupported() }
             return try PlainValue(bytes: bytes, range: 0..<bytes.count, kind: .object, scanned: fields).decode(
-                type, codingPath: [])
+                type, at: .top)
         }
         let top = try bytes.withUnsafeBufferPointer { buffer throws(Unsupported) in
             var scanner = JSONScanner(buffer, start: 0, end: buffer.count)
@@ -31,7 +31,7 @@ enum PlainJSONDecoder {
             guard let top = scanner.topLevelValue(), scanner.isPlain else { throw Unsupported() }
             return top
         }
-        return try PlainValue(bytes: bytes, range: top.value, kind: top.kind).decode(type, codingPath: [])
+        return try PlainValue(bytes: bytes, range: top.value, kind: top.kind).decode(type, at: .top)
     }
 
     /// Decodes `type` from the plain object at `range` of `fields.bytes`, whose members a scan
@@ -40,8 +40,7 @@ enum PlainJSONDecoder {
     static func decode<T: Decodable>(_ type: T.Type, object fields: JSONObjectFields, at range: Range<Int>) throws -> T
     {
         guard fields.isKnownPlain else { throw Unsupported() }
-        return try PlainValue(bytes: fields.bytes, range: range, kind: .object, scanned: fields).decode(
-            type, codingPath: [])
+        return try PlainValue(bytes: fields.bytes, range: range, kind: .object, scanned: fields).decode(type, at: .top)
     }
 }
 
@@ -56,45 +55,40 @@ struct PlainValue {
     /// The members of this object, when a scan already found them.
     var scanned: JSONObjectFields?
 
-    /// The value as `T`, through `T`'s `init(from:)` unless `T` is a JSON primitive.
-    func decode<T: Decodable>(_ type: T.Type, codingPath: [any CodingKey]) throws -> T {
-        if let primitive = try primitive(type) { return primitive }
+    /// The value as `T`: read here when `T` is a string, a boolean or a number type, else
+    /// through `T`'s `init(from:)`. The types are compared, not cast, and nothing is wrapped
+    /// in an optional `T`: in this generic code each cast and each `T?` is a call into the
+    /// runtime for the type's metadata, on every value decoded.
+    func decode<T: Decodable>(_ type: T.Type, at path: PlainCodingPath) throws -> T {
+        if type == String.self { return unsafeBitCast(try string(), to: T.self) }
+        if type == Int.self { return unsafeBitCast(try integer(Int.self), to: T.self) }
+        if type == Bool.self { return unsafeBitCast(try bool(), to: T.self) }
+        if type == Double.self { return unsafeBitCast(try double(), to: T.self) }
+        if type == Int64.self { return unsafeBitCast(try integer(Int64.self), to: T.self) }
+        if type == UInt64.self { return unsafeBitCast(try integer(UInt64.self), to: T.self) }
+        if type == Int32.self { return unsafeBitCast(try integer(Int32.self), to: T.self) }
+        if type == UInt32.self { return unsafeBitCast(try integer(UInt32.self), to: T.self) }
+        if type == Int16.self { return unsafeBitCast(try integer(Int16.self), to: T.self) }
+        if type == UInt16.self { return unsafeBitCast(try integer(UInt16.self), to: T.self) }
+        if type == Int8.self { return unsafeBitCast(try integer(Int8.self), to: T.self) }
+        if type == UInt8.self { return unsafeBitCast(try integer(UInt8.self), to: T.self) }
+        if type == UInt.self { return unsafeBitCast(try integer(UInt.self), to: T.self) }
+        if type == Float.self { return unsafeBitCast(try float(), to: T.self) }
         guard !WireJSON.isSpecialCased(type) else { throw PlainJSONDecoder.Unsupported() }
-        return try T(from: PlainValueDecoder(value: self, codingPath: codingPath))
-    }
-
-    /// The value as `T` when `T` is a string, a boolean or a number type; `nil` for other types.
-    func primitive<T>(_ type: T.Type) throws -> T? {
-        switch type {
-        case is String.Type: return try string() as? T
-        case is Bool.Type: return try bool() as? T
-        case is Int.Type: return try integer(Int.self) as? T
-        case is Int64.Type: return try integer(Int64.self) as? T
-        case is Int32.Type: return try integer(Int32.self) as? T
-        case is Int16.Type: return try integer(Int16.self) as? T
-        case is Int8.Type: return try integer(Int8.self) as? T
-        case is UInt.Type: return try integer(UInt.self) as? T
-        case is UInt64.Type: return try integer(UInt64.self) as? T
-        case is UInt32.Type: return try integer(UInt32.self) as? T
-        case is UInt16.Type: return try integer(UInt16.self) as? T
-        case is UInt8.Type: return try integer(UInt8.self) as? T
-        case is Double.Type: return try double() as? T
-        case is Float.Type: return try float() as? T
-        default: return nil
-        }
+        return try T(from: PlainValueDecoder(value: self, path: path))
     }
 
     /// Whether the value is `null`.
     var isNull: Bool { kind == .null }
 
-    /// The string, without its quotes (plain strings have no escapes), if it is valid UTF-8.
+    /// The string, without its quotes (plain strings have no escapes). The scan that found the
+    /// value checked its UTF-8 already.
     func string() throws -> String {
-        guard kind == .string,
-            let text = String(validating: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self)
-        else {
-            throw PlainJSONDecoder.Unsupported()
+        guard kind == .string else { throw PlainJSONDecoder.Unsupported() }
+        let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+        return bytes.withUnsafeBufferPointer { bytes in
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self)
         }
-        return text
     }
 
     /// The boolean.
@@ -157,33 +151,56 @@ struct PlainValue {
     }
 }
 
+/// Where a value sits in the document, for `codingPath`: the decoder of the value around it
+/// and the key or index that leads from there. The path is spelled out only when asked for, so
+/// that decoding builds no array of keys per value.
+struct PlainCodingPath {
+    /// The decoder of the enclosing value; `nil` at the top.
+    let parent: PlainValueDecoder?
+    /// The key or index of the value in its parent.
+    let key: (any CodingKey)?
+
+    /// The top of the document.
+    static var top: PlainCodingPath { PlainCodingPath(parent: nil, key: nil) }
+
+    /// The keys and indices from the top to the value.
+    var keys: [any CodingKey] {
+        var keys = parent?.codingPath ?? []
+        if let key { keys.append(key) }
+        return keys
+    }
+}
+
 /// The `Decoder` `init(from:)` sees for one value.
 final class PlainValueDecoder: Decoder {
     /// The value being decoded.
     let value: PlainValue
-    /// The keys and indices that lead to it.
-    let codingPath: [any CodingKey]
+    /// Where it is.
+    let path: PlainCodingPath
     /// Nothing: the wire's types need no context.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// A decoder of `value`, found at `codingPath`.
-    init(value: PlainValue, codingPath: [any CodingKey]) {
+    /// A decoder of `value`, found at `path`.
+    init(value: PlainValue, path: PlainCodingPath) {
         self.value = value
-        self.codingPath = codingPath
+        self.path = path
     }
+
+    /// The keys and indices that lead to the value.
+    var codingPath: [any CodingKey] { path.keys }
 
     /// The members of the value, which must be an object.
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(PlainKeyedContainer<Key>(fields: try value.members(), codingPath: codingPath))
+        KeyedDecodingContainer(PlainKeyedContainer<Key>(fields: try value.members(), decoder: self))
     }
 
     /// The elements of the value, which must be an array.
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        PlainUnkeyedContainer(elements: try value.elements(), codingPath: codingPath)
+        PlainUnkeyedContainer(elements: try value.elements(), decoder: self)
     }
 
     /// The value on its own.
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        PlainSingleValueContainer(value: value, codingPath: codingPath)
+        PlainSingleValueContainer(decoder: self)
     }
 }

@@ -39,8 +39,12 @@ public enum WireJSON {
     /// `DecodingError.dataCorrupted` at the top level, with the `JSONSyntaxError` as its
     /// underlying error.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        if let value = try? PlainJSONDecoder.decode(type, from: bytes) { return value }
-        return try decodeWithJSONDecoder(type, from: bytes)
+        // Not `try?`: an optional `T` here costs a lookup of its metadata on every call.
+        do {
+            return try PlainJSONDecoder.decode(type, from: bytes)
+        } catch {
+            return try decodeWithJSONDecoder(type, from: bytes)
+        }
     }
 
     /// Decodes `type` from `bytes` as `decode` does when the plain decoder does not take them:

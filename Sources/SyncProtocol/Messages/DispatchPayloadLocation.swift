@@ -59,14 +59,15 @@ extension DispatchEnvelope {
         switch location {
         case .object(let range, let members):
             guard let members else { return try WireJSON.decode(Payload.self, from: message[range]) }
-            if let payload = try? PlainJSONDecoder.decode(
-                Payload.self, object: JSONObjectFields(bytes: message, plainMembers: members), at: range)
-            {
-                return payload
+            do {
+                return try PlainJSONDecoder.decode(
+                    Payload.self, object: JSONObjectFields(bytes: message, plainMembers: members), at: range)
+            } catch {
+                // Plain and valid, but not for the plain decoder (a `Date`, a throwing
+                // `init(from:)`): what `WireJSON.decode` would end with, without its second
+                // plain attempt.
+                return try WireJSON.decodeWithJSONDecoder(Payload.self, from: Array(message[range]))
             }
-            // Plain and valid, but not for the plain decoder (a `Date`, a throwing `init(from:)`):
-            // what `WireJSON.decode` would end with, without its second plain attempt.
-            return try WireJSON.decodeWithJSONDecoder(Payload.self, from: Array(message[range]))
         case .absent: return try WireJSON.decodeFromEmptyObject(Payload.self)
         case .unknown: return try WireJSON.decode(Self.self, from: message).payload
         }

@@ -8,4 +8,15 @@ public struct PatchEnvelope: Decodable {
 public struct UpdateEnvelope<Model: Decodable>: Decodable {
     /// The decoded model.
     public let model: Model?
+
+    /// Decodes the `model` member. Written out with a key type of its own: the synthesized
+    /// one would be generic, its metadata looked up again for every update a client decodes.
+    public init(from decoder: any Decoder) throws {
+        model = try decoder.container(keyedBy: UpdateEnvelopeKey.self).decodeIfPresent(Model.self, forKey: .model)
+    }
+}
+
+/// The one key `UpdateEnvelope` reads.
+private enum UpdateEnvelopeKey: String, CodingKey {
+    case model
 }
