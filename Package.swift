@@ -74,12 +74,9 @@ let package = Package(
             dependencies: [
                 "CMalloc", "CUV", "ManualPage", "SyncEngine", "SyncJournal", "SyncLock", "SyncStore", "SyncProtocol",
             ]),
-        // libwebsockets as a system library (HTTP and WebSocket for the web gateway).
-        .systemLibrary(
-            name: "CWebSockets",
-            pkgConfig: "libwebsockets",
-            providers: [.apt(["libwebsockets-dev"])]
-        ),
+        // libwebsockets' header (HTTP and WebSocket for the web gateway, libwebsockets-dev); the
+        // library is opened when a gateway starts, not linked (see its shim.h).
+        .systemLibrary(name: "CWebSockets"),
         // The client library any program links to dispatch and subscribe.
         .target(name: "SyncClient", dependencies: ["SyncLock", "SyncStore", "SyncProtocol"]),
         // Testing an app without a daemon: TCA's TestStore, a test clock, ids in a fixed sequence.

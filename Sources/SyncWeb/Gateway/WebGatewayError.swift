@@ -4,6 +4,8 @@ public enum WebGatewayError: Error, Equatable, CustomStringConvertible {
     case cannotListen(ListenAddress)
     /// The gateway's thread could not be started (errno).
     case cannotStartThread(Int32)
+    /// libwebsockets could not be opened (the loader's words).
+    case libraryMissing(String)
 
     /// One line for users.
     public var description: String {
@@ -11,6 +13,8 @@ public enum WebGatewayError: Error, Equatable, CustomStringConvertible {
         case .cannotListen(let address):
             return "cannot listen on \(address) (in use, or not an address of this machine)"
         case .cannotStartThread(let code): return "cannot start the gateway's thread (errno \(code))"
+        case .libraryMissing(let reason):
+            return "cannot open libwebsockets, which serves the page (install libwebsockets17): \(reason)"
         }
     }
 }

@@ -15,7 +15,7 @@ enum InboxEvent: Sendable {
     case stop
 }
 
-/// The gateway thread's mailbox: events queue under a lock and `lws_cancel_service` wakes the
+/// The gateway thread's mailbox: events queue under a lock and libwebsockets' cancel wakes the
 /// thread, which drains them in `LWS_CALLBACK_EVENT_WAIT_CANCELLED`. Posting after the context
 /// is gone does nothing.
 final class GatewayInbox: Sendable {
@@ -27,7 +27,7 @@ final class GatewayInbox: Sendable {
 
     private let box = Locked(Box())
 
-    /// Sets (or, with `nil`, clears) the context to wake.
+    /// Sets (or, with `nil`, clears) the context to wake: one of `WebSocketsLibrary.shared`.
     func attach(_ context: OpaquePointer?) {
         box.withLock { $0.context = context.map { UInt(bitPattern: $0) } }
     }
@@ -37,7 +37,7 @@ final class GatewayInbox: Sendable {
         box.withLock { box in
             guard let context = box.context else { return }
             box.events.append(event)
-            lws_cancel_service(OpaquePointer(bitPattern: context))
+            cws_cancel_service(WebSocketsLibrary.shared.functions, OpaquePointer(bitPattern: context))
         }
     }
 

@@ -29,6 +29,8 @@ final class WebServer {
     private let listenHost: UnsafeMutablePointer<CChar>
     private let protocolName: UnsafeMutablePointer<CChar>
     private var stopping = false
+    /// libwebsockets' functions.
+    private let lws: UnsafePointer<cws_library>
     /// How long stopping waits for browsers to take their close frame.
     private static let closingSeconds: UInt64 = 2
 
@@ -36,6 +38,9 @@ final class WebServer {
     init(_ configuration: WebGatewayConfiguration, bridge: DaemonBridge, inbox: GatewayInbox)
         throws(WebGatewayError)
     {
+        let library = WebSocketsLibrary.shared
+        if let failure = library.failure { throw .libraryMissing(failure) }
+        lws = library.functions
         self.inbox = inbox
         self.bridge = bridge
         listenHost = strdup(configuration.listen.host)
@@ -44,15 +49,15 @@ final class WebServer {
         core = GatewayCore(
             app: configuration.identity.name, allowlist: configuration.allowlist, limits: configuration.limits)
         rules = RequestGuard(address: configuration.listen, publicOrigins: [])
-        lws_set_log_level(LLL_ERR, nil)
+        cws_set_log_level(lws, LLL_ERR)
         // libwebsockets keeps `self` as the context's user pointer and calls back during
         // creation already; `self` outlives the context (destroyed in `serve()`).
         let created =
             cws_create_context(
-                storage, protocolName, listenHost, Int32(configuration.listen.port),
+                lws, storage, protocolName, listenHost, Int32(configuration.listen.port),
                 { wsi, reason, _, input, length in
-                    let server = Unmanaged<WebServer>.fromOpaque(lws_context_user(lws_get_context(wsi))!)
-                        .takeUnretainedValue()
+                    let user = cws_user_of(WebSocketsLibrary.shared.functions, wsi)
+                    let server = Unmanaged<WebServer>.fromOpaque(user!).takeUnretainedValue()
                     return server.handle(wsi!, reason, input, length)
                 }, Unmanaged.passUnretained(self).toOpaque(), 4096, configuration.limits.pingSeconds,
                 configuration.limits.hangupSeconds)
@@ -63,7 +68,7 @@ final class WebServer {
             throw .cannotListen(configuration.listen)
         }
         context = created
-        port = Int(cws_listen_port(created))
+        port = Int(cws_listen_port(lws, created))
         let bound = ListenAddress(host: configuration.listen.host, port: port)
         rules = RequestGuard(address: bound, publicOrigins: configuration.publicOrigins)
         inbox.attach(created)
@@ -71,7 +76,7 @@ final class WebServer {
         // request for one made meanwhile can be lost: a sweep asks again for every browser
         // that still has something due.
         cws_start_sweep(
-            storage, created, { raw in Unmanaged<WebServer>.fromOpaque(raw!).takeUnretainedValue().sweep() },
+            lws, storage, created, { raw in Unmanaged<WebServer>.fromOpaque(raw!).takeUnretainedValue().sweep() },
             Unmanaged.passUnretained(self).toOpaque(), 100_000)
     }
 
@@ -89,18 +94,18 @@ final class WebServer {
     func serve() {
         guard let context else { return }
         while !stopping {
-            if lws_service(context, 0) < 0 { break }
+            if cws_service(lws, context) < 0 { break }
         }
         for wsi in sockets.values {
-            cws_close_with_reason(wsi, 1001, "the gateway is stopping")
-            lws_callback_on_writable(wsi)
+            cws_close_with_reason(lws, wsi, 1001, "the gateway is stopping")
+            cws_callback_on_writable(lws, wsi)
         }
         let deadline = Self.milliseconds() + Self.closingSeconds * 1000
         while !sockets.isEmpty && Self.milliseconds() < deadline {
-            if lws_service(context, 0) < 0 { break }
+            if cws_service(lws, context) < 0 { break }
         }
         inbox.attach(nil)
-        lws_context_destroy(context)
+        cws_context_destroy(lws, context)
         self.context = nil
         storage.deallocate()
         free(listenHost)
@@ -129,22 +134,22 @@ final class WebServer {
         case LWS_CALLBACK_RECEIVE:
             guard let id = session else { return -1 }
             let bytes = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-            let isLast = lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0
+            let isLast = cws_is_last_piece(lws, wsi) != 0
             switch core.received(id, bytes, isLast: isLast, now: Self.milliseconds()) {
             case .keep(let outputs):
                 perform(outputs)
             case .close(let code, let reason):
-                cws_close_with_reason(wsi, code, reason)
+                cws_close_with_reason(lws, wsi, code, reason)
                 return -1
             }
         case LWS_CALLBACK_SERVER_WRITEABLE:
             // Stopping: returning -1 sends the close frame set in `serve()`.
             guard let id = session, !stopping else { return -1 }
             guard let next = core.nextMessage(for: id) else { return 0 }
-            if next.message.withUnsafeBufferPointer({ cws_send_text(wsi, $0.baseAddress, $0.count) }) != 0 {
+            if next.message.withUnsafeBufferPointer({ cws_send_text(lws, wsi, $0.baseAddress, $0.count) }) != 0 {
                 return -1
             }
-            if next.more { lws_callback_on_writable(wsi) }
+            if next.more { cws_callback_on_writable(lws, wsi) }
         case LWS_CALLBACK_CLOSED:
             guard let id = session else { return 0 }
             sessionOfSocket[address] = nil
@@ -177,7 +182,7 @@ final class WebServer {
         for output in outputs {
             switch output {
             case .wantWritable(let id):
-                if let wsi = sockets[id] { lws_callback_on_writable(wsi) }
+                if let wsi = sockets[id] { cws_callback_on_writable(lws, wsi) }
             case .follow(let feed):
                 bridge.follow(feed)
             case .dispatch(let id, let requestID, let action, let payload):
@@ -187,8 +192,8 @@ final class WebServer {
     }
 
     private func answerHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
-        var facts = Self.facts(of: wsi, path: path)
-        facts.token = Self.urlArgument(wsi, "token=")
+        var facts = facts(of: wsi, path: path)
+        facts.token = urlArgument(wsi, "token=")
         switch rules.decide(facts) {
         case .serve(let path):
             guard let file = page.file(at: path) else {
@@ -208,14 +213,14 @@ final class WebServer {
 
     private func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
         guard core.acceptsConnection else {
-            lws_return_http_status(wsi, 503, "The gateway serves as many browsers as it may.")
+            cws_return_http_status(lws, wsi, 503, "The gateway serves as many browsers as it may.")
             return 1
         }
-        switch rules.decideUpgrade(Self.facts(of: wsi, path: "/")) {
+        switch rules.decideUpgrade(facts(of: wsi, path: "/")) {
         case .upgrade:
             return 0
         case .refuse(let status, let reason):
-            lws_return_http_status(wsi, status, reason)
+            cws_return_http_status(lws, wsi, status, reason)
             return 1
         case .serve, .redirect:
             return 1
@@ -237,29 +242,29 @@ final class WebServer {
             valuePointers.withUnsafeBufferPointer { valuesBuffer in
                 body.withUnsafeBufferPointer { bodyBuffer in
                     cws_respond(
-                        wsi, status, type, namesBuffer.baseAddress, valuesBuffer.baseAddress, Int32(headers.count),
+                        lws, wsi, status, type, namesBuffer.baseAddress, valuesBuffer.baseAddress, Int32(headers.count),
                         bodyBuffer.baseAddress, bodyBuffer.count)
                 }
             }
         }
     }
 
-    private static func facts(of wsi: OpaquePointer, path: String) -> HTTPRequestFacts {
+    private func facts(of wsi: OpaquePointer, path: String) -> HTTPRequestFacts {
         HTTPRequestFacts(
             path: path, host: header(wsi, WSI_TOKEN_HOST), origin: header(wsi, WSI_TOKEN_ORIGIN),
             cookie: header(wsi, WSI_TOKEN_HTTP_COOKIE), token: nil)
     }
 
-    private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+    private func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
-        let length = cws_header(wsi, token, &buffer, Int32(buffer.count))
+        let length = cws_header(lws, wsi, token, &buffer, Int32(buffer.count))
         guard length >= 0 else { return nil }
         return String(decoding: buffer[..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func urlArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
+    private func urlArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
-        guard let value = lws_get_urlarg_by_name(wsi, name, &buffer, Int32(buffer.count)) else { return nil }
+        guard let value = cws_urlarg(lws, wsi, name, &buffer, Int32(buffer.count)) else { return nil }
         return String(cString: value)
     }
 

@@ -114,6 +114,24 @@ import Testing
         try daemon.stop()
     }
 
+    /// libwebsockets (and the TLS libraries it pulls in) is opened when a gateway starts, not
+    /// linked: another command, here a `todo watch` that stays running, has none of it mapped.
+    @Test func onlyTheGatewayLoadsLibwebsockets() throws {
+        let front = try Front()
+        let watch = try front.daemon.startTodo(["watch"])
+        _ = try watch.waitForOutput { !$0.isEmpty }
+        let mapped = { (pid: pid_t) throws -> String in
+            try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        }
+        #expect(try mapped(front.web.pid).contains("libwebsockets.so"))
+        let watchMaps = try mapped(watch.pid)
+        #expect(!watchMaps.contains("libwebsockets.so") && !watchMaps.contains("libssl.so"), "\(watchMaps)")
+        watch.send(SIGTERM)
+        _ = try watch.waitForExit()
+        try front.stop()
+        try front.daemon.stop()
+    }
+
     /// Keeps `path` as a test artifact in `.build/web-artifacts`.
     private func artifact(_ path: String) throws {
         let directory = packageRoot.appendingPathComponent(".build/web-artifacts").path
