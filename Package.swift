@@ -31,16 +31,11 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
-        .systemLibrary(
-            name: "CPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
-        .systemLibrary(
-            name: "CCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // libpq's header (libpq-dev) and libcrypto's SHA-256 (libssl-dev), for the shared log:
+        // opened when a daemon first reads a PostgreSQL connection string, not linked (see their
+        // shim.h), so that a daemon on SQLite loads neither.
+        .systemLibrary(name: "CPQ"),
+        .systemLibrary(name: "CCrypto"),
         // <sys/epoll.h>, which Swift's Glibc module leaves out (the benchmark's load generators).
         .systemLibrary(name: "CEpoll"),
         // posix_spawn's close-from file action, which <spawn.h> declares only for GNU sources.

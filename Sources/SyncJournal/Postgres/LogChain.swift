@@ -44,8 +44,8 @@ public struct LogChain: Equatable, Sendable {
         if let identifier = entry.acceptanceIdentifier { Self.append(identifier.bytes, to: &bytes) }
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in
-            _ = digest.withUnsafeMutableBufferPointer { output in
-                SHA256(input.baseAddress, input.count, output.baseAddress)
+            digest.withUnsafeMutableBufferPointer { output in
+                SharedLogLibraries.shared.sha256(input.baseAddress, input.count, output.baseAddress)
             }
         }
         return LogChain(version: entry.version, hash: digest)

@@ -16,11 +16,11 @@ final class PostgresConnection {
 
     private init(_ connection: OpaquePointer) {
         self.connection = connection
-        backendPID = PQbackendPID(connection)
+        backendPID = pq.backendPID(connection)
     }
 
     deinit {
-        PQfinish(connection)
+        pq.finish(connection)
     }
 
     /// Connects to `conninfo` within `timeoutMilliseconds`, as application `applicationName`.
@@ -33,35 +33,35 @@ final class PostgresConnection {
         let keys = ["connect_timeout", "dbname", "application_name"]
         let values = [String(max(2, timeoutMilliseconds / 1000)), conninfo, applicationName]
         let started: OpaquePointer? = withCStrings(keys) { keyPointers in
-            withCStrings(values) { valuePointers in PQconnectStartParams(keyPointers, valuePointers, 1) }
+            withCStrings(values) { valuePointers in pq.connectStartParams(keyPointers, valuePointers, 1) }
         }
         guard let started else { throw .unreachable("out of memory") }
         var status = PGRES_POLLING_WRITING
         while true {
-            if PQstatus(started) == CONNECTION_BAD { break }
+            if pq.status(started) == CONNECTION_BAD { break }
             switch status {
             case PGRES_POLLING_OK:
-                PQsetnonblocking(started, 1)
+                _ = pq.setnonblocking(started, 1)
                 // libpq prints the server's notices (a shutdown's FATAL, WARNING) to stderr
                 // itself; the daemon reports what matters through its own log.
-                PQsetNoticeProcessor(started, { _, _ in }, nil)
+                _ = pq.setNoticeProcessor(started, { _, _ in }, nil)
                 return PostgresConnection(started)
             case PGRES_POLLING_FAILED:
                 break
             default:
-                let socket = PQsocket(started)
+                let socket = pq.socket(started)
                 guard socket >= 0 else { break }
                 guard Self.wait(socket, forWriting: status == PGRES_POLLING_WRITING, until: deadline) else {
-                    PQfinish(started)
+                    pq.finish(started)
                     throw .timedOut("connecting")
                 }
-                status = PQconnectPoll(started)
+                status = pq.connectPoll(started)
                 continue
             }
             break
         }
         let message = Self.errorMessage(started)
-        PQfinish(started)
+        pq.finish(started)
         throw .unreachable(message)
     }
 
@@ -78,9 +78,9 @@ final class PostgresConnection {
         // Without parameters, the simple protocol, which also runs several statements at once.
         let sent =
             parameters.isEmpty
-            ? PQsendQuery(connection, sql)
+            ? pq.sendQuery(connection, sql)
             : withOptionalCStrings(parameters) { pointers in
-                PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+                pq.sendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
             }
         guard sent == 1 else { throw .connectionLost(Self.errorMessage(connection)) }
         try flush(until: deadline)
@@ -88,15 +88,15 @@ final class PostgresConnection {
         var failure: PostgresError?
         while true {
             try waitUntilNotBusy(until: deadline)
-            guard let result = PQgetResult(connection) else { break }
-            defer { PQclear(result) }
-            switch PQresultStatus(result) {
+            guard let result = pq.getResult(connection) else { break }
+            defer { pq.clear(result) }
+            switch pq.resultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_SINGLE_TUPLE:
                 rows = Self.rows(of: result)
             default:
-                let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+                let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
                 let message =
-                    PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                    pq.resultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                     ?? Self.errorMessage(connection)
                 failure = .server(state: state, message: message)
             }
@@ -104,7 +104,7 @@ final class PostgresConnection {
         // A session the server ended (a shutdown's FATAL, SQLSTATE class 57P or 08) is a lost
         // connection, not a refusal: the statement may have committed before it.
         if case .server(let state, let message)? = failure,
-            state.hasPrefix("57P") || state.hasPrefix("08") || PQstatus(connection) != CONNECTION_OK
+            state.hasPrefix("57P") || state.hasPrefix("08") || pq.status(connection) != CONNECTION_OK
         {
             throw .lostAfterSending("\(message) (SQLSTATE \(state))")
         }
@@ -117,12 +117,12 @@ final class PostgresConnection {
     /// when it cannot be sent.
     func send(_ sql: String) throws(PostgresError) {
         try readUnreadResults(until: Deadline(milliseconds: 0))
-        guard readIdleInput(), PQsendQuery(connection, sql) == 1 else {
+        guard readIdleInput(), pq.sendQuery(connection, sql) == 1 else {
             throw .connectionLost(Self.errorMessage(connection))
         }
         hasUnreadResults = true
         // What the socket does not take now goes out when the next statement is sent.
-        if PQflush(connection) < 0 { throw .lostAfterSending(Self.errorMessage(connection)) }
+        if pq.flush(connection) < 0 { throw .lostAfterSending(Self.errorMessage(connection)) }
     }
 
     /// Reads and drops the results of a statement sent with `send`, by `deadline` (it was
@@ -135,8 +135,8 @@ final class PostgresConnection {
             try flush(until: late)
             while true {
                 try waitUntilNotBusy(until: late)
-                guard let result = PQgetResult(connection) else { break }
-                PQclear(result)
+                guard let result = pq.getResult(connection) else { break }
+                pq.clear(result)
             }
         } catch {
             throw .connectionLost(Self.errorMessage(connection))
@@ -147,18 +147,18 @@ final class PostgresConnection {
     /// Reads what the server sent without waiting and returns the payloads of the
     /// notifications received since the last call. Throws when the connection is gone.
     func takeNotifications() throws(PostgresError) -> [String] {
-        guard PQconsumeInput(connection) == 1 else { throw .connectionLost(Self.errorMessage(connection)) }
+        guard pq.consumeInput(connection) == 1 else { throw .connectionLost(Self.errorMessage(connection)) }
         var payloads: [String] = []
-        while let notification = PQnotifies(connection) {
+        while let notification = pq.notifies(connection) {
             payloads.append(String(cString: notification.pointee.extra))
-            PQfreemem(notification)
+            pq.freemem(notification)
         }
         return payloads
     }
 
     /// Waits until the server sends something or `timeoutMilliseconds` pass.
     func waitForInput(timeoutMilliseconds: Int) {
-        _ = Self.wait(PQsocket(connection), forWriting: false, until: Deadline(milliseconds: timeoutMilliseconds))
+        _ = Self.wait(pq.socket(connection), forWriting: false, until: Deadline(milliseconds: timeoutMilliseconds))
     }
 
     /// Reads what the server sent while the connection was idle and says whether it is still
@@ -167,8 +167,8 @@ final class PostgresConnection {
     /// sees the end of the stream. So it reads again while the socket has more.
     private func readIdleInput() -> Bool {
         for _ in 0..<4 {
-            guard PQconsumeInput(connection) == 1, PQstatus(connection) == CONNECTION_OK else { return false }
-            var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            guard pq.consumeInput(connection) == 1, pq.status(connection) == CONNECTION_OK else { return false }
+            var descriptor = pollfd(fd: pq.socket(connection), events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 0) > 0 else { return true }
         }
         return true
@@ -176,10 +176,10 @@ final class PostgresConnection {
 
     private func flush(until deadline: Deadline) throws(PostgresError) {
         while true {
-            let result = PQflush(connection)
+            let result = pq.flush(connection)
             if result == 0 { return }
             if result < 0 { throw .lostAfterSending(Self.errorMessage(connection)) }
-            guard Self.wait(PQsocket(connection), forWriting: true, until: deadline) else {
+            guard Self.wait(pq.socket(connection), forWriting: true, until: deadline) else {
                 throw .lostAfterSending("no answer in time")
             }
         }
@@ -187,17 +187,17 @@ final class PostgresConnection {
 
     private func waitUntilNotBusy(until deadline: Deadline) throws(PostgresError) {
         while true {
-            guard PQconsumeInput(connection) == 1 else { throw .lostAfterSending(Self.errorMessage(connection)) }
-            if PQisBusy(connection) == 0 { return }
-            guard Self.wait(PQsocket(connection), forWriting: false, until: deadline) else {
+            guard pq.consumeInput(connection) == 1 else { throw .lostAfterSending(Self.errorMessage(connection)) }
+            if pq.isBusy(connection) == 0 { return }
+            guard Self.wait(pq.socket(connection), forWriting: false, until: deadline) else {
                 throw .lostAfterSending("no answer in time")
             }
         }
     }
 
     private static func rows(of result: OpaquePointer) -> Rows {
-        let rowCount = PQntuples(result)
-        let columnCount = PQnfields(result)
+        let rowCount = pq.ntuples(result)
+        let columnCount = pq.nfields(result)
         var rows: Rows = []
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
@@ -205,7 +205,8 @@ final class PostgresConnection {
             values.reserveCapacity(Int(columnCount))
             for column in 0..<columnCount {
                 values.append(
-                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
+                    pq.getisnull(result, row, column) == 1
+                        ? nil : pq.getvalue(result, row, column).map { String(cString: $0) })
             }
             rows.append(values)
         }
@@ -214,7 +215,7 @@ final class PostgresConnection {
 
     /// libpq's last error for `connection`, on one line.
     private static func errorMessage(_ connection: OpaquePointer) -> String {
-        guard let message = PQerrorMessage(connection) else { return "unknown error" }
+        guard let message = pq.errorMessage(connection) else { return "unknown error" }
         let text = String(cString: message).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.filter {
             !$0.isEmpty
         }

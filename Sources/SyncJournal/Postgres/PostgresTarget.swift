@@ -17,9 +17,15 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
     /// not one. The reason never quotes the conninfo: libpq's own message would quote the part
     /// it could not read, which may be a password.
     public static func parse(_ conninfo: String) -> Result<PostgresTarget, JournalError> {
+        if let failure = SharedLogLibraries.shared.failure {
+            return .failure(
+                .cannotOpen(
+                    path: "PostgreSQL",
+                    reason: "cannot open libpq or libcrypto, which the shared log needs (install libpq5): \(failure)"))
+        }
         var message: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(conninfo, &message) else {
-            if let message { PQfreemem(message) }
+        guard let options = pq.conninfoParse(conninfo, &message) else {
+            if let message { pq.freemem(message) }
             return .failure(
                 .cannotOpen(
                     path: "PostgreSQL",
@@ -27,7 +33,7 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
                         "the connection string is not valid: write key=value pairs (host=db.internal dbname=app user=app) or a URI (postgresql://app@db.internal/app)"
                 ))
         }
-        defer { PQconninfoFree(options) }
+        defer { pq.conninfoFree(options) }
         var values: [String: String] = [:]
         var option = options
         while let keyword = option.pointee.keyword {

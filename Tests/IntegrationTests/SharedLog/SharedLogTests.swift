@@ -135,6 +135,21 @@ struct SharedLogTests {
         #expect(log.contains(" on \(try hostName())  add "), "\(log)")
     }
 
+    /// libpq and libcrypto are opened when a daemon reads its connection string, not linked: a
+    /// daemon on SQLite has neither mapped, nor the TLS libraries libpq pulls in.
+    @Test func onlyADaemonOnASharedLogLoadsLibpq() throws {
+        let cluster = try SharedLogCluster(daemons: 1)
+        defer { cluster.close() }
+        let alone = try DaemonHarness()
+        let shared = try mappedFiles(of: cluster.daemons[0].process.pid)
+        #expect(shared.maps("libpq.so") && shared.maps("libcrypto.so"), "\(shared)")
+        let onSQLite = try mappedFiles(of: alone.process.pid)
+        for library in ["libpq.so", "libcrypto.so", "libssl.so", "libgnutls.so"] {
+            #expect(!onSQLite.maps(library), "\(library): \(onSQLite)")
+        }
+        #expect(try alone.stop() == 0)
+    }
+
     /// Two daemons edit and remove the same items at once: every outcome is an ack or a
     /// rejection with its reason, and both end with the same list, in which each item is
     /// either removed or carries one of the edits.

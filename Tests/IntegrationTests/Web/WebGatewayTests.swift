@@ -120,12 +120,9 @@ import Testing
         let front = try Front()
         let watch = try front.daemon.startTodo(["watch"])
         _ = try watch.waitForOutput { !$0.isEmpty }
-        let mapped = { (pid: pid_t) throws -> String in
-            try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
-        }
-        #expect(try mapped(front.web.pid).contains("libwebsockets.so"))
-        let watchMaps = try mapped(watch.pid)
-        #expect(!watchMaps.contains("libwebsockets.so") && !watchMaps.contains("libssl.so"), "\(watchMaps)")
+        #expect(try mappedFiles(of: front.web.pid).maps("libwebsockets.so"))
+        let watchMaps = try mappedFiles(of: watch.pid)
+        #expect(!watchMaps.maps("libwebsockets.so") && !watchMaps.maps("libssl.so"), "\(watchMaps)")
         watch.send(SIGTERM)
         _ = try watch.waitForExit()
         try front.stop()
