@@ -7,7 +7,7 @@
 #define CPQ_SHIM_H
 
 #include <dlfcn.h>
-#include <postgresql/libpq-fe.h>
+#include <postgresql/libpq-fe.h> /* Debian's place for it, found without pkg-config's -I */
 
 /* The functions of libpq the shared log calls. */
 typedef struct cpq_library {
@@ -42,6 +42,7 @@ typedef struct cpq_library {
 /* Opens libpq and fills `pq` with its functions. Returns NULL, or the loader's words for what
  * is missing (`pq` is then not to be read). */
 static inline const char *_Nullable cpq_load(cpq_library *_Nonnull pq) {
+    /* Opened for the life of the process, also when a function is missing. */
     void *handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
     if (!handle) return dlerror();
 #define CPQ_FIND(field) \

@@ -48,6 +48,7 @@ typedef struct cws_library {
 /* Opens libwebsockets and fills `lws` with its functions. Returns NULL, or the loader's words
  * for what is missing. */
 static inline const char *cws_load(cws_library *lws) {
+    /* Opened for the life of the process, also when a function is missing. */
     void *handle = dlopen("libwebsockets.so.17", RTLD_NOW | RTLD_LOCAL);
     if (!handle) return dlerror();
 #define CWS_FIND(field, symbol) \

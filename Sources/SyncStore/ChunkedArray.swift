@@ -66,8 +66,9 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
         }
         var chunks: [Chunk] = []
         var ends: [Int] = []
-        chunks.reserveCapacity((all.count + capacity - 1) / capacity)
-        ends.reserveCapacity(chunks.capacity)
+        let chunkCount = (all.count + capacity - 1) / capacity
+        chunks.reserveCapacity(chunkCount)
+        ends.reserveCapacity(chunkCount)
         var start = 0
         while start < all.count {
             let end = Swift.min(start + capacity, all.count)

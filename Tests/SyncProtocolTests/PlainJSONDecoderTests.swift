@@ -100,6 +100,30 @@ import Testing
         }
     }
 
+    /// Reads the coding paths of an array's first elements through the unkeyed container's
+    /// nested containers, and decodes its third through a single-value container.
+    struct ArrayPaths: Decodable, Equatable {
+        var paths: [String]
+
+        init(from decoder: any Decoder) throws {
+            var list = try decoder.unkeyedContainer()
+            let object = try list.nestedContainer(keyedBy: Path.Keys.self)
+            let inner = try list.nestedUnkeyedContainer()
+            let wrapped = try list.decode(Wrapped.self)
+            paths = [object.codingPath, inner.codingPath].map { $0.map(\.stringValue).joined(separator: "/") }
+            paths += [wrapped.path.path] + wrapped.path.nested
+        }
+    }
+
+    /// A `Path` inside a single-value container.
+    struct Wrapped: Decodable, Equatable {
+        var path: Path
+
+        init(from decoder: any Decoder) throws {
+            path = try decoder.singleValueContainer().decode(Path.self)
+        }
+    }
+
     @Test func codingPathsAreJSONDecoders() throws {
         typealias Document = [String: [String: [[Path]]]]
         let json = #"{"a":{"b":[[1,{"inner":{},"list":[2,[3]]}],[]]},"c":{}}"#
@@ -112,6 +136,10 @@ import Testing
                 "a/b/Index 0/Index 1/inner", "a/b/Index 0/Index 1/list", "a/b/Index 0/Index 1/list/Index 0",
                 "a/b/Index 0/Index 1/list/Index 1",
             ])
+        let arrays = #"{"x":[{},[],7]}"#
+        let expectedArrays = try #require(foundation([String: ArrayPaths].self, arrays))
+        #expect(plain([String: ArrayPaths].self, arrays) == expectedArrays)
+        #expect(expectedArrays["x"]?.paths == ["x/Index 0", "x/Index 1", "x/Index 2", "x/Index 2"])
     }
 
     /// An integer too large for a double (found by the plain decoder's fuzz target): the plain

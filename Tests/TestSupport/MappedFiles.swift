@@ -17,7 +17,9 @@ public func mappedFiles(of pid: pid_t) throws -> Set<String> {
     }
     let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
     return Set(
-        lines.compactMap { line in line.split(separator: " ", maxSplits: 5).dropFirst(5).first.map(String.init) })
+        lines.compactMap { line in
+            line.split(separator: " ", maxSplits: 5).dropFirst(5).first.map { $0.trimmingPrefix(" ") }.map(String.init)
+        })
 }
 
 extension Set<String> {

@@ -28,7 +28,8 @@ public struct LogChain: Equatable, Sendable {
         self.hash = hash
     }
 
-    /// The link after appending `entry`, which must have the next version.
+    /// The link after appending `entry`, which must have the next version. Needs libcrypto
+    /// (`SharedLogLibraries`), which every system with libpq has: the process stops without it.
     public func appending(_ entry: JournalEntry) -> LogChain {
         var bytes = hash
         bytes.reserveCapacity(hash.count + entry.payload.count + 96)

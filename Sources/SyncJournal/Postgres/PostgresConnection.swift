@@ -27,6 +27,7 @@ final class PostgresConnection {
     static func connect(_ conninfo: String, applicationName: String, timeoutMilliseconds: Int) throws(PostgresError)
         -> PostgresConnection
     {
+        if let failure = SharedLogLibraries.shared.failure { throw .unreachable("cannot open libpq: \(failure)") }
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
         // Keywords before `dbname` (the conninfo, expanded) are defaults it may override; those
         // after it override it.

@@ -15,13 +15,16 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
 
     /// The parts of `conninfo` (a `key=value` string or a `postgresql://` URI), or why it is
     /// not one. The reason never quotes the conninfo: libpq's own message would quote the part
-    /// it could not read, which may be a password.
+    /// it could not read, which may be a password. The first call opens libpq and libcrypto
+    /// (`SharedLogLibraries`); when they cannot be opened, that is the reason.
     public static func parse(_ conninfo: String) -> Result<PostgresTarget, JournalError> {
         if let failure = SharedLogLibraries.shared.failure {
             return .failure(
                 .cannotOpen(
                     path: "PostgreSQL",
-                    reason: "cannot open libpq or libcrypto, which the shared log needs (install libpq5): \(failure)"))
+                    reason:
+                        "cannot open libpq or libcrypto, which the shared log needs (install libpq5 and libssl3): \(failure)"
+                ))
         }
         var message: UnsafeMutablePointer<CChar>?
         guard let options = pq.conninfoParse(conninfo, &message) else {

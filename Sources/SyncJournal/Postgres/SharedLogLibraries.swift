@@ -27,8 +27,10 @@ final class SharedLogLibraries: @unchecked Sendable {
         pqFunctions = .allocate(capacity: 1)
         var cryptoFailure: UnsafePointer<CChar>?
         sha256Function = ccrypto_load(&cryptoFailure)
-        let pqFailure = cpq_load(pqFunctions)
-        failure = (pqFailure ?? cryptoFailure).map { String(cString: $0) }
+        // Copied at once: the loader's next call (libpq's) frees the text.
+        let cryptoReason = cryptoFailure.map { String(cString: $0) }
+        let pqReason = cpq_load(pqFunctions).map { String(cString: $0) }
+        failure = pqReason ?? cryptoReason
     }
 
     /// libpq's functions. For code that runs once `failure` was found `nil`.

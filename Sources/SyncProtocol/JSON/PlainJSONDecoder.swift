@@ -60,20 +60,20 @@ struct PlainValue {
     /// in an optional `T`: in this generic code each cast and each `T?` is a call into the
     /// runtime for the type's metadata, on every value decoded.
     func decode<T: Decodable>(_ type: T.Type, at path: PlainCodingPath) throws -> T {
-        if type == String.self { return unsafeBitCast(try string(), to: T.self) }
-        if type == Int.self { return unsafeBitCast(try integer(Int.self), to: T.self) }
-        if type == Bool.self { return unsafeBitCast(try bool(), to: T.self) }
-        if type == Double.self { return unsafeBitCast(try double(), to: T.self) }
-        if type == Int64.self { return unsafeBitCast(try integer(Int64.self), to: T.self) }
-        if type == UInt64.self { return unsafeBitCast(try integer(UInt64.self), to: T.self) }
-        if type == Int32.self { return unsafeBitCast(try integer(Int32.self), to: T.self) }
-        if type == UInt32.self { return unsafeBitCast(try integer(UInt32.self), to: T.self) }
-        if type == Int16.self { return unsafeBitCast(try integer(Int16.self), to: T.self) }
-        if type == UInt16.self { return unsafeBitCast(try integer(UInt16.self), to: T.self) }
-        if type == Int8.self { return unsafeBitCast(try integer(Int8.self), to: T.self) }
-        if type == UInt8.self { return unsafeBitCast(try integer(UInt8.self), to: T.self) }
-        if type == UInt.self { return unsafeBitCast(try integer(UInt.self), to: T.self) }
-        if type == Float.self { return unsafeBitCast(try float(), to: T.self) }
+        if T.self == String.self { return unsafeBitCast(try string(), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(Int.self), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try double(), to: T.self) }
+        if T.self == Int64.self { return unsafeBitCast(try integer(Int64.self), to: T.self) }
+        if T.self == UInt64.self { return unsafeBitCast(try integer(UInt64.self), to: T.self) }
+        if T.self == Int32.self { return unsafeBitCast(try integer(Int32.self), to: T.self) }
+        if T.self == UInt32.self { return unsafeBitCast(try integer(UInt32.self), to: T.self) }
+        if T.self == Int16.self { return unsafeBitCast(try integer(Int16.self), to: T.self) }
+        if T.self == UInt16.self { return unsafeBitCast(try integer(UInt16.self), to: T.self) }
+        if T.self == Int8.self { return unsafeBitCast(try integer(Int8.self), to: T.self) }
+        if T.self == UInt8.self { return unsafeBitCast(try integer(UInt8.self), to: T.self) }
+        if T.self == UInt.self { return unsafeBitCast(try integer(UInt.self), to: T.self) }
+        if T.self == Float.self { return unsafeBitCast(try float(), to: T.self) }
         guard !WireJSON.isSpecialCased(type) else { throw PlainJSONDecoder.Unsupported() }
         return try T(from: PlainValueDecoder(value: self, path: path))
     }

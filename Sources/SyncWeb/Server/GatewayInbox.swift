@@ -27,7 +27,8 @@ final class GatewayInbox: Sendable {
 
     private let box = Locked(Box())
 
-    /// Sets (or, with `nil`, clears) the context to wake: one of `WebSocketsLibrary.shared`.
+    /// Sets (or, with `nil`, clears) the context to wake, one created through
+    /// `WebSocketsLibrary.shared`.
     func attach(_ context: OpaquePointer?) {
         box.withLock { $0.context = context.map { UInt(bitPattern: $0) } }
     }

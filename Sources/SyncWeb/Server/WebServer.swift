@@ -39,7 +39,10 @@ final class WebServer {
         throws(WebGatewayError)
     {
         let library = WebSocketsLibrary.shared
-        if let failure = library.failure { throw .libraryMissing(failure) }
+        if let failure = library.failure {
+            storage.deallocate()
+            throw .libraryMissing(failure)
+        }
         lws = library.functions
         self.inbox = inbox
         self.bridge = bridge
