@@ -18,36 +18,37 @@
 #error "cws_load opens libwebsockets.so.17, the 4.1 ABI: this header is another version"
 #endif
 
-/* The functions of libwebsockets the gateway calls. */
+/* The functions of libwebsockets the gateway calls: the helpers below and Swift call them
+ * through this table (non-null once cws_load succeeded). */
 typedef struct cws_library {
-    __typeof__(lws_set_log_level) *set_log_level;
-    __typeof__(lws_create_context) *create_context;
-    __typeof__(lws_context_destroy) *context_destroy;
-    __typeof__(lws_context_user) *context_user;
-    __typeof__(lws_get_context) *get_context;
-    __typeof__(lws_service) *service;
-    __typeof__(lws_cancel_service) *cancel_service;
-    __typeof__(lws_sul_schedule) *sul_schedule;
-    __typeof__(lws_get_vhost_by_name) *get_vhost_by_name;
-    __typeof__(lws_get_vhost_listen_port) *get_vhost_listen_port;
-    __typeof__(lws_callback_on_writable) *callback_on_writable;
-    __typeof__(lws_is_final_fragment) *is_final_fragment;
-    __typeof__(lws_remaining_packet_payload) *remaining_packet_payload;
-    __typeof__(lws_return_http_status) *return_http_status;
-    __typeof__(lws_get_urlarg_by_name) *get_urlarg_by_name;
-    __typeof__(lws_add_http_common_headers) *add_http_common_headers;
-    __typeof__(lws_add_http_header_by_name) *add_http_header_by_name;
-    __typeof__(lws_finalize_write_http_header) *finalize_write_http_header;
-    __typeof__(lws_write) *write;
-    __typeof__(lws_http_transaction_completed) *http_transaction_completed;
-    __typeof__(lws_close_reason) *close_reason;
-    __typeof__(lws_hdr_total_length) *hdr_total_length;
-    __typeof__(lws_hdr_copy) *hdr_copy;
+    __typeof__(lws_set_log_level) *_Nonnull set_log_level;
+    __typeof__(lws_create_context) *_Nonnull create_context;
+    __typeof__(lws_context_destroy) *_Nonnull context_destroy;
+    __typeof__(lws_context_user) *_Nonnull context_user;
+    __typeof__(lws_get_context) *_Nonnull get_context;
+    __typeof__(lws_service) *_Nonnull service;
+    __typeof__(lws_cancel_service) *_Nonnull cancel_service;
+    __typeof__(lws_sul_schedule) *_Nonnull sul_schedule;
+    __typeof__(lws_get_vhost_by_name) *_Nonnull get_vhost_by_name;
+    __typeof__(lws_get_vhost_listen_port) *_Nonnull get_vhost_listen_port;
+    __typeof__(lws_callback_on_writable) *_Nonnull callback_on_writable;
+    __typeof__(lws_is_final_fragment) *_Nonnull is_final_fragment;
+    __typeof__(lws_remaining_packet_payload) *_Nonnull remaining_packet_payload;
+    __typeof__(lws_return_http_status) *_Nonnull return_http_status;
+    __typeof__(lws_get_urlarg_by_name) *_Nonnull get_urlarg_by_name;
+    __typeof__(lws_add_http_common_headers) *_Nonnull add_http_common_headers;
+    __typeof__(lws_add_http_header_by_name) *_Nonnull add_http_header_by_name;
+    __typeof__(lws_finalize_write_http_header) *_Nonnull finalize_write_http_header;
+    __typeof__(lws_write) *_Nonnull write;
+    __typeof__(lws_http_transaction_completed) *_Nonnull http_transaction_completed;
+    __typeof__(lws_close_reason) *_Nonnull close_reason;
+    __typeof__(lws_hdr_total_length) *_Nonnull hdr_total_length;
+    __typeof__(lws_hdr_copy) *_Nonnull hdr_copy;
 } cws_library;
 
 /* Opens libwebsockets and fills `lws` with its functions. Returns NULL, or the loader's words
- * for what is missing. */
-static inline const char *cws_load(cws_library *lws) {
+ * for what is missing (`lws` is then not to be read). */
+static inline const char *_Nullable cws_load(cws_library *_Nonnull lws) {
     /* Opened for the life of the process, also when a function is missing. */
     void *handle = dlopen("libwebsockets.so.17", RTLD_NOW | RTLD_LOCAL);
     if (!handle) return dlerror();
@@ -78,34 +79,6 @@ static inline const char *cws_load(cws_library *lws) {
     CWS_FIND(hdr_copy, lws_hdr_copy)
 #undef CWS_FIND
     return NULL;
-}
-
-/* The calls Swift makes, through `lws`. */
-static inline void cws_set_log_level(const cws_library *lws, int level) { lws->set_log_level(level, NULL); }
-static inline void cws_context_destroy(const cws_library *lws, struct lws_context *context) {
-    lws->context_destroy(context);
-}
-static inline void *cws_user_of(const cws_library *lws, struct lws *wsi) {
-    return lws->context_user(lws->get_context(wsi));
-}
-static inline int cws_service(const cws_library *lws, struct lws_context *context) {
-    return lws->service(context, 0);
-}
-static inline void cws_cancel_service(const cws_library *lws, struct lws_context *context) {
-    lws->cancel_service(context);
-}
-static inline int cws_callback_on_writable(const cws_library *lws, struct lws *wsi) {
-    return lws->callback_on_writable(wsi);
-}
-/* Whether the message received is complete with this piece. */
-static inline int cws_is_last_piece(const cws_library *lws, struct lws *wsi) {
-    return lws->is_final_fragment(wsi) && lws->remaining_packet_payload(wsi) == 0;
-}
-static inline int cws_return_http_status(const cws_library *lws, struct lws *wsi, unsigned int code, const char *body) {
-    return lws->return_http_status(wsi, code, body);
-}
-static inline const char *cws_urlarg(const cws_library *lws, struct lws *wsi, const char *name, char *buffer, int size) {
-    return lws->get_urlarg_by_name(wsi, name, buffer, size);
 }
 
 /* What a context needs to outlive it: its protocol table (one protocol and the terminator), its

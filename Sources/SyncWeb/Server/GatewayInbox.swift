@@ -38,7 +38,7 @@ final class GatewayInbox: Sendable {
         box.withLock { box in
             guard let context = box.context else { return }
             box.events.append(event)
-            cws_cancel_service(WebSocketsLibrary.shared.functions, OpaquePointer(bitPattern: context))
+            WebSocketsLibrary.shared.functions.pointee.cancel_service(OpaquePointer(bitPattern: context))
         }
     }
 

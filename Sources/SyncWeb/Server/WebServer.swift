@@ -52,15 +52,16 @@ final class WebServer {
         core = GatewayCore(
             app: configuration.identity.name, allowlist: configuration.allowlist, limits: configuration.limits)
         rules = RequestGuard(address: configuration.listen, publicOrigins: [])
-        cws_set_log_level(lws, LLL_ERR)
+        lws.pointee.set_log_level(LLL_ERR, nil)
         // libwebsockets keeps `self` as the context's user pointer and calls back during
         // creation already; `self` outlives the context (destroyed in `serve()`).
         let created =
             cws_create_context(
                 lws, storage, protocolName, listenHost, Int32(configuration.listen.port),
                 { wsi, reason, _, input, length in
-                    let user = cws_user_of(WebSocketsLibrary.shared.functions, wsi)
-                    let server = Unmanaged<WebServer>.fromOpaque(user!).takeUnretainedValue()
+                    let lws = WebSocketsLibrary.shared.functions.pointee
+                    let server = Unmanaged<WebServer>.fromOpaque(lws.context_user(lws.get_context(wsi))!)
+                        .takeUnretainedValue()
                     return server.handle(wsi!, reason, input, length)
                 }, Unmanaged.passUnretained(self).toOpaque(), 4096, configuration.limits.pingSeconds,
                 configuration.limits.hangupSeconds)
@@ -97,18 +98,18 @@ final class WebServer {
     func serve() {
         guard let context else { return }
         while !stopping {
-            if cws_service(lws, context) < 0 { break }
+            if lws.pointee.service(context, 0) < 0 { break }
         }
         for wsi in sockets.values {
             cws_close_with_reason(lws, wsi, 1001, "the gateway is stopping")
-            cws_callback_on_writable(lws, wsi)
+            _ = lws.pointee.callback_on_writable(wsi)
         }
         let deadline = Self.milliseconds() + Self.closingSeconds * 1000
         while !sockets.isEmpty && Self.milliseconds() < deadline {
-            if cws_service(lws, context) < 0 { break }
+            if lws.pointee.service(context, 0) < 0 { break }
         }
         inbox.attach(nil)
-        cws_context_destroy(lws, context)
+        lws.pointee.context_destroy(context)
         self.context = nil
         storage.deallocate()
         free(listenHost)
@@ -137,7 +138,7 @@ final class WebServer {
         case LWS_CALLBACK_RECEIVE:
             guard let id = session else { return -1 }
             let bytes = input.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-            let isLast = cws_is_last_piece(lws, wsi) != 0
+            let isLast = lws.pointee.is_final_fragment(wsi) != 0 && lws.pointee.remaining_packet_payload(wsi) == 0
             switch core.received(id, bytes, isLast: isLast, now: Self.milliseconds()) {
             case .keep(let outputs):
                 perform(outputs)
@@ -152,7 +153,7 @@ final class WebServer {
             if next.message.withUnsafeBufferPointer({ cws_send_text(lws, wsi, $0.baseAddress, $0.count) }) != 0 {
                 return -1
             }
-            if next.more { cws_callback_on_writable(lws, wsi) }
+            if next.more { _ = lws.pointee.callback_on_writable(wsi) }
         case LWS_CALLBACK_CLOSED:
             guard let id = session else { return 0 }
             sessionOfSocket[address] = nil
@@ -185,7 +186,7 @@ final class WebServer {
         for output in outputs {
             switch output {
             case .wantWritable(let id):
-                if let wsi = sockets[id] { cws_callback_on_writable(lws, wsi) }
+                if let wsi = sockets[id] { _ = lws.pointee.callback_on_writable(wsi) }
             case .follow(let feed):
                 bridge.follow(feed)
             case .dispatch(let id, let requestID, let action, let payload):
@@ -216,14 +217,14 @@ final class WebServer {
 
     private func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
         guard core.acceptsConnection else {
-            cws_return_http_status(lws, wsi, 503, "The gateway serves as many browsers as it may.")
+            _ = lws.pointee.return_http_status(wsi, 503, "The gateway serves as many browsers as it may.")
             return 1
         }
         switch rules.decideUpgrade(facts(of: wsi, path: "/")) {
         case .upgrade:
             return 0
         case .refuse(let status, let reason):
-            cws_return_http_status(lws, wsi, status, reason)
+            _ = lws.pointee.return_http_status(wsi, status, reason)
             return 1
         case .serve, .redirect:
             return 1
@@ -267,7 +268,7 @@ final class WebServer {
 
     private func urlArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
-        guard let value = cws_urlarg(lws, wsi, name, &buffer, Int32(buffer.count)) else { return nil }
+        guard let value = lws.pointee.get_urlarg_by_name(wsi, name, &buffer, Int32(buffer.count)) else { return nil }
         return String(cString: value)
     }
 

@@ -16,7 +16,6 @@ final class WebSocketsLibrary: @unchecked Sendable {
 
     private init() {
         let functions = UnsafeMutablePointer<cws_library>.allocate(capacity: 1)
-        functions.initialize(to: cws_library())
         failure = cws_load(functions).map { String(cString: $0) }
         self.functions = UnsafePointer(functions)
     }
