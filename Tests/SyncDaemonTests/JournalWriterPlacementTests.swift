@@ -20,7 +20,7 @@ import Testing
 
     /// Runs `body` with a writer on a new SQLite journal and loop, then removes them.
     private static func withWriter(
-        snapshotInterval: UInt64,
+        snapshots: SnapshotSchedule,
         _ body: (JournalWriter<Int>, SQLiteJournal, UnsafeMutablePointer<uv_loop_t>, Ends) throws -> Void
     ) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
@@ -34,7 +34,7 @@ import Testing
         defer { uv_loop_close(loop) }
         let writer = JournalWriter<Int>(
             journal: journal, loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
-            snapshotInterval: snapshotInterval, inlineCommitLimit: 8,
+            snapshots: snapshots, inlineCommitLimit: 8,
             logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
         let ends = Ends()
         writer.delegate = ends
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func onlyTheJobAfterAPoolJobGoesToThePool() throws {
-        try Self.withWriter(snapshotInterval: 1000) { writer, _, loop, ends in
+        try Self.withWriter(snapshots: .every(1000, after: 0)) { writer, _, loop, ends in
             var read: [JournalEntry]?
             writer.read(after: 0, limit: 10) { read = try? $0.get() }
 
@@ -82,7 +82,7 @@ import Testing
     /// A commit that crosses a multiple of the snapshot interval is durable (here: inline, in
     /// the same pass) before its snapshot is encoded, on the pool; a later job saves it.
     @Test func aSnapshotIsEncodedAfterItsCommitAndSavedByTheNextJob() throws {
-        try Self.withWriter(snapshotInterval: 2) { writer, journal, loop, ends in
+        try Self.withWriter(snapshots: .every(2, after: 0)) { writer, journal, loop, ends in
 
             #expect(
                 writer.startNextJob(entries: [Self.entry(1)], appliedState: 1, appliedLedger: DispatchLedger())
@@ -102,5 +102,28 @@ import Testing
             #expect(String(decoding: saved.state, as: UTF8.self) == "2")
             #expect(writer.startNextJob(entries: [], appliedState: 2, appliedLedger: DispatchLedger()) == .none)
         }
+    }
+
+    /// A schedule that follows the snapshots' size hears each snapshot's size from the writer:
+    /// 40 small actions with snapshots due every 2 versions make 20 snapshots on a fixed
+    /// schedule, and a handful when each must wait for four times its bytes of actions.
+    @Test func aScheduleFollowingTheSizeSavesFewerSnapshotsOfALargeState() throws {
+        func snapshots(_ schedule: SnapshotSchedule) throws -> Int {
+            var count = 0
+            try Self.withWriter(snapshots: schedule) { writer, _, loop, ends in
+                for version in UInt64(1)...40 {
+                    writer.startNextJob(
+                        entries: [Self.entry(version)], appliedState: Int(version), appliedLedger: DispatchLedger())
+                    uv_run(loop, UV_RUN_DEFAULT)
+                    _ = writer.takeFinished()
+                }
+                #expect(writer.durableVersion == 40)
+                count = ends.snapshots
+            }
+            return count
+        }
+        #expect(try snapshots(.every(2, after: 0)) == 20)
+        let following = try snapshots(.followingSize(2, maximumSpacing: 1000, after: 0))
+        #expect((2...6).contains(following))
     }
 }

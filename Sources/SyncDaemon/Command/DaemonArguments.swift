@@ -82,8 +82,12 @@ public struct DaemonArguments: Sendable {
                 "SECONDS (default 30), at most a twentieth of one core",
             ]),
         DaemonOption(
-            "--snapshot-interval", argument: "N", help: ["save a snapshot of the state every N versions (default 1000)"]
-        ),
+            "--snapshot-interval", argument: "N",
+            help: [
+                "save a snapshot of the state every N versions (default: every",
+                "1000, further apart while the actions since the last snapshot",
+                "hold fewer bytes than four times that snapshot)",
+            ]),
         DaemonOption(
             "--max-replay", argument: "N",
             help: [
@@ -187,7 +191,10 @@ public struct DaemonArguments: Sendable {
         configuration.maximumFrameLength = maximumFrameLength
         configuration.peerPolicy = peerPolicy
         if let inlineCommitLimit { configuration.inlineCommitLimit = inlineCommitLimit }
-        if let snapshotInterval { configuration.snapshotInterval = snapshotInterval }
+        if let snapshotInterval {
+            configuration.snapshotInterval = snapshotInterval
+            configuration.snapshotsFollowStateSize = false
+        }
         if let maximumReplayedActions { configuration.maximumReplayedActions = maximumReplayedActions }
         if let verifyIntervalSeconds { configuration.verifyIntervalSeconds = verifyIntervalSeconds }
         if let conninfo = postgres ?? environment[identity.postgresVariable], !conninfo.isEmpty {

@@ -16,8 +16,14 @@ public struct DaemonConfiguration: Sendable {
     public var postgres: String?
     /// The name recorded with each action this daemon accepts into a shared log.
     public var hostName = DaemonConfiguration.systemHostName()
-    /// A snapshot of the state is saved every this many versions (and at clean shutdown).
+    /// A snapshot of the state is saved every this many versions (and at clean shutdown), or
+    /// further apart while snapshots follow the state's size.
     public var snapshotInterval: UInt64 = 1000
+    /// Whether a multiple of `snapshotInterval` is let pass while the actions journaled since
+    /// the last snapshot hold fewer bytes than a few times that snapshot (at most half the
+    /// replay limit apart; see `SnapshotSchedule`). The default; `--snapshot-interval` turns it
+    /// off.
+    public var snapshotsFollowStateSize = true
     /// A shared log is verified again from its first entry every this many seconds (after
     /// the end of the previous pass), so that a row changed under the running daemons stops
     /// them within this time plus two passes (one may just have passed the row).

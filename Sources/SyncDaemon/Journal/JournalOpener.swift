@@ -19,7 +19,7 @@ enum JournalOpener {
         throws(DaemonError) -> any Journal
     {
         let journal = try openJournal(configuration, in: directory, logger: logger)
-        let spacing = UInt64(max(1, configuration.maximumReplayedActions / 2))
+        let spacing = configuration.snapshotSpacing
         journal.snapshotSpacing = spacing
         if configuration.snapshotInterval > spacing {
             logger.log(

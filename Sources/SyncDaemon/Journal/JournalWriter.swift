@@ -30,8 +30,8 @@ import SyncProtocol
 /// then: takeFinished() ─▶ the engine settles the outcomes and delivers the reads
 /// ```
 ///
-/// No commit waits for a snapshot's encoding. A commit whose batch crosses a multiple of the
-/// snapshot interval keeps the state and ledger it ends with; once it is durable, they are
+/// No commit waits for a snapshot's encoding. A commit whose batch makes a snapshot due (see
+/// `SnapshotSchedule`) keeps the state and ledger it ends with; once it is durable, they are
 /// encoded on the thread pool beside the next commits (a large state takes long to encode, and
 /// a commit overtaken on a shared log would have encoded it for nothing), and the next job
 /// saves the encoded snapshot (that job's acks wait for the write).
@@ -51,8 +51,8 @@ final class JournalWriter<State: Codable & Sendable> {
         var entries: [JournalEntry]
         /// A snapshot encoded since the last job, saved with this one.
         var snapshot: Snapshot?
-        /// What a snapshot is made of once this commit is durable (the batch crosses a multiple
-        /// of the snapshot interval): encoded then beside the commits, never before one.
+        /// What a snapshot is made of once this commit is durable (the batch makes one due):
+        /// encoded then beside the commits, never before one.
         var snapshotDue: SnapshotSource<State>?
         var endState: State?
         var reads: [JournalRead]
@@ -74,7 +74,8 @@ final class JournalWriter<State: Codable & Sendable> {
     private let journal: any Journal
     private let loop: UnsafeMutablePointer<uv_loop_t>
     private let work: UnsafeMutablePointer<uv_work_t>
-    private let snapshotInterval: UInt64
+    /// When snapshots are due.
+    private var snapshots: SnapshotSchedule
     private let inlineCommitLimit: Int
     private let logger: Logger
     /// Hears when a job on the thread pool ended.
@@ -106,20 +107,19 @@ final class JournalWriter<State: Codable & Sendable> {
     /// What the log says while a shared log's database is away.
     private var outage: SharedLogOutage
 
-    /// A writer appending to `journal`, whose last durable version is `durableVersion`, with a
-    /// snapshot every `snapshotInterval` versions, committing batches of at most
+    /// A writer appending to `journal`, whose last durable version is `durableVersion`, with
+    /// snapshots when `snapshots` has them due, committing batches of at most
     /// `inlineCommitLimit` actions on the loop thread (0: never).
     init(
         journal: any Journal, loop: UnsafeMutablePointer<uv_loop_t>, durableVersion: UInt64,
-        lastSnapshotVersion: UInt64, snapshotInterval: UInt64, inlineCommitLimit: Int, logger: Logger
+        lastSnapshotVersion: UInt64, snapshots: SnapshotSchedule, inlineCommitLimit: Int, logger: Logger
     ) {
         self.journal = journal
         self.loop = loop
         self.durableVersion = durableVersion
         self.lastSnapshotVersion = lastSnapshotVersion
-        self.snapshotInterval = snapshotInterval
+        self.snapshots = snapshots
         self.inlineCommitLimit = inlineCommitLimit
-        precondition(snapshotInterval > 0, "a snapshot interval of 0 versions")
         self.logger = logger
         outage = SharedLogOutage(logger: logger)
         work = .allocate(capacity: 1)
@@ -212,9 +212,7 @@ final class JournalWriter<State: Codable & Sendable> {
             catchUp: catchUpRequested, durableVersion: durableVersion)
         catchUpRequested = false
         if !encodedSnapshots.isEmpty { encodedSnapshots.removeFirst() }
-        if let first = entries.first, let last = entries.last, let state,
-            last.version / snapshotInterval > (first.version - 1) / snapshotInterval
-        {
+        if let last = entries.last, let state, snapshots.isDue(after: entries) {
             next.snapshotDue = SnapshotSource(state: state, ledger: appliedLedger(), version: last.version)
         }
         pendingReads.removeFirst(reads.count)
@@ -383,6 +381,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 defer { encodeNextSnapshot() }
                 switch result {
                 case .success(let snapshot)?:
+                    snapshots.encoded(bytes: snapshot.state.count + (snapshot.ledger?.count ?? 0))
                     encodedSnapshots.append(snapshot)
                     delegate?.journalWriterEncodedSnapshot()
                 case .failure(let failure)?: logger.log(.error, failure.description)
