@@ -24,6 +24,11 @@ public final class SQLiteJournal: Journal {
     public static let schemaVersion = 3
     /// The journal's file name inside the data directory.
     public static let fileName = "journal.sqlite3"
+    /// The writer's page cache, in KiB (SQLite's default is 2000). The journal appends at the
+    /// end of its tables and reads once what it reads (a recovery, a history, a past version):
+    /// a page is rarely needed twice, and the system's page cache holds the file anyway, while
+    /// SQLite's own kept up to 2 MB of the pages of the last snapshot written.
+    static let pageCacheKibibytes = 256
 
     /// The database file.
     public let path: String
@@ -74,7 +79,9 @@ public final class SQLiteJournal: Journal {
     }
 
     public func prepareForWriting() throws(JournalError) {
-        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", operation: "configuring")
+        try database.execute(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA cache_size=-\(Self.pageCacheKibibytes);",
+            operation: "configuring")
         if openedSchemaVersion < Self.schemaVersion {
             try Self.migrate(database, from: openedSchemaVersion)
             reads = try ReadStatements(database, schema: Self.schemaVersion)
