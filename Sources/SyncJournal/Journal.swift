@@ -33,8 +33,8 @@ public protocol Journal: AnyObject {
 
     /// Besides the newest snapshots, the journal keeps the oldest snapshot of each span of this
     /// many versions (0: only the newest), so that every past version has a snapshot at most
-    /// this many versions (plus one snapshot interval) below it: what bounds the replay that
-    /// rebuilding it takes. Set before the first append.
+    /// this many versions (plus the distance between two snapshots) below it: what bounds the
+    /// replay that rebuilding it takes. Set before the first append.
     var snapshotSpacing: UInt64 { get set }
 
     /// Where the journal is, for logs and `status`: a file path, or a database's host and

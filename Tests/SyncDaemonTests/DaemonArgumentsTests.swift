@@ -28,11 +28,11 @@ import Testing
         .configuration(of: identity, environment: [:], userID: 7)
         #expect(configuration.snapshotInterval == 5 && configuration.maximumReplayedActions == 3)
         // An interval given is kept exactly; the default one follows the state's size.
-        #expect(configuration.snapshotSchedule(after: 0) == .every(5, after: 0))
+        #expect(configuration.snapshotSchedule(from: .empty) == .every(5, from: .empty))
         let defaults = try DaemonArguments(parsing: ["--data-dir", "/d"]).configuration(
             of: identity, environment: [:], userID: 7)
         #expect(defaults.snapshotInterval == 1000 && defaults.maximumReplayedActions == 10_000)
-        #expect(defaults.snapshotSchedule(after: 9) == .followingSize(1000, maximumSpacing: 5000, after: 9))
+        #expect(defaults.snapshotSchedule(from: .empty) == .followingSize(1000, maximumSpacing: 2500, from: .empty))
         #expect(throws: DaemonUsageError("--max-replay needs an integer of at least 1 (not 0)")) {
             try DaemonArguments(parsing: ["--max-replay", "0"])
         }

@@ -15,7 +15,7 @@ import Testing
         defer { uv_loop_close(loop) }
         let writer = JournalWriter<Int>(
             journal: FailingJournal(error), loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
-            snapshots: .every(1000, after: 0), inlineCommitLimit: 8,
+            snapshots: .every(1000, from: .empty), inlineCommitLimit: 8,
             logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
         let entry = JournalEntry(
             version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func onlyTheJobAfterAPoolJobGoesToThePool() throws {
-        try Self.withWriter(snapshots: .every(1000, after: 0)) { writer, _, loop, ends in
+        try Self.withWriter(snapshots: .every(1000, from: .empty)) { writer, _, loop, ends in
             var read: [JournalEntry]?
             writer.read(after: 0, limit: 10) { read = try? $0.get() }
 
@@ -82,7 +82,7 @@ import Testing
     /// A commit that crosses a multiple of the snapshot interval is durable (here: inline, in
     /// the same pass) before its snapshot is encoded, on the pool; a later job saves it.
     @Test func aSnapshotIsEncodedAfterItsCommitAndSavedByTheNextJob() throws {
-        try Self.withWriter(snapshots: .every(2, after: 0)) { writer, journal, loop, ends in
+        try Self.withWriter(snapshots: .every(2, from: .empty)) { writer, journal, loop, ends in
 
             #expect(
                 writer.startNextJob(entries: [Self.entry(1)], appliedState: 1, appliedLedger: DispatchLedger())
@@ -104,10 +104,12 @@ import Testing
         }
     }
 
-    /// A schedule that follows the snapshots' size hears each snapshot's size from the writer:
-    /// 40 small actions with snapshots due every 2 versions make 20 snapshots on a fixed
-    /// schedule, and a handful when each must wait for four times its bytes of actions.
-    @Test func aScheduleFollowingTheSizeSavesFewerSnapshotsOfALargeState() throws {
+    /// A schedule that follows the snapshots' size hears each snapshot's size from the writer.
+    /// 40 actions of 5 bytes ("add", "{}") with snapshots due every 2 versions: 20 snapshots on
+    /// a fixed schedule. Following the size, a snapshot (the state "2", 1 byte, beside the empty
+    /// ledger's 14) waits for 60 bytes of actions: due at 2, then at 14 (12 actions), then at 28
+    /// (the snapshot "14" is 16 bytes: 13 actions, to 27, and 28 is the next multiple).
+    @Test func aScheduleFollowingTheSizeHearsEachSnapshotsSize() throws {
         func snapshots(_ schedule: SnapshotSchedule) throws -> Int {
             var count = 0
             try Self.withWriter(snapshots: schedule) { writer, _, loop, ends in
@@ -122,8 +124,8 @@ import Testing
             }
             return count
         }
-        #expect(try snapshots(.every(2, after: 0)) == 20)
-        let following = try snapshots(.followingSize(2, maximumSpacing: 1000, after: 0))
-        #expect((2...6).contains(following))
+        #expect(DispatchLedger().encoded().count == 14)
+        #expect(try snapshots(.every(2, from: .empty)) == 20)
+        #expect(try snapshots(.followingSize(2, maximumSpacing: 1000, from: .empty)) == 3)
     }
 }

@@ -34,7 +34,7 @@ private struct Bump: Action {
         let logger = Logger(label: "test", minimumLevel: .error, forJournal: false, descriptor: quiet)
         let writer = JournalWriter<Int>(
             journal: FailingJournal(.uncertain(path: "/nowhere/journal.sqlite3", reason: "EIO")), loop: loop,
-            durableVersion: 0, lastSnapshotVersion: 0, snapshots: .every(1000, after: 0), inlineCommitLimit: 8,
+            durableVersion: 0, lastSnapshotVersion: 0, snapshots: .every(1000, from: .empty), inlineCommitLimit: 8,
             logger: logger)
         let engine = Engine<CountApp>(
             store: Store(state: 0), ledger: DispatchLedger(),

@@ -84,9 +84,10 @@ public struct DaemonArguments: Sendable {
         DaemonOption(
             "--snapshot-interval", argument: "N",
             help: [
-                "save a snapshot of the state every N versions (default: every",
-                "1000, further apart while the actions since the last snapshot",
-                "hold fewer bytes than four times that snapshot)",
+                "save a snapshot of the state exactly every N versions",
+                "(default: every 1000, further apart while the actions since",
+                "the last snapshot hold fewer bytes than four times that",
+                "snapshot, and at most a quarter of --max-replay apart)",
             ]),
         DaemonOption(
             "--max-replay", argument: "N",

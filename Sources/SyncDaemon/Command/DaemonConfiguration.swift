@@ -20,9 +20,9 @@ public struct DaemonConfiguration: Sendable {
     /// further apart while snapshots follow the state's size.
     public var snapshotInterval: UInt64 = 1000
     /// Whether a multiple of `snapshotInterval` is let pass while the actions journaled since
-    /// the last snapshot hold fewer bytes than a few times that snapshot (at most half the
-    /// replay limit apart; see `SnapshotSchedule`). The default; `--snapshot-interval` turns it
-    /// off.
+    /// the last snapshot hold fewer bytes than four times that snapshot (at most a quarter of
+    /// the replay limit apart; see `SnapshotSchedule`). The default; `--snapshot-interval`
+    /// turns it off.
     public var snapshotsFollowStateSize = true
     /// A shared log is verified again from its first entry every this many seconds (after
     /// the end of the previous pass), so that a row changed under the running daemons stops

@@ -301,6 +301,7 @@ final class JournalWriter<State: Codable & Sendable> {
             // A shared log saves a snapshot whether or not the append beside it went through.
             case .failure(.overtaken) where journal.isShared: break
             case .failure(let error):
+                snapshots.snapshotLost()
                 logger.log(.error, "the snapshot at version \(snapshot.version) was not saved: \(error)")
             }
         }
@@ -311,6 +312,7 @@ final class JournalWriter<State: Codable & Sendable> {
             switch results.commit {
             case .success:
                 durableVersion = last.version
+                snapshots.committed(ended.entries, withSnapshot: ended.snapshotDue != nil)
                 commitCount += 1
                 committedActionCount += ended.entries.count
                 if ranInline { inlineCommitCount += 1 }
@@ -358,7 +360,10 @@ final class JournalWriter<State: Codable & Sendable> {
     /// waits for it. Snapshots are encoded one at a time, in version order.
     private func encodeSnapshot(of source: SnapshotSource<State>) {
         snapshotsToEncode.append(source)
-        if snapshotsToEncode.count > Self.snapshotBacklog { snapshotsToEncode.removeFirst() }
+        if snapshotsToEncode.count > Self.snapshotBacklog {
+            snapshotsToEncode.removeFirst()
+            snapshots.snapshotLost()
+        }
         encodeNextSnapshot()
     }
 
@@ -381,11 +386,14 @@ final class JournalWriter<State: Codable & Sendable> {
                 defer { encodeNextSnapshot() }
                 switch result {
                 case .success(let snapshot)?:
-                    snapshots.encoded(bytes: snapshot.state.count + (snapshot.ledger?.count ?? 0))
+                    snapshots.snapshotEncoded(bytes: snapshot.state.count + (snapshot.ledger?.count ?? 0))
                     encodedSnapshots.append(snapshot)
                     delegate?.journalWriterEncodedSnapshot()
-                case .failure(let failure)?: logger.log(.error, failure.description)
+                case .failure(let failure)?:
+                    snapshots.snapshotLost()
+                    logger.log(.error, failure.description)
                 case nil:
+                    snapshots.snapshotLost()
                     logger.log(
                         .error, "cannot encode a snapshot at version \(source.version): the thread pool refused the job"
                     )
@@ -397,6 +405,7 @@ final class JournalWriter<State: Codable & Sendable> {
     /// goes back to the engine to be rebased on them.
     private func absorb(_ foreign: [JournalEntry], unsaved: [JournalEntry]) {
         if !unsaved.isEmpty { overtakenCount += 1 }
+        snapshots.committed(foreign, withSnapshot: false)
         durableVersion = foreign.last!.version
         logger.log(.debug, "other daemons appended versions \(foreign.first!.version)-\(durableVersion)")
         report(.overtaken(foreign: foreign, unsaved: unsaved))

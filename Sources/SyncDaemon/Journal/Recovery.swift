@@ -15,6 +15,8 @@ enum Recovery<App: SyncApp> {
         let ledger: DispatchLedger
         let snapshotVersion: UInt64
         let replayedCount: Int
+        /// The snapshot and the actions after it, where the writer's snapshot schedule starts.
+        let snapshotOrigin: SnapshotSchedule.Origin
     }
 
     /// Actions read from the journal per query, to bound memory on long journals.
@@ -29,6 +31,7 @@ enum Recovery<App: SyncApp> {
             var store = Store(state: App.initialState)
             var ledger = emptyLedger
             var snapshotVersion: UInt64 = 0
+            var origin = SnapshotSchedule.Origin.empty
             if let snapshot = try journal.latestSnapshot() {
                 do {
                     store = Store(
@@ -52,6 +55,9 @@ enum Recovery<App: SyncApp> {
                     }
                 }
                 snapshotVersion = snapshot.version
+                origin = .init(
+                    version: snapshot.version, snapshotBytes: snapshot.state.count + (snapshot.ledger?.count ?? 0),
+                    bytesSince: 0)
             }
             let actionTypes = ActionDirectory<App.State>(App.actions)
             var replayed = 0
@@ -59,6 +65,7 @@ enum Recovery<App: SyncApp> {
                 let entries = try journal.entries(after: store.version, limit: chunkSize)
                 for entry in entries {
                     try replay(entry, into: &store, actionTypes: actionTypes, path: path)
+                    origin.bytesSince += SnapshotSchedule.bytes(of: entry)
                     if let clientID = entry.clientID, let sequence = entry.clientSequence {
                         ledger.record(
                             .init(clientID: clientID, sequence: sequence), version: entry.version,
@@ -68,7 +75,9 @@ enum Recovery<App: SyncApp> {
                 replayed += entries.count
                 if entries.count < chunkSize { break }
             }
-            return Result(store: store, ledger: ledger, snapshotVersion: snapshotVersion, replayedCount: replayed)
+            return Result(
+                store: store, ledger: ledger, snapshotVersion: snapshotVersion, replayedCount: replayed,
+                snapshotOrigin: origin)
         } catch let error as JournalError {
             throw .journal(error)
         } catch let error as DaemonError {

@@ -74,7 +74,7 @@ public final class Daemon<App: SyncApp> {
         let writer = JournalWriter<App.State>(
             journal: journal, loop: loop, durableVersion: recovered.store.version,
             lastSnapshotVersion: recovered.snapshotVersion,
-            snapshots: configuration.snapshotSchedule(after: recovered.snapshotVersion),
+            snapshots: configuration.snapshotSchedule(from: recovered.snapshotOrigin),
             // A round trip to a database server must not stall the loop.
             inlineCommitLimit: journal.isShared ? 0 : configuration.inlineCommitLimit, logger: logger)
         var engineConfiguration = configuration.engineConfiguration

@@ -69,7 +69,7 @@ enum StalledSubscriberFigure {
         }
         report.notes = [
             "Each round: a fresh todod with an empty journal takes \(items) adds of a \(text.count)-character text from \(clients) raw connections with \(depth) in flight each (as figure 2 sends its edits); then another fresh todod takes the same with one more raw connection, greeted without features (whole models), subscribed to list (all items), that reads its first model and then nothing until the adds are acknowledged.",
-            "Throughput is acknowledged adds per second over \(rounds) rounds (total adds over total time). RSS growth is VmRSS of the daemon with the stalled subscriber minus that of the daemon without, each read \(IdleMemoryFigure.settleSeconds) s after the last add is acknowledged (a snapshot is due at every 1000th version); the median over the rounds (rssDifferenceMedianBytes, with the smallest and largest of the rounds; a negative difference, two processes' noise, is shown as 0).",
+            "Throughput is acknowledged adds per second over \(rounds) rounds (total adds over total time). RSS growth is VmRSS of the daemon with the stalled subscriber minus that of the daemon without, each read \(IdleMemoryFigure.settleSeconds) s after the last add is acknowledged (a snapshot may be due at every 1000th version); the median over the rounds (rssDifferenceMedianBytes, with the smallest and largest of the rounds; a negative difference, two processes' noise, is shown as 0).",
             "Then the stalled subscriber reads again, and the figure checks that it is still connected and ends on the model of the last version; actionsPerCommit is the daemons' own average (fewer actions per commit means more versions, each a model for the subscriber).",
         ]
         return report
@@ -89,7 +89,7 @@ enum StalledSubscriberFigure {
         let rate = try PipelinedWriter(socketPath: daemon.socketPath, clients: clients, depth: depth, total: items) {
             id, _ in DispatchLoad.addFrame(id: id, text: text)
         }.run()
-        // Let the commit and snapshot in flight (one is due at every 1000th version) finish.
+        // Let the commit and snapshot in flight (one may be due at every 1000th version) finish.
         MonotonicClock.sleep(seconds: IdleMemoryFigure.settleSeconds)
         let resident = try daemon.process.residentBytes()
         if let subscriber { try catchUp(subscriber, to: UInt64(items)) }

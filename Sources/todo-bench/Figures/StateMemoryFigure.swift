@@ -64,12 +64,13 @@ enum StateMemoryFigure {
         report.details["rssGrowthPerItemBytes"] = Double(resident - emptyResident) / Double(items)
         report.details["encodedBytesPerItem"] = Double(state) / Double(items)
         report.notes = [
-            "A fresh todod with an empty journal takes \(items) adds of a \(text.count)-character text from \(StalledSubscriberFigure.clients) raw connections with \(StalledSubscriberFigure.depth) in flight each (figure 8's load, no subscriber); VmRSS from /proc/PID/status \(IdleMemoryFigure.settleSeconds) s after the journal holds the last snapshot due (every \(snapshotInterval) versions, todod's default, given explicitly; it is encoded and saved after the last ack), emptyRSSBytes the same before the first add, and the peak (VmHWM) of the whole run. The encoded state is the JSON of the snapshot the daemon saves when it stops (SIGTERM), read back from its journal and checked to be at version \(items): the state as the daemon itself encodes it. dataBytes is VmData (allocated, resident or not)."
+            "A fresh todod with an empty journal takes \(items) adds of a \(text.count)-character text from \(StalledSubscriberFigure.clients) raw connections with \(StalledSubscriberFigure.depth) in flight each (figure 8's load, no subscriber); VmRSS from /proc/PID/status \(IdleMemoryFigure.settleSeconds) s after the journal holds the last snapshot due (every \(snapshotInterval) versions exactly, given with --snapshot-interval so that the last one is known: todod's default lets some of these pass for a state this large; it is encoded and saved after the last ack), emptyRSSBytes the same before the first add, and the peak (VmHWM) of the whole run. The encoded state is the JSON of the snapshot the daemon saves when it stops (SIGTERM), read back from its journal and checked to be at version \(items): the state as the daemon itself encodes it. dataBytes is VmData (allocated, resident or not)."
         ]
         return report
     }
 
-    /// How often the daemon saves a snapshot (`--snapshot-interval`, todod's default).
+    /// How often the daemon saves a snapshot (`--snapshot-interval`: exactly, where todod's
+    /// default lets some multiples of its 1000 pass for a large state).
     private static let snapshotInterval: UInt64 = 1000
 
     /// The version of the newest snapshot in the journal at `path`, read while the daemon runs.
