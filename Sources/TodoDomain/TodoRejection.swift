@@ -74,14 +74,24 @@ public enum TodoText {
     }
 
     /// `text` trimmed of spaces if every byte of it is printable ASCII, the common case, where
-    /// the only whitespace is the space and each character is one byte; nil otherwise.
+    /// the only whitespace is the space and each character is one byte; nil otherwise. A text
+    /// with nothing to trim is returned itself, not copied (a copy was an allocation per edit).
     private static func trimmedPrintableASCII(_ text: String) -> String? {
         var text = text
-        return text.withUTF8 { bytes -> String? in
-            guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        var trimmed: String?
+        let isPrintableASCII = text.withUTF8 { bytes -> Bool in
+            guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return false }
             guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 })
-            else { return "" }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
+            else {
+                trimmed = ""
+                return true
+            }
+            if first > 0 || last < bytes.count - 1 {
+                trimmed = String(decoding: UnsafeBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
+            }
+            return true
         }
+        guard isPrintableASCII else { return nil }
+        return trimmed ?? text
     }
 }

@@ -62,9 +62,19 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
     @Test(arguments: [
         ("  buy milk  ", "buy milk"), ("\tbuy milk\n", "buy milk"), (" \u{A0}caf\u{E9} ", "caf\u{E9}"),
         ("a  b", "a  b"), (String(repeating: "x", count: 1000) + "   ", String(repeating: "x", count: 1000)),
+        (" a", "a"), ("a ", "a"), ("a", "a"),
     ])
     func textIsTrimmedOfWhitespace(text: String, expected: String) throws {
         #expect(try TodoText.validated(text) == expected)
+    }
+
+    /// An edit's text is kept as it was decoded: a copy of it was one more allocation per action.
+    @Test func aTextWithNothingToTrimIsNotCopied() throws {
+        var text = String(repeating: "x", count: 128)
+        var validated = try TodoText.validated(text)
+        let decoded = text.withUTF8 { $0.baseAddress }
+        let kept = validated.withUTF8 { $0.baseAddress }
+        #expect(decoded == kept)
     }
 
     @Test(arguments: [
