@@ -192,6 +192,21 @@ final class Statement {
         guard result == SQLITE_OK else { throw database.error(result, operation()) }
     }
 
+    /// Binds the UTF-8 text in `buffer` to parameter `index` without SQLite copying it: the
+    /// bytes must stay as they are until the statement has run (`run` lets go of them), so the
+    /// caller binds and runs within the buffer's scope.
+    func bindText(inPlace buffer: UnsafeBufferPointer<UInt8>, at index: Int32, operation: @autoclosure () -> String)
+        throws(JournalError)
+    {
+        guard let start = buffer.baseAddress, !buffer.isEmpty else {
+            return try bindText(buffer, at: index, operation: operation())
+        }
+        // No destructor: SQLITE_STATIC, the bytes stay the caller's.
+        let result = sqlite3_bind_text(
+            handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
+        guard result == SQLITE_OK else { throw database.error(result, operation()) }
+    }
+
     /// Runs the statement to completion, calling `row` for each result row, then resets it and
     /// lets go of its bindings: SQLite keeps a copy of each bound text until the parameter is
     /// bound again, and a snapshot's text is the whole encoded state. `operation` names what

@@ -122,12 +122,13 @@ public final class SQLiteJournal: Journal {
             for entry in entries {
                 // Bound one by one: this runs once per action, and an array of values would be
                 // an allocation per action, and one more per text. Each run leaves every
-                // parameter NULL again (a failed bind too: see the catch below).
+                // parameter NULL again (a failed bind too: see the catch below). The payload,
+                // the largest, is bound in place (SQLite's copy was an allocation per action),
+                // so the statement runs within its buffer's scope.
                 let action = writes.action
                 let operation = { "writing action \(entry.version)" }
                 try action.bind(Int64(entry.version), at: 1, operation: operation())
                 try action.bindText(entry.name.utf8, at: 2, operation: operation())
-                try action.bindText(entry.payload, at: 3, operation: operation())
                 try action.bind(entry.acceptedAt, at: 4, operation: operation())
                 if let uid = entry.peerUID { try action.bind(Int64(uid), at: 5, operation: operation()) }
                 if let pid = entry.peerPID { try action.bind(Int64(pid), at: 6, operation: operation()) }
@@ -146,7 +147,10 @@ public final class SQLiteJournal: Journal {
                     }
                     if let failure { throw failure }
                 }
-                try action.run(operation: operation())
+                try entry.payload.withUnsafeBufferPointer { payload throws(JournalError) in
+                    try action.bindText(inPlace: payload, at: 3, operation: operation())
+                    try action.run(operation: operation())
+                }
             }
             if let snapshot {
                 let savedAt = Int64(time(nil)) * 1000
