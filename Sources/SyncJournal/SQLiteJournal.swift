@@ -122,9 +122,9 @@ public final class SQLiteJournal: Journal {
             for entry in entries {
                 // Bound one by one: this runs once per action, and an array of values would be
                 // an allocation per action, and one more per text. Each run leaves every
-                // parameter NULL again (a failed bind too: see the catch below). The payload,
-                // the largest, is bound in place (SQLite's copy was an allocation per action),
-                // so the statement runs within its buffer's scope.
+                // parameter NULL again (a failed bind too: see the catch below). The payload and
+                // the acceptance identifier are bound in place (SQLite's copies were two
+                // allocations per action), so the statement runs within their buffers' scope.
                 let action = writes.action
                 let operation = { "writing action \(entry.version)" }
                 try action.bind(Int64(entry.version), at: 1, operation: operation())
@@ -136,21 +136,26 @@ public final class SQLiteJournal: Journal {
                 if let sequence = entry.clientSequence {
                     try action.bind(Int64(sequence), at: 8, operation: operation())
                 }
-                if let identifier = entry.acceptanceIdentifier {
-                    let failure: JournalError? = identifier.withText { text in
-                        do throws(JournalError) {
-                            try action.bindText(text, at: 9, operation: operation())
-                            return nil
-                        } catch {
-                            return error
-                        }
+                func bindPayloadAndRun() throws(JournalError) {
+                    try entry.payload.withUnsafeBufferPointer { payload throws(JournalError) in
+                        try action.bindText(inPlace: payload, at: 3, operation: operation())
+                        try action.run(operation: operation())
                     }
-                    if let failure { throw failure }
                 }
-                try entry.payload.withUnsafeBufferPointer { payload throws(JournalError) in
-                    try action.bindText(inPlace: payload, at: 3, operation: operation())
-                    try action.run(operation: operation())
+                guard let identifier = entry.acceptanceIdentifier else {
+                    try bindPayloadAndRun()
+                    continue
                 }
+                let failure: JournalError? = identifier.withText { text in
+                    do throws(JournalError) {
+                        try action.bindText(inPlace: text, at: 9, operation: operation())
+                        try bindPayloadAndRun()
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                if let failure { throw failure }
             }
             if let snapshot {
                 let savedAt = Int64(time(nil)) * 1000
