@@ -85,4 +85,27 @@ import Testing
             #expect(try journal.latestSnapshot()?.state == Array("{\"n\":3}".utf8))
         }
     }
+
+    /// An action's payload and acceptance identifier are bound in place, not copied: every field
+    /// of every entry reads back as it was written, with and without the optional ones.
+    @Test func everyFieldOfAnActionReadsBackAsWritten() throws {
+        try Self.withJournalPath { path in
+            let journal = try SQLiteJournal(path: path)
+            try journal.prepareForWriting()
+            let written = [
+                JournalEntry(
+                    version: 1, name: "add", payload: Array(#"{"text":"\#(String(repeating: "x", count: 300))"}"#.utf8),
+                    acceptedAt: 1_700_000_000_000, peerUID: 1000, peerPID: 42, clientID: "laptop-1",
+                    clientSequence: 7, acceptanceIdentifier: AcceptanceIdentifier(high: 0x0123_4567_89ab_cdef, low: 42)),
+                JournalEntry(
+                    version: 2, name: "complete", payload: Array(#"{"number":1}"#.utf8), acceptedAt: 1_700_000_000_001,
+                    peerUID: nil, peerPID: nil),
+                JournalEntry(
+                    version: 3, name: "edit", payload: Array(#"{"number":1,"text":"y"}"#.utf8), acceptedAt: 0,
+                    peerUID: nil, peerPID: nil, acceptanceIdentifier: AcceptanceIdentifier(high: .max, low: 0)),
+            ]
+            try journal.append(written, snapshot: nil)
+            #expect(try journal.entries(after: 0, limit: 10) == written)
+        }
+    }
 }
