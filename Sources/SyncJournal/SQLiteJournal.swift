@@ -126,7 +126,9 @@ public final class SQLiteJournal: Journal {
                 // the acceptance identifier are bound in place (SQLite's copies were two
                 // allocations per action), so the statement runs within their buffers' scope.
                 let action = writes.action
-                let operation = { "writing action \(entry.version)" }
+                // A function, not a closure value: a closure capturing the entry was a box
+                // allocated per action.
+                func operation() -> String { "writing action \(entry.version)" }
                 try action.bind(Int64(entry.version), at: 1, operation: operation())
                 try action.bindText(entry.name.utf8, at: 2, operation: operation())
                 try action.bind(entry.acceptedAt, at: 4, operation: operation())
