@@ -119,46 +119,7 @@ public final class SQLiteJournal: Journal {
         if database.isInTransaction { try? database.execute("ROLLBACK", operation: "rolling back") }
         try writes.begin.run(operation: "starting a commit")
         do throws(JournalError) {
-            for entry in entries {
-                // Bound one by one: this runs once per action, and an array of values would be
-                // an allocation per action, and one more per text. Each run leaves every
-                // parameter NULL again (a failed bind too: see the catch below). The payload and
-                // the acceptance identifier are bound in place (SQLite's copies were two
-                // allocations per action), so the statement runs within their buffers' scope.
-                let action = writes.action
-                // A function, not a closure value: a closure capturing the entry was a box
-                // allocated per action.
-                func operation() -> String { "writing action \(entry.version)" }
-                try action.bind(Int64(entry.version), at: 1, operation: operation())
-                try action.bindText(entry.name.utf8, at: 2, operation: operation())
-                try action.bind(entry.acceptedAt, at: 4, operation: operation())
-                if let uid = entry.peerUID { try action.bind(Int64(uid), at: 5, operation: operation()) }
-                if let pid = entry.peerPID { try action.bind(Int64(pid), at: 6, operation: operation()) }
-                if let clientID = entry.clientID { try action.bindText(clientID.utf8, at: 7, operation: operation()) }
-                if let sequence = entry.clientSequence {
-                    try action.bind(Int64(sequence), at: 8, operation: operation())
-                }
-                func bindPayloadAndRun() throws(JournalError) {
-                    try entry.payload.withUnsafeBufferPointer { payload throws(JournalError) in
-                        try action.bindText(inPlace: payload, at: 3, operation: operation())
-                        try action.run(operation: operation())
-                    }
-                }
-                guard let identifier = entry.acceptanceIdentifier else {
-                    try bindPayloadAndRun()
-                    continue
-                }
-                let failure: JournalError? = identifier.withText { text in
-                    do throws(JournalError) {
-                        try action.bindText(inPlace: text, at: 9, operation: operation())
-                        try bindPayloadAndRun()
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                if let failure { throw failure }
-            }
+            for entry in entries { try Self.insert(entry, with: writes.action) }
             if let snapshot {
                 let savedAt = Int64(time(nil)) * 1000
                 // The state is bound last, in place: SQLite's copy would be a second encoded state.
@@ -178,6 +139,56 @@ public final class SQLiteJournal: Journal {
             try? database.execute("ROLLBACK", operation: "rolling back")
             throw error
         }
+    }
+
+    /// Inserts `entry` with `action`, the prepared insert of an action. Bound one by one: this
+    /// runs once per action, and an array of values would be an allocation per action, and one
+    /// more per text. The texts are bound in place, so the statement runs within their buffers'
+    /// scope: SQLite's copies were an allocation each per action. The run leaves every
+    /// parameter NULL again (a failed bind leaves the rest for `append`'s catch to clear).
+    private static func insert(_ entry: JournalEntry, with action: Statement) throws(JournalError) {
+        // A function, not a closure value: a closure capturing the entry was a box per action.
+        func operation() -> String { "writing action \(entry.version)" }
+        try action.bind(Int64(entry.version), at: 1, operation: operation())
+        try action.bind(entry.acceptedAt, at: 4, operation: operation())
+        if let uid = entry.peerUID { try action.bind(Int64(uid), at: 5, operation: operation()) }
+        if let pid = entry.peerPID { try action.bind(Int64(pid), at: 6, operation: operation()) }
+        if let sequence = entry.clientSequence { try action.bind(Int64(sequence), at: 8, operation: operation()) }
+        try withUTF8(of: entry.name) { name throws(JournalError) in
+            try action.bindText(inPlace: name, at: 2, operation: operation())
+            try entry.payload.withUnsafeBufferPointer { payload throws(JournalError) in
+                try action.bindText(inPlace: payload, at: 3, operation: operation())
+                try withUTF8(ifPresent: entry.clientID) { clientID throws(JournalError) in
+                    if let clientID { try action.bindText(inPlace: clientID, at: 7, operation: operation()) }
+                    guard let identifier = entry.acceptanceIdentifier else {
+                        return try action.run(operation: operation())
+                    }
+                    try identifier.withText { text in
+                        Result { () throws(JournalError) in
+                            try action.bindText(inPlace: text, at: 9, operation: operation())
+                            try action.run(operation: operation())
+                        }
+                    }.get()
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with the UTF-8 bytes of `text` (`String.withUTF8`, whose errors are untyped,
+    /// with the journal's error type).
+    private static func withUTF8(of text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(JournalError) -> Void)
+        throws(JournalError)
+    {
+        var text = text
+        try text.withUTF8 { bytes in Result { () throws(JournalError) in try body(bytes) } }.get()
+    }
+
+    /// `withUTF8(of:_:)` for a text that may be absent (`body` gets `nil`).
+    private static func withUTF8(
+        ifPresent text: String?, _ body: (UnsafeBufferPointer<UInt8>?) throws(JournalError) -> Void
+    ) throws(JournalError) {
+        guard let text else { return try body(nil) }
+        try withUTF8(of: text) { bytes throws(JournalError) in try body(bytes) }
     }
 
     public func entries(after version: UInt64, limit: Int) throws(JournalError) -> [JournalEntry] {
