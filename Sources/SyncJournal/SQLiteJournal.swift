@@ -145,8 +145,17 @@ public final class SQLiteJournal: Journal {
     /// runs once per action, and an array of values would be an allocation per action, and one
     /// more per text. The texts are bound in place, so the statement runs within their buffers'
     /// scope: SQLite's copies were an allocation each per action. The run leaves every
-    /// parameter NULL again (a failed bind leaves the rest for `append`'s catch to clear).
+    /// parameter NULL again, and so does a failure here, before the buffers go.
     private static func insert(_ entry: JournalEntry, with action: Statement) throws(JournalError) {
+        do throws(JournalError) {
+            try bindAndRun(entry, with: action)
+        } catch {
+            action.clearBindings()
+            throw error
+        }
+    }
+
+    private static func bindAndRun(_ entry: JournalEntry, with action: Statement) throws(JournalError) {
         // A function, not a closure value: a closure capturing the entry was a box per action.
         func operation() -> String { "writing action \(entry.version)" }
         try action.bind(Int64(entry.version), at: 1, operation: operation())

@@ -31,7 +31,7 @@ public struct AwaitDone: DispatchedSideEffect {
         while !item.completed {
             try await context.dependencies.clock.sleep(milliseconds: Self.pollMilliseconds)
             let latest = context.currentState().state
-            guard let index = try? latest.index(of: number), latest.items[index].id == item.id else {
+            guard let index = try? latest.index(of: number), latest.items[index].compactID == item.compactID else {
                 return Result(text: nil)
             }
             item = latest.items[index]

@@ -23,10 +23,10 @@ public struct ImportItems: Action {
 
     public func update(_ state: inout TodoState) throws {
         // Check and number everything first; change the state only once nothing can fail.
-        var known = Set(state.items.map(\.id))
+        var known = Set(state.items.lazy.map(\.compactID))
         var nextNumber = state.nextNumber
         var added: [TodoItem] = []
-        for var item in items.sorted(by: { $0.number < $1.number }) where !known.contains(item.id) {
+        for var item in items.sorted(by: { $0.number < $1.number }) where !known.contains(item.compactID) {
             guard !item.id.isEmpty, item.id.count <= 64 else {
                 throw TodoRejection.invalidImport("an item id must have 1 to 64 characters")
             }
@@ -37,7 +37,7 @@ public struct ImportItems: Action {
             }
             if item.number < nextNumber { item.number = nextNumber }
             nextNumber = item.number + 1
-            known.insert(item.id)
+            known.insert(item.compactID)
             added.append(item)
         }
         guard !added.isEmpty else { return }

@@ -1,7 +1,7 @@
 /// One item of the todo list.
 public struct TodoItem: Codable, Equatable, Sendable {
-    /// The id, held compactly (see `TodoItemID`); first, so that it packs with the fields after
-    /// it as the string did.
+    /// The id, held compactly (see `TodoItemID`: 17 bytes, a tag beside the 16). `completed`
+    /// comes last, beside `completedAt`'s tag, so that the item stays 72 bytes (80 otherwise).
     private var storedID: TodoItemID
     /// The short number users type: assigned at creation, never reused, never renumbered.
     public var number: Int
@@ -15,10 +15,15 @@ public struct TodoItem: Codable, Equatable, Sendable {
     public var completed: Bool
 
     /// A UUID string, fixed when the `add` action is accepted. Export/import match on it.
+    /// Each read spells it anew: a loop that compares ids compares `compactID`.
     public var id: String {
         get { storedID.text }
         set { storedID = TodoItemID(newValue) }
     }
+
+    /// The id as the item holds it: equal for two items when their ids are, and cheaper to
+    /// compare and hash than `id`.
+    var compactID: TodoItemID { storedID }
 
     /// An item with every field given.
     public init(id: String, number: Int, text: String, completed: Bool, createdAt: Int64, completedAt: Int64? = nil) {

@@ -15,6 +15,11 @@ struct TodoItemID: Hashable, Sendable {
         storage = Self.uuid(in: text).map { .uuid(high: $0.high, low: $0.low) } ?? .text(text)
     }
 
+    /// Whether the id is held in 16 bytes (it is a lowercase UUID).
+    var isCompact: Bool {
+        if case .uuid = storage { true } else { false }
+    }
+
     /// The id's text.
     var text: String {
         switch storage {
