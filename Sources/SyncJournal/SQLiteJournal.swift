@@ -155,6 +155,7 @@ public final class SQLiteJournal: Journal {
         }
     }
 
+    /// Binds `entry`'s fields to `action` and runs it, its texts bound in place (see `insert`).
     private static func bindAndRun(_ entry: JournalEntry, with action: Statement) throws(JournalError) {
         // A function, not a closure value: a closure capturing the entry was a box per action.
         func operation() -> String { "writing action \(entry.version)" }
