@@ -229,17 +229,12 @@ final class Statement {
     func run(bindingInPlace bytes: [UInt8], at index: Int32, operation: @autoclosure () -> String)
         throws(JournalError)
     {
-        guard !bytes.isEmpty else {
-            try bindText(bytes, at: index, operation: operation())
-            return try run(operation: operation())
-        }
         try bytes.withUnsafeBufferPointer { buffer throws(JournalError) in
-            let text = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-            // No destructor: SQLITE_STATIC, the bytes stay the caller's.
-            let result = sqlite3_bind_text(handle, index, text, Int32(buffer.count), nil)
-            guard result == SQLITE_OK else {
+            do throws(JournalError) {
+                try bindText(inPlace: buffer, at: index, operation: operation())
+            } catch {
                 clearBindings()
-                throw database.error(result, operation())
+                throw error
             }
             try run(operation: operation())
         }

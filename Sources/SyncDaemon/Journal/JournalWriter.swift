@@ -386,7 +386,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 defer { encodeNextSnapshot() }
                 switch result {
                 case .success(let snapshot)?:
-                    snapshots.snapshotEncoded(bytes: snapshot.state.count + (snapshot.ledger?.count ?? 0))
+                    snapshots.snapshotEncoded(bytes: SnapshotSchedule.bytes(of: snapshot))
                     encodedSnapshots.append(snapshot)
                     delegate?.journalWriterEncodedSnapshot()
                 case .failure(let failure)?:

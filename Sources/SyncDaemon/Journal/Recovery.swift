@@ -56,8 +56,7 @@ enum Recovery<App: SyncApp> {
                 }
                 snapshotVersion = snapshot.version
                 origin = .init(
-                    version: snapshot.version, snapshotBytes: snapshot.state.count + (snapshot.ledger?.count ?? 0),
-                    bytesSince: 0)
+                    version: snapshot.version, snapshotBytes: SnapshotSchedule.bytes(of: snapshot), bytesSince: 0)
             }
             let actionTypes = ActionDirectory<App.State>(App.actions)
             var replayed = 0

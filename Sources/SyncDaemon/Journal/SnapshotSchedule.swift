@@ -75,6 +75,11 @@ struct SnapshotSchedule: Equatable {
         entry.name.utf8.count + entry.payload.count
     }
 
+    /// What a snapshot counts for in the schedule: its state and its ledger.
+    static func bytes(of snapshot: Snapshot) -> Int {
+        snapshot.state.count + (snapshot.ledger?.count ?? 0)
+    }
+
     /// Whether a snapshot is due at the end of `batch` (actions in version order, about to be
     /// committed).
     func isDue(after batch: [JournalEntry]) -> Bool {
