@@ -44,11 +44,20 @@ public protocol Journal: AnyObject {
     /// Whether other daemons append to the same log (PostgreSQL): then appends may be
     /// `overtaken`, and an `uncertain` commit is settled by reading the log later.
     var isShared: Bool { get }
+
+    /// Why the snapshot given to the last `append` was not saved, for a journal that saves it
+    /// at best beside the entries (a shared log: the entries are committed, or overtaken,
+    /// whatever becomes of the snapshot); nil when it was saved or none was given. A journal
+    /// that saves the snapshot with the entries, or throws, always answers nil.
+    var lastSnapshotFailure: JournalError? { get }
 }
 
 extension Journal {
     /// A journal is written by one daemon unless it says otherwise.
     public var isShared: Bool { false }
+
+    /// A journal saves the snapshot with the entries unless it says otherwise.
+    public var lastSnapshotFailure: JournalError? { nil }
 }
 
 /// One accepted action as the journal keeps it.

@@ -18,6 +18,9 @@ struct JournalRead {
 /// What the pool thread found.
 struct JournalJobResults {
     var commit: Result<Void, JournalError> = .success(())
+    /// Why the job's snapshot was not saved, by a journal that saves it at best beside the
+    /// entries (`Journal.lastSnapshotFailure`).
+    var snapshotFailure: JournalError?
     /// What other daemons appended, read after an overtaken commit or for a catch-up.
     var foreign: Result<[JournalEntry], JournalError>?
     /// What delivers each read's result, in the order of the job's reads.

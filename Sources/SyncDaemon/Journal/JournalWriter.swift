@@ -247,7 +247,11 @@ final class JournalWriter<State: Codable & Sendable> {
                 switch Self.encodeSnapshot(finalState, ledger: ledger, version: version) {
                 case .success(let snapshot):
                     try journal.append([], snapshot: snapshot)
-                    lastSnapshotVersion = version
+                    if let failure = journal.lastSnapshotFailure {
+                        logger.log(.error, "the final snapshot at version \(version) was not saved: \(failure)")
+                    } else {
+                        lastSnapshotVersion = version
+                    }
                 case .failure(let reason):
                     logger.log(.error, reason.description)
                 }
@@ -267,6 +271,7 @@ final class JournalWriter<State: Codable & Sendable> {
             } catch {
                 results.commit = .failure(error)
             }
+            if job.snapshot != nil { results.snapshotFailure = journal.lastSnapshotFailure }
         }
         var overtaken = false
         if case .failure(.overtaken) = results.commit { overtaken = true }
@@ -296,13 +301,14 @@ final class JournalWriter<State: Codable & Sendable> {
                 commit: .failure(failure), reads: ended.reads.map { read in { read.fail(failure) } })
         }
         if let snapshot = ended.snapshot {
-            switch results.commit {
-            case .success: lastSnapshotVersion = max(lastSnapshotVersion, snapshot.version)
-            // A shared log saves a snapshot whether or not the append beside it went through.
-            case .failure(.overtaken) where journal.isShared: break
-            case .failure(let error):
+            switch (results.commit, results.snapshotFailure) {
+            case (_, let failure?), (.failure(let failure), nil):
+                // A shared log saves a snapshot whether or not the append beside it went
+                // through, and tells when it could not.
+                if case .overtaken = failure, journal.isShared { break }
                 snapshots.snapshotLost()
-                logger.log(.error, "the snapshot at version \(snapshot.version) was not saved: \(error)")
+                logger.log(.error, "the snapshot at version \(snapshot.version) was not saved: \(failure)")
+            case (.success, nil): lastSnapshotVersion = max(lastSnapshotVersion, snapshot.version)
             }
         }
         if case .success? = results.foreign { outage.succeeded() }

@@ -62,6 +62,7 @@ public final class PostgresJournal: Journal {
     public private(set) var migratedFrom: Int?
     public var location: String { target.description }
     public var isShared: Bool { true }
+    public private(set) var lastSnapshotFailure: JournalError?
 
     /// Connects to `conninfo`, creates the schema if the database has none (once, even when
     /// several daemons start together), and checks that the server keeps commits durable.
@@ -97,8 +98,10 @@ public final class PostgresJournal: Journal {
 
     /// Appends `entries`, then saves `snapshot` (a state at or below the head, encoded after
     /// its version became durable) if the append went through or was only overtaken: it is a
-    /// copy of what the log already holds, saved at best (a failure to save it is not thrown).
+    /// copy of what the log already holds, saved at best (a failure to save it is not thrown:
+    /// it is `lastSnapshotFailure`).
     public func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) {
+        lastSnapshotFailure = nil
         do {
             if !entries.isEmpty { try recordingRefusal { () throws(JournalError) in try appendBatch(entries) } }
         } catch .overtaken(let head) {
@@ -317,19 +320,30 @@ public final class PostgresJournal: Journal {
         )
     }
 
+    /// Saves `snapshot` and prunes the older ones. Why it was not saved is kept in
+    /// `lastSnapshotFailure`; a pruning that fails once it is saved only leaves more snapshots
+    /// than needed, until the next one prunes them.
     private func saveSnapshot(_ snapshot: Snapshot) {
-        guard snapshot.version <= head.version,
-            let link = snapshot.version == head.version ? head : try? link(at: snapshot.version)
-        else { return }
-        let savedAt = Int64(time(nil)) * 1000
-        _ = try? run(
-            schema.writeSnapshot,
-            [
-                String(snapshot.version), link.hexHash, String(decoding: snapshot.state, as: UTF8.self),
-                snapshot.ledger.map { String(decoding: $0, as: UTF8.self) },
-                String(savedAt),
-            ],
-            operation: "saving a snapshot")
+        do throws(JournalError) {
+            guard snapshot.version <= head.version else {
+                throw JournalError.storage(
+                    path: location, operation: "saving a snapshot",
+                    reason: "its version \(snapshot.version) is past the log's head at \(head.version)")
+            }
+            let link = snapshot.version == head.version ? head : try link(at: snapshot.version)
+            let savedAt = Int64(time(nil)) * 1000
+            _ = try run(
+                schema.writeSnapshot,
+                [
+                    String(snapshot.version), link.hexHash, String(decoding: snapshot.state, as: UTF8.self),
+                    snapshot.ledger.map { String(decoding: $0, as: UTF8.self) },
+                    String(savedAt),
+                ],
+                operation: "saving a snapshot")
+        } catch {
+            lastSnapshotFailure = error
+            return
+        }
         _ = try? run(schema.pruneSnapshots, [String(snapshotSpacing)], operation: "pruning snapshots")
     }
 

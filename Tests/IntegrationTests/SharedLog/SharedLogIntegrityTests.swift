@@ -185,20 +185,9 @@ struct SharedLogIntegrityTests {
         let cluster = try SharedLogCluster(daemons: 0)
         defer { cluster.close() }
         let postgres = cluster.postgres
-        try postgres.psql(
-            "CREATE ROLE todod_owner LOGIN; CREATE ROLE todod LOGIN; CREATE DATABASE todo OWNER todod_owner")
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let prepared = try ChildProcess(
-            Binaries.path("todod"),
-            ["--postgres", postgres.conninfo(as: "todod_owner", database: "todo"), "--prepare-schema"],
-            environment: [:], outputDirectory: directory)
-        #expect(try prepared.waitForExit() == 0, "\(prepared.standardError)")
-        #expect(prepared.standardError.contains("the shared log's schema (todod_*) in PostgreSQL"))
-        #expect(prepared.standardError.contains("/todo is at version 3"), "\(prepared.standardError)")
-        let grants = try String(
-            contentsOf: packageRoot.appendingPathComponent("docs/shared-log-roles.sql"), encoding: .utf8)
-        try postgres.psql(grants, as: "todod_owner", in: "todo")
+        let prepared = try Self.prepareDatabaseForTheDaemonsRole(on: postgres)
+        #expect(prepared.contains("the shared log's schema (todod_*) in PostgreSQL"))
+        #expect(prepared.contains("/todo is at version 3"), "\(prepared)")
 
         let a = try cluster.addDaemon(conninfo: postgres.conninfo(as: "todod", database: "todo"))
         let b = try cluster.addDaemon(conninfo: postgres.conninfo(as: "todod", database: "todo"))
@@ -232,6 +221,58 @@ struct SharedLogIntegrityTests {
         #expect(try postgres.psql("SELECT count(*) FROM todod_log", in: "todo") == "2")
         try SharedLogFailureTests.add(["still writing"], on: a)
         #expect(try cluster.agreedList(atLeast: 3).version == 3)
+    }
+
+    /// A role that may append but not save snapshots: every dispatch is still acked and kept,
+    /// each lost snapshot is logged with the server's reason, and a restart replays the log.
+    @Test func aSnapshotTheDatabaseRefusesIsLoggedAndLosesNoAction() throws {
+        let cluster = try SharedLogCluster(daemons: 0)
+        defer { cluster.close() }
+        let postgres = cluster.postgres
+        try Self.prepareDatabaseForTheDaemonsRole(
+            on: postgres, thenAsOwner: "REVOKE INSERT ON todod_snapshots FROM todod")
+
+        let conninfo = postgres.conninfo(as: "todod", database: "todo")
+        let daemon = try cluster.addDaemon(arguments: ["--snapshot-interval", "2"], conninfo: conninfo)
+        try SharedLogFailureTests.add(["one", "two", "three", "four", "five"], on: daemon)
+        try eventually("the lost snapshots are logged; stderr:\n\(daemon.process.standardError)") {
+            let log = daemon.process.standardError
+            let logged = [2, 4].allSatisfy { log.contains("the snapshot at version \($0) was not saved") }
+            return logged ? true : nil
+        }
+        #expect(daemon.process.standardError.contains("permission denied for table todod_snapshots"))
+        #expect(try postgres.psql("SELECT count(*) FROM todod_snapshots", in: "todo") == "0")
+        #expect(try daemon.stop() == 0)
+        #expect(daemon.process.standardError.contains("the final snapshot at version 5 was not saved"))
+
+        let restarted = try cluster.addDaemon(conninfo: conninfo)
+        let items = try cluster.agreedList(atLeast: 5).items
+        #expect(items == ["1   one", "2   two", "3   three", "4   four", "5   five"])
+        #expect(restarted.process.standardError.contains("5 actions replayed"), "\(restarted.process.standardError)")
+    }
+
+    /// docs/shared-log-roles.sql on `postgres`: the roles `todod_owner` and `todod`, the
+    /// database `todo` with the schema its owner prepared (`todod --prepare-schema`), the
+    /// grants, then `ownersSQL` as the owner. Returns what the preparing todod printed.
+    @discardableResult
+    static func prepareDatabaseForTheDaemonsRole(on postgres: PrivatePostgres, thenAsOwner ownersSQL: String = "")
+        throws -> String
+    {
+        try postgres.psql(
+            "CREATE ROLE todod_owner LOGIN; CREATE ROLE todod LOGIN; CREATE DATABASE todo OWNER todod_owner")
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let prepared = try ChildProcess(
+            Binaries.path("todod"),
+            ["--postgres", postgres.conninfo(as: "todod_owner", database: "todo"), "--prepare-schema"],
+            environment: [:], outputDirectory: directory)
+        guard try prepared.waitForExit() == 0 else {
+            throw TestFailure("todod --prepare-schema failed: \(prepared.standardError)")
+        }
+        let grants = try String(
+            contentsOf: packageRoot.appendingPathComponent("docs/shared-log-roles.sql"), encoding: .utf8)
+        try postgres.psql(grants + "\n" + ownersSQL, as: "todod_owner", in: "todo")
+        return prepared.standardError
     }
 
     /// psql's error for `sql`, or "" when it ran.
