@@ -32,7 +32,7 @@ public struct Blocking: TestTrait, SuiteTrait, TestScoping {
     /// several times slower: under AddressSanitizer as many as the cores run at once (its pass
     /// keeps them busy), so that the tests' own deadlines still hold; under ThreadSanitizer
     /// twice as many, since its tests mostly wait (with as many as the cores, its pass took
-    /// 108 s on 2 cores with 52 s of CPU; with twice as many, 64 s with the same CPU).
+    /// 108 s on 2 cores with 52 s of CPU; with twice as many, 64 s with 57 s).
     public static let width: Int = {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         switch ProcessInfo.processInfo.environment["TODO_TEST_SANITIZER"] {

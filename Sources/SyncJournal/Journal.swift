@@ -14,8 +14,11 @@ public protocol Journal: AnyObject {
     /// The newest version recorded, 0 for an empty journal.
     func lastVersion() throws(JournalError) -> UInt64
 
-    /// Appends `entries` (consecutive versions, the first one `lastVersion() + 1`) and, if
-    /// given, `snapshot`, as one atomic and durable step: after a throw nothing of it is recorded.
+    /// Appends `entries` (consecutive versions, the first one `lastVersion() + 1`) as one atomic
+    /// and durable step: after a throw none of them is recorded. `snapshot`, if given, is saved
+    /// in the same step, or, by a journal that saves it at best (a shared log), after the
+    /// entries went through or were overtaken, its failure told by `lastSnapshotFailure`
+    /// rather than thrown.
     func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError)
 
     /// Up to `limit` entries with versions above `version`, oldest first.
@@ -47,8 +50,9 @@ public protocol Journal: AnyObject {
 
     /// Why the snapshot given to the last `append` was not saved, for a journal that saves it
     /// at best beside the entries (a shared log: the entries are committed, or overtaken,
-    /// whatever becomes of the snapshot); nil when it was saved or none was given. A journal
-    /// that saves the snapshot with the entries, or throws, always answers nil.
+    /// whatever becomes of the snapshot); nil when it was saved, when none was given, or when
+    /// `append` threw before saving it (the throw says why). A journal that saves the snapshot
+    /// in the entries' own transaction, so that its failure is the append's, always answers nil.
     var lastSnapshotFailure: JournalError? { get }
 }
 

@@ -302,13 +302,19 @@ final class JournalWriter<State: Codable & Sendable> {
         }
         if let snapshot = ended.snapshot {
             switch (results.commit, results.snapshotFailure) {
-            case (_, let failure?), (.failure(let failure), nil):
-                // A shared log saves a snapshot whether or not the append beside it went
-                // through, and tells when it could not.
-                if case .overtaken = failure, journal.isShared { break }
+            case (.success, nil):
+                lastSnapshotVersion = max(lastSnapshotVersion, snapshot.version)
+            case (.failure(.overtaken), nil) where journal.isShared:
+                // A shared log saves the snapshot beside an append that was overtaken too.
+                lastSnapshotVersion = max(lastSnapshotVersion, snapshot.version)
+            case (_, let failure?):
+                // Saved at best, beside entries that went through or were overtaken: the next
+                // one stays spaced as if this one were saved, so that a database that keeps
+                // refusing them is not asked again at every multiple of the interval.
+                logger.log(.error, "the snapshot at version \(snapshot.version) was not saved: \(failure)")
+            case (.failure(let failure), nil):
                 snapshots.snapshotLost()
                 logger.log(.error, "the snapshot at version \(snapshot.version) was not saved: \(failure)")
-            case (.success, nil): lastSnapshotVersion = max(lastSnapshotVersion, snapshot.version)
             }
         }
         if case .success? = results.foreign { outage.succeeded() }
