@@ -20,7 +20,7 @@ import Testing
 
     /// Runs `body` with a writer on a new SQLite journal and loop, then removes them.
     private static func withWriter(
-        snapshots: SnapshotSchedule,
+        snapshots: SnapshotSchedule, journaling: (SQLiteJournal) -> any Journal = { $0 },
         _ body: (JournalWriter<Int>, SQLiteJournal, UnsafeMutablePointer<uv_loop_t>, Ends) throws -> Void
     ) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
@@ -33,7 +33,7 @@ import Testing
         #expect(uv_loop_init(loop) == 0)
         defer { uv_loop_close(loop) }
         let writer = JournalWriter<Int>(
-            journal: journal, loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
+            journal: journaling(journal), loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
             snapshots: snapshots, inlineCommitLimit: 8,
             logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
         let ends = Ends()
@@ -127,5 +127,31 @@ import Testing
         #expect(DispatchLedger().encoded().count == 14)
         #expect(try snapshots(.every(2, from: .empty)) == 20)
         #expect(try snapshots(.followingSize(2, maximumSpacing: 1000, from: .empty)) == 3)
+    }
+
+    /// A shared log that refuses every snapshot keeps every action, and the next snapshot is
+    /// spaced as if the refused one were saved: a refusing database is asked as often as a
+    /// healthy one (3 times in 40 versions), not at every multiple of the interval (20).
+    @Test func snapshotsASharedLogRefusesAreSpacedAsIfSaved() throws {
+        var refusing: SnapshotRefusingLog?
+        let refusingLog = { (journal: SQLiteJournal) -> any Journal in
+            let log = SnapshotRefusingLog(keepingEntriesIn: journal)
+            refusing = log
+            return log
+        }
+        let schedule = SnapshotSchedule.followingSize(2, maximumSpacing: 1000, from: .empty)
+        try Self.withWriter(snapshots: schedule, journaling: refusingLog) { writer, journal, loop, ends in
+            for version in UInt64(1)...40 {
+                writer.startNextJob(
+                    entries: [Self.entry(version)], appliedState: Int(version), appliedLedger: DispatchLedger())
+                uv_run(loop, UV_RUN_DEFAULT)
+                #expect(writer.takeFinished().outcomes.allSatisfy { if case .durable = $0 { true } else { false } })
+            }
+            #expect(writer.durableVersion == 40)
+            let lastJournaled = try journal.lastVersion()
+            #expect(lastJournaled == 40)
+            #expect(ends.snapshots == 3)
+        }
+        #expect(refusing?.refusedSnapshots == 3)
     }
 }
