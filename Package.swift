@@ -153,7 +153,7 @@ let package = Package(
             dependencies: [
                 "SyncEngine", "SyncJournal", "SyncLock", "SyncProtocol", "SyncStore", "SyncTesting", "TestSupport",
             ]),
-        .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal"]),
+        .testTarget(name: "SyncJournalTests", dependencies: ["SyncJournal", "SyncLock", "TestSupport"]),
         .testTarget(name: "SyncStoreTests", dependencies: ["SyncStore", "SyncProtocol", "TestSupport"]),
         .testTarget(
             name: "TodoDomainTests",

@@ -43,12 +43,18 @@ public final class SQLiteJournal: Journal {
     private var writes: WriteStatements?
     /// Runs the WAL's checkpoints beside the commits, once the journal is written to.
     private var checkpointer: WALCheckpointer?
+    /// Told, on the checkpointer's thread or a committing one, when checkpoints start failing
+    /// and when they work again.
+    private let checkpointReports: (@Sendable (CheckpointReport) -> Void)?
 
     /// Opens the journal at `path`, creating it (mode 0600) when no file is there.
+    /// `checkpointReports`, if given, hears when the WAL's checkpoints start failing (a full
+    /// disk, say) and when they work again.
     ///
     /// An existing file is checked before use: SQLite's quick check, then the schema version.
-    public init(path: String) throws(JournalError) {
+    public init(path: String, checkpointReports: (@Sendable (CheckpointReport) -> Void)? = nil) throws(JournalError) {
         self.path = path
+        self.checkpointReports = checkpointReports
         var status = stat()
         if lstat(path, &status) != 0 {
             guard errno == ENOENT else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
@@ -90,7 +96,7 @@ public final class SQLiteJournal: Journal {
         database.allowCheckpointOnClose()
         database.waitForLocks()
         if checkpointer == nil {
-            let checkpointer = try WALCheckpointer(path: path)
+            let checkpointer = try WALCheckpointer(path: path, reports: checkpointReports)
             try checkpointer.start(checkpointingFor: database)
             self.checkpointer = checkpointer
         }

@@ -60,10 +60,18 @@ final class WALCheckpointer: @unchecked Sendable {
     private var isRunning = false
     /// Checkpoints the thread completed.
     let completedCheckpoints = Locked(0)
+    /// Whether the last checkpoint, of the thread's or a commit's, failed.
+    private var isFailing = false
+    /// Told when checkpoints start failing and when one works again.
+    private let reports: (@Sendable (CheckpointReport) -> Void)?
 
     /// A checkpointer of the journal at `path`, with a connection of its own, due past
-    /// `pageThreshold` WAL pages; `start` starts its thread.
-    init(path: String, pageThreshold: Int32 = 1000) throws(JournalError) {
+    /// `pageThreshold` WAL pages, telling `reports` when checkpoints start failing and when
+    /// one works again; `start` starts its thread.
+    init(
+        path: String, pageThreshold: Int32 = 1000, reports: (@Sendable (CheckpointReport) -> Void)? = nil
+    ) throws(JournalError) {
+        self.reports = reports
         // First, so that `deinit` always finds them made, even when opening throws. The
         // condition's timed waits count on the monotonic clock.
         pthread_mutex_init(mutex, nil)
@@ -154,20 +162,31 @@ final class WALCheckpointer: @unchecked Sendable {
             hasUncopiedPages = false
             isCheckpointing = true
             pthread_mutex_unlock(mutex)
-            let copiedAll = try? writer.checkpointPassively()
-            checkpointEnded(copiedAll: copiedAll)
+            checkpointEnded(Result { () throws(JournalError) in try writer.checkpointPassively() })
         }
     }
 
-    /// After a checkpoint of the thread's or a commit's: the next may start, and pages it
-    /// could not copy (a reader held them) are left for the thread once the writer is quiet.
-    /// A checkpoint that failed (the disk is full, say) leaves the WAL as it was, and the next
-    /// batch or quiet spell a commit brings tries again, as closing the journal does.
-    private func checkpointEnded(copiedAll: Bool?) {
-        locked {
+    /// After a checkpoint of the thread's or a commit's (whether it copied every page, or
+    /// why it failed): the next may start, and pages it could not copy (a reader held them)
+    /// are left for the thread once the writer is quiet. A checkpoint that failed (the disk is
+    /// full, say) leaves the WAL as it was, and the next batch or quiet spell a commit brings
+    /// tries again, as closing the journal does; the first failure after a success, and the
+    /// first success after a failure, are reported.
+    private func checkpointEnded(_ outcome: Result<Bool, JournalError>) {
+        let report = locked { () -> CheckpointReport? in
             isCheckpointing = false
-            if copiedAll == false { hasUncopiedPages = true }
+            let wasFailing = isFailing
+            switch outcome {
+            case .success(let copiedAll):
+                if !copiedAll { hasUncopiedPages = true }
+                isFailing = false
+                return wasFailing ? .recovered : nil
+            case .failure(let error):
+                isFailing = true
+                return wasFailing ? nil : .failing(error)
+            }
         }
+        if let report { reports?(report) }
     }
 
     /// Runs `body` holding `mutex`, then wakes every waiter (the thread, a commit at the backstop).
@@ -184,9 +203,12 @@ final class WALCheckpointer: @unchecked Sendable {
     /// writer is quiet while pages are left uncopied, until `stop`.
     private func run() {
         while waitForWork() {
-            let copiedAll = try? database?.checkpointPassively()
-            checkpointEnded(copiedAll: copiedAll)
-            if copiedAll != nil { completedCheckpoints.withLock { $0 += 1 } }
+            let outcome = Result { () throws(JournalError) -> Bool in
+                guard let database else { return false }
+                return try database.checkpointPassively()
+            }
+            checkpointEnded(outcome)
+            if case .success = outcome { completedCheckpoints.withLock { $0 += 1 } }
         }
     }
 

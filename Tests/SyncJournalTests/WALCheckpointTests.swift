@@ -1,4 +1,6 @@
 import Foundation
+import SyncLock
+import TestSupport
 import Testing
 
 @testable import SyncJournal
@@ -146,5 +148,59 @@ import Testing
                 #expect(Self.size(path) == wholeSize, "the pages after the batch stayed in the WAL")
             }
         }
+    }
+
+    /// A full disk: once the database file cannot grow, checkpoints fail, which is reported
+    /// once however many fail; and the first to work once space is freed reports it.
+    @Test(.enabled(if: TmpfsMount.isPermitted, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"))
+    func checkpointsFailingOnAFullDiskAreReportedOnceAndSoIsTheirRecovery() throws {
+        let disk = try TmpfsMount(bytes: 4 << 20)
+        defer { disk.unmount() }
+        let path = disk.path + "/" + SQLiteJournal.fileName
+        let reports = Locked<[CheckpointReport]>([])
+        let writer = try Self.scratchDatabase(at: path)
+        let checkpointer = try WALCheckpointer(path: path, pageThreshold: 10) { report in
+            reports.withLock { $0.append(report) }
+        }
+        try checkpointer.start(checkpointingFor: writer)
+        defer { checkpointer.stop() }
+        let insert = try writer.prepare("INSERT INTO t(x) VALUES (?)", operation: "preparing")
+        func insertRow() -> Bool {
+            do {
+                try insert.bind([.text(Self.payload)], operation: "binding")
+                try insert.run(operation: "inserting")
+                return true
+            } catch {
+                return false
+            }
+        }
+        // The WAL goes round a few times (its backstop is 100 pages): its file has room for the
+        // rows to come, while each of them needs a new page of the database file.
+        for _ in 0..<300 { #expect(insertRow()) }
+        #expect(reports.withLock { $0 }.isEmpty)
+
+        _ = try disk.fill("filler")
+        // A generous deadline, no timing: rows until the thread's checkpoints have failed.
+        let deadline = Date().addingTimeInterval(60)
+        var rowsOnAFullDisk = 0
+        while reports.withLock({ $0.isEmpty }), Date() < deadline {
+            if insertRow() { rowsOnAFullDisk += 1 } else { usleep(10_000) }
+        }
+        #expect(rowsOnAFullDisk > 0, "no commit went into the WAL's room")
+        for _ in 0..<50 { _ = insertRow() }
+        let failing = reports.withLock { $0 }
+        #expect(failing.count == 1, "\(failing)")
+        guard case .failing(let error)? = failing.first else {
+            Issue.record("no failure reported: \(failing)")
+            return
+        }
+        #expect(error.description.contains("full"), "\(error)")
+
+        try FileManager.default.removeItem(atPath: disk.path + "/filler")
+        while reports.withLock({ $0.count < 2 }), Date() < deadline.addingTimeInterval(60) {
+            _ = insertRow()
+            usleep(10_000)
+        }
+        #expect(reports.withLock { $0 }.dropFirst() == [.recovered])
     }
 }

@@ -35,7 +35,14 @@ enum JournalOpener {
     {
         do {
             guard let conninfo = configuration.postgres else {
-                return try SQLiteJournal(path: directory.file(SQLiteJournal.fileName))
+                return try SQLiteJournal(path: directory.file(SQLiteJournal.fileName)) { report in
+                    switch report {
+                    case .failing(let error):
+                        logger.log(.error, "checkpoints of the WAL fail, so it grows until one works: \(error)")
+                    case .recovered:
+                        logger.log(.info, "checkpoints of the WAL work again")
+                    }
+                }
             }
             var waited = 0
             while true {
