@@ -67,11 +67,14 @@ final class SQLiteDatabase {
     /// Copies what the WAL holds into the database file as far as no reader needs it, without
     /// waiting for any lock (a writer may commit meanwhile); returns whether every page of the
     /// WAL is in the file now (then the next commit starts the WAL again from its beginning).
+    /// A checkpoint that could not start (`SQLITE_BUSY`: another connection checkpoints, or a
+    /// commit was updating the WAL's index) copied nothing, and is no failure.
     @discardableResult
     func checkpointPassively() throws(JournalError) -> Bool {
         var walPages: Int32 = 0
         var copiedPages: Int32 = 0
         let result = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, &copiedPages)
+        if result == SQLITE_BUSY { return false }
         // Any error sets both counts to -1; without one, -1 means the connection has no WAL.
         guard result == SQLITE_OK else { throw error(result, "checkpointing the WAL") }
         guard walPages >= 0 else {

@@ -49,7 +49,9 @@ public final class SQLiteJournal: Journal {
 
     /// Opens the journal at `path`, creating it (mode 0600) when no file is there.
     /// `checkpointReports`, if given, hears when the WAL's checkpoints start failing (a full
-    /// disk, say) and when they work again.
+    /// disk, say) and when they work again: on the checkpointer's thread, or inside an
+    /// `append` (a commit that finishes a copy), so it must be quick, safe on any thread, and
+    /// must not call the journal.
     ///
     /// An existing file is checked before use: SQLite's quick check, then the schema version.
     public init(path: String, checkpointReports: (@Sendable (CheckpointReport) -> Void)? = nil) throws(JournalError) {

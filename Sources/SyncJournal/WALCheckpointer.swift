@@ -60,10 +60,15 @@ final class WALCheckpointer: @unchecked Sendable {
     private var isRunning = false
     /// Checkpoints the thread completed.
     let completedCheckpoints = Locked(0)
+    /// Checkpoints that failed, of the thread's or a commit's.
+    let failedCheckpoints = Locked(0)
     /// Whether the last checkpoint, of the thread's or a commit's, failed.
     private var isFailing = false
     /// Told when checkpoints start failing and when one works again.
     private let reports: (@Sendable (CheckpointReport) -> Void)?
+    /// Held from deciding a report (under `mutex`) to the end of telling it, so that reports
+    /// are told in the order they were decided.
+    private let reporting: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
 
     /// A checkpointer of the journal at `path`, with a connection of its own, due past
     /// `pageThreshold` WAL pages, telling `reports` when checkpoints start failing and when
@@ -75,6 +80,7 @@ final class WALCheckpointer: @unchecked Sendable {
         // First, so that `deinit` always finds them made, even when opening throws. The
         // condition's timed waits count on the monotonic clock.
         pthread_mutex_init(mutex, nil)
+        pthread_mutex_init(reporting, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
@@ -94,8 +100,10 @@ final class WALCheckpointer: @unchecked Sendable {
         stop()
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
+        pthread_mutex_destroy(reporting)
         condition.deallocate()
         mutex.deallocate()
+        reporting.deallocate()
     }
 
     /// Starts the thread, and hands the checkpoints of `writer`'s connection to it; `writer`
@@ -173,20 +181,27 @@ final class WALCheckpointer: @unchecked Sendable {
     /// tries again, as closing the journal does; the first failure after a success, and the
     /// first success after a failure, are reported.
     private func checkpointEnded(_ outcome: Result<Bool, JournalError>) {
-        let report = locked { () -> CheckpointReport? in
-            isCheckpointing = false
-            let wasFailing = isFailing
-            switch outcome {
-            case .success(let copiedAll):
-                if !copiedAll { hasUncopiedPages = true }
-                isFailing = false
-                return wasFailing ? .recovered : nil
-            case .failure(let error):
-                isFailing = true
-                return wasFailing ? nil : .failing(error)
-            }
+        pthread_mutex_lock(mutex)
+        isCheckpointing = false
+        let wasFailing = isFailing
+        let report: CheckpointReport?
+        switch outcome {
+        case .success(let copiedAll):
+            if !copiedAll { hasUncopiedPages = true }
+            isFailing = false
+            report = wasFailing ? .recovered : nil
+        case .failure(let error):
+            isFailing = true
+            failedCheckpoints.withLock { $0 += 1 }
+            report = wasFailing ? nil : .failing(error)
         }
+        // The next checkpoint to end decides its report after this one and waits here for
+        // this one to be told: the last report told is always the last state.
+        pthread_mutex_lock(reporting)
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
         if let report { reports?(report) }
+        pthread_mutex_unlock(reporting)
     }
 
     /// Runs `body` holding `mutex`, then wakes every waiter (the thread, a commit at the backstop).
@@ -202,11 +217,9 @@ final class WALCheckpointer: @unchecked Sendable {
     /// The thread's body: a passive checkpoint each time one is due, and one more once the
     /// writer is quiet while pages are left uncopied, until `stop`.
     private func run() {
+        guard let database else { return }
         while waitForWork() {
-            let outcome = Result { () throws(JournalError) -> Bool in
-                guard let database else { return false }
-                return try database.checkpointPassively()
-            }
+            let outcome = Result { () throws(JournalError) in try database.checkpointPassively() }
             checkpointEnded(outcome)
             if case .success = outcome { completedCheckpoints.withLock { $0 += 1 } }
         }

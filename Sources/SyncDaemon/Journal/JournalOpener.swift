@@ -38,7 +38,8 @@ enum JournalOpener {
                 return try SQLiteJournal(path: directory.file(SQLiteJournal.fileName)) { report in
                     switch report {
                     case .failing(let error):
-                        logger.log(.error, "checkpoints of the WAL fail, so it grows until one works: \(error)")
+                        logger.log(
+                            .error, "checkpoints of the WAL fail; it keeps every commit until one works: \(error)")
                     case .recovered:
                         logger.log(.info, "checkpoints of the WAL work again")
                     }
