@@ -154,12 +154,12 @@ import Testing
     /// once however many fail; and the first to work once space is freed reports it.
     @Test(.enabled(if: TmpfsMount.isPermitted, "mounting a tmpfs needs root (CAP_SYS_ADMIN)"))
     func checkpointsFailingOnAFullDiskAreReportedOnceAndSoIsTheirRecovery() throws {
-        let disk = try TmpfsMount(bytes: 4 << 20)
+        let disk = try TmpfsMount(bytes: 8 << 20)
         defer { disk.unmount() }
         let path = disk.path + "/" + SQLiteJournal.fileName
         let reports = Locked<[CheckpointReport]>([])
         let writer = try Self.scratchDatabase(at: path)
-        let checkpointer = try WALCheckpointer(path: path, pageThreshold: 10) { report in
+        let checkpointer = try WALCheckpointer(path: path, pageThreshold: 40) { report in
             reports.withLock { $0.append(report) }
         }
         try checkpointer.start(checkpointingFor: writer)
@@ -174,25 +174,28 @@ import Testing
                 return false
             }
         }
-        // The WAL goes round a few times (its backstop is 100 pages): its file has room for the
-        // rows to come, while each of them needs a new page of the database file.
-        for _ in 0..<300 { #expect(insertRow()) }
+        // The WAL goes round at least once (its backstop is 400 pages): its file has room for
+        // the rows to come, while each of them needs a new page of the database file.
+        for _ in 0..<600 { #expect(insertRow()) }
         // Everything copied first, so that a checkpoint the last rows asked for finds nothing
         // to copy once the disk is full (a passive checkpoint beside the thread's may be busy).
-        while !((try? writer.checkpointPassively()) ?? false) { usleep(1_000) }
+        let drained = Date().addingTimeInterval(60)
+        while !((try? writer.checkpointPassively()) ?? false), Date() < drained { usleep(1_000) }
         #expect(reports.withLock { $0 }.isEmpty)
 
         _ = try disk.fill("filler")
-        // A generous deadline, no timing: rows until the thread's checkpoints have failed.
+        // Rows into the WAL's room, a few milliseconds apart so that the thread's checkpoints
+        // (one per 10 pages past 40) come between them, until two have failed. A generous
+        // deadline, no timing: on a busy machine the room (400 pages) lasts longer than needed.
         let deadline = Date().addingTimeInterval(60)
         var rowsOnAFullDisk = 0
-        while reports.withLock({ $0.isEmpty }), Date() < deadline {
-            if insertRow() { rowsOnAFullDisk += 1 } else { usleep(10_000) }
+        while checkpointer.failedCheckpoints.withLock({ $0 }) < 2, Date() < deadline {
+            if insertRow() { rowsOnAFullDisk += 1 }
+            usleep(5_000)
         }
         #expect(rowsOnAFullDisk > 0, "no commit went into the WAL's room")
-        for _ in 0..<50 { _ = insertRow() }
-        let failing = reports.withLock { $0 }
         #expect(checkpointer.failedCheckpoints.withLock { $0 } >= 2, "one failure only: nothing shown")
+        let failing = reports.withLock { $0 }
         #expect(failing.count == 1, "\(failing)")
         guard case .failing(let error)? = failing.first else {
             Issue.record("no failure reported: \(failing)")
