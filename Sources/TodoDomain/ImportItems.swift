@@ -27,13 +27,15 @@ public struct ImportItems: Action {
         var nextNumber = state.nextNumber
         var added: [TodoItem] = []
         for var item in items.sorted(by: { $0.number < $1.number }) where !known.contains(item.compactID) {
-            guard !item.id.isEmpty, item.id.count <= 64 else {
+            // Spelled once: a compact id's text is made anew at each read.
+            let id = item.id
+            guard !id.isEmpty, id.count <= 64 else {
                 throw TodoRejection.invalidImport("an item id must have 1 to 64 characters")
             }
             do {
                 item.text = try TodoText.validated(item.text)
             } catch {
-                throw TodoRejection.invalidImport("item \(item.id): \(error)")
+                throw TodoRejection.invalidImport("item \(id): \(error)")
             }
             if item.number < nextNumber { item.number = nextNumber }
             nextNumber = item.number + 1
