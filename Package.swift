@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// How todod's release build is linked, for a smaller resident set (docs/PERFORMANCE.md,
+/// figure 12). lld packs the relative relocations (DT_RELR, glibc 2.36 and later), which the
+/// loader otherwise reads as 0.9 MB of entries at every start; and it places first, side by
+/// side, the functions a running daemon calls (Sources/todod/hot-functions.txt, which
+/// scripts/order-functions writes), so that they share pages instead of spreading over the
+/// binary's 10 MB of code. A function the list names that no longer exists is passed over.
+let daemonReleaseLinkFlags = [
+    "-use-ld=lld",
+    "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/todod/hot-functions.txt",
+    "-Xlinker", "--no-warn-symbol-ordering",
+]
+
 let package = Package(
     name: "todo-sync",
     products: [
@@ -115,7 +128,9 @@ let package = Package(
         .target(
             name: "TodoTUI",
             dependencies: ["TerminalUI", "SyncClient", "SyncProtocol", "SyncStore", "SyncTerminalUI", "TodoDomain"]),
-        .executableTarget(name: "todod", dependencies: ["SyncDaemon", "TodoDomain"]),
+        .executableTarget(
+            name: "todod", dependencies: ["SyncDaemon", "TodoDomain"], exclude: ["hot-functions.txt"],
+            linkerSettings: [.unsafeFlags(daemonReleaseLinkFlags, .when(configuration: .release))]),
         .executableTarget(
             name: "todo-cli",
             dependencies: [
