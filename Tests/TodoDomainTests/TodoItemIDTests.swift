@@ -48,11 +48,11 @@ import Testing
         var completedAt: Int64?
     }
 
-    /// The item is as large as it was with a string id (on a 64-bit machine: the id's tag and
-    /// `completed` share the last word with `completedAt`'s), and its JSON is what it was.
-    @Test func anItemKeepsItsSizeAndItsJSON() throws {
+    /// The item is 64 bytes on a 64-bit machine (`completed` and whether `completedAt` is set
+    /// share a byte beside the id's tag), and its JSON is what it was with a string id.
+    @Test func anItemIsSixtyFourBytesAndKeepsItsJSON() throws {
         #if _pointerBitWidth(_64)
-            #expect(MemoryLayout<TodoItem>.stride == 72)
+            #expect(MemoryLayout<TodoItem>.stride == 64)
         #endif
         let items = [
             TodoItem(
@@ -71,5 +71,31 @@ import Testing
         }
         let withoutDone = try WireJSON.encode(items[0])
         #expect(!String(decoding: withoutDone, as: UTF8.self).contains("completedAt"))
+    }
+
+    /// `completed` and `completedAt`, which share a byte, are set and read each on its own, and
+    /// two items are equal exactly when every field is.
+    @Test func completedAndItsTimeAreIndependentFields() {
+        var item = TodoItem(id: "a", number: 1, text: "t", completed: false, createdAt: 5)
+        #expect(!item.completed && item.completedAt == nil)
+        item.completedAt = 0
+        #expect(!item.completed && item.completedAt == 0)
+        item.completed = true
+        #expect(item.completed && item.completedAt == 0)
+        item.completedAt = nil
+        #expect(item.completed && item.completedAt == nil)
+        item.completedAt = .min
+        #expect(item.completedAt == .min)
+
+        let open = TodoItem(id: "a", number: 1, text: "t", completed: false, createdAt: 5)
+        var reopened = open
+        reopened.completed = true
+        reopened.completedAt = 9
+        #expect(reopened != open)
+        reopened.completed = false
+        #expect(reopened != open)
+        reopened.completedAt = nil
+        #expect(reopened == open)
+        #expect(TodoItem(id: "a", number: 1, text: "t", completed: true, createdAt: 5, completedAt: 0) != open)
     }
 }
