@@ -45,7 +45,7 @@ public struct AcceptanceIdentifier: Hashable, Sendable, CustomStringConvertible 
                     position += 1
                 }
                 let half = nibble < 16 ? high : low
-                buffer[position] = Self.hexDigits[Int((half >> (60 - 4 * UInt64(nibble % 16))) & 0xF)]
+                buffer[position] = Self.hexDigit(UInt8(truncatingIfNeeded: half >> (60 - 4 * UInt64(nibble % 16))) & 0xF)
                 position += 1
             }
             return body(UnsafeBufferPointer(buffer))
@@ -55,7 +55,11 @@ public struct AcceptanceIdentifier: Hashable, Sendable, CustomStringConvertible 
     /// The canonical text.
     public var description: String { withText { String(decoding: $0, as: UTF8.self) } }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// The lowercase hexadecimal digit of `value` (0–15): computed, not looked up in a global
+    /// table, whose every read was a check that it was made (32 per identifier written).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
     private static let dashOffsets: Set = [8, 13, 18, 23]
 
     private static func digit(_ byte: UInt8) -> UInt64? {

@@ -111,11 +111,10 @@ package struct DispatchLedger: Equatable, Sendable {
     /// holds, which may include a sequence at or below a client's newest one if the daemon had
     /// evicted that client before: the client then starts over, as it did at the time.
     package mutating func record(_ key: Key, version: UInt64, durableThrough durable: UInt64) {
-        var client = clients.removeValue(forKey: key.clientID) ?? Client()
-        if let newest = client.recent.last, key.sequence <= newest.sequence { client = Client() }
-        client.recent.append(Applied(sequence: key.sequence, version: version))
-        Self.trim(&client, windowSize: windowSize, durableThrough: durable)
-        clients[key.clientID] = client
+        // Changed in place, found with one lookup: the client's window is not copied.
+        Self.append(
+            Applied(sequence: key.sequence, version: version), to: &clients[key.clientID, default: Client()],
+            windowSize: windowSize, durableThrough: durable)
         evictionQueue.append((version, key.clientID))
         evictOverLimit()
     }
@@ -129,6 +128,16 @@ package struct DispatchLedger: Equatable, Sendable {
             clients[clientID] = kept.recent.isEmpty ? nil : kept
         }
         rebuildEvictionQueue()
+    }
+
+    /// Adds `applied` as `client`'s newest; a sequence not above its newest starts the client
+    /// over (see `record`).
+    private static func append(
+        _ applied: Applied, to client: inout Client, windowSize: Int, durableThrough durable: UInt64
+    ) {
+        if let newest = client.recent.last, applied.sequence <= newest.sequence { client = Client() }
+        client.recent.append(applied)
+        trim(&client, windowSize: windowSize, durableThrough: durable)
     }
 
     /// Drops durable pairs from the front of the window while more than `windowSize` durable

@@ -64,7 +64,7 @@ extension Engine {
             fail(requester, error)
             return
         }
-        record([entry], numbered: numbered, for: requester)
+        record(entry, numbered: numbered, for: requester)
     }
 
     /// Accepts `action` (decoded from `bytes`, its payload as received) on `store`'s state and
@@ -104,8 +104,21 @@ extension Engine {
     /// Keeps `entries`, applied to the store, for the next commit (and `numbered` in the
     /// ledger, as of the last of them); `requester` hears back once the last is durable.
     func record(_ entries: [JournalEntry], numbered: DispatchLedger.Key?, for requester: DispatchRequester) {
-        if let numbered { ledger.record(numbered, version: store.version, durableThrough: durableVersion) }
         uncommitted += entries
+        recorded(numbered: numbered, for: requester)
+    }
+
+    /// Keeps `entry`, applied to the store, for the next commit: `record` for a single action,
+    /// without an array of one per dispatch.
+    func record(_ entry: JournalEntry, numbered: DispatchLedger.Key?, for requester: DispatchRequester) {
+        uncommitted.append(entry)
+        recorded(numbered: numbered, for: requester)
+    }
+
+    /// What follows keeping entries: `numbered` in the ledger and `requester` among those
+    /// waiting for the store's version to be durable.
+    private func recorded(numbered: DispatchLedger.Key?, for requester: DispatchRequester) {
+        if let numbered { ledger.record(numbered, version: store.version, durableThrough: durableVersion) }
         pendingAcks.add(requester, version: store.version, durableVersion: durableVersion)
         wantPassEnd()
     }
