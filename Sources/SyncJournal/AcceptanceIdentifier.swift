@@ -45,7 +45,8 @@ public struct AcceptanceIdentifier: Hashable, Sendable, CustomStringConvertible 
                     position += 1
                 }
                 let half = nibble < 16 ? high : low
-                buffer[position] = Self.hexDigit(UInt8(truncatingIfNeeded: half >> (60 - 4 * UInt64(nibble % 16))) & 0xF)
+                let value = UInt8(truncatingIfNeeded: half >> (60 - 4 * UInt64(nibble % 16))) & 0xF
+                buffer[position] = Self.hexDigit(value)
                 position += 1
             }
             return body(UnsafeBufferPointer(buffer))
