@@ -4,10 +4,12 @@
 /// (the daemon's server, a test, a replay) feeds it accepted actions and decides what to do with
 /// the new version. Every applied action increments `version`, starting at 0.
 public struct Store<State: Sendable>: Sendable {
+    /// How many actions have been applied since the initial state. Declared before `state`:
+    /// at an offset that does not depend on `State`, code generic over the state (the daemon's
+    /// engine) reads and bumps it without asking the runtime for `Store<State>`'s layout.
+    public private(set) var version: UInt64
     /// The current state.
     public private(set) var state: State
-    /// How many actions have been applied since the initial state.
-    public private(set) var version: UInt64
 
     /// A store at `version` holding `state` (version 0 for a new store).
     public init(state: State, version: UInt64 = 0) {

@@ -144,16 +144,31 @@ extension Engine {
     /// Carries out what a transition of `connection`'s machine asked for, in the order its
     /// `Effects` documents.
     func perform(_ effects: ConnectionStateMachine.Effects, on connection: ClientConnection) {
+        guard effects.close != nil || effects.stopReading || effects.startReading else {
+            // What nearly every queued reply asks for, without the emits below: their
+            // `EngineOutput<App>` is a runtime metadata lookup that would be made on every call.
+            if effects.scheduleFlush { scheduleFlush(of: connection) }
+            return
+        }
+        performWithOutputs(effects, on: connection)
+    }
+
+    /// `perform` for effects that stop or start reading or close.
+    @inline(never)
+    private func performWithOutputs(_ effects: ConnectionStateMachine.Effects, on connection: ClientConnection) {
         if let reason = effects.close {
             lose(connection, reason)
             return
         }
         if effects.stopReading { emit(.stopReading(connection: connection.id)) }
-        if effects.scheduleFlush {
-            connectionsToFlush.append(connection)
-            wantPassEnd()
-        }
+        if effects.scheduleFlush { scheduleFlush(of: connection) }
         if effects.startReading { emit(.startReading(connection: connection.id)) }
+    }
+
+    /// Writes what `connection` queued at the end of this pass.
+    private func scheduleFlush(of connection: ClientConnection) {
+        connectionsToFlush.append(connection)
+        wantPassEnd()
     }
 
     /// The connection is gone: its side effects are cancelled, its subscriptions and awaited

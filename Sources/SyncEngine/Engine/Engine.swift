@@ -153,6 +153,14 @@ package final class Engine<App: SyncApp> {
     /// Asks for the end of this loop pass, once.
     func wantPassEnd() {
         guard !passEndWanted else { return }
+        askForPassEnd()
+    }
+
+    /// The first `wantPassEnd` of a pass. Apart, so that the runtime lookup of
+    /// `EngineOutput<App>`'s metadata, which the emit needs, is not made by every dispatch's
+    /// `wantPassEnd`, where the compiler would hoist it above the guard.
+    @inline(never)
+    private func askForPassEnd() {
         passEndWanted = true
         emit(.wantPassEnd)
     }
