@@ -19,7 +19,10 @@ public struct ChunkedArray<Element: Sendable>: Sendable {
     public final class Chunk: @unchecked Sendable {
         // @unchecked: `storage` changes only in `ChunkedArray.replace(at:with:)` while the array
         // holds the only reference to the chunk, so no other array, state or thread sees it.
+        // For the same reason no access to it can overlap a change: its accesses are not checked
+        // at run time (a check on every element read, six per search of a short list).
         @usableFromInline
+        @exclusivity(unchecked)
         var storage: [Element]
 
         /// The elements, in order. May be empty only in arrays built from derived chunks.
@@ -199,12 +202,13 @@ extension ChunkedArray: RandomAccessCollection {
 
     /// The element at `index`; setting it rebuilds its chunk (`replace(at:with:)`). Not a
     /// `MutableCollection`: its element-by-element algorithms (sorting, swapping) would rebuild
-    /// a chunk per step.
+    /// a chunk per step. Read in place: `items[i].number` copies the number, not the element
+    /// (and its texts' references, retained and released again).
     @inlinable
     public subscript(index: Int) -> Element {
-        get {
+        _read {
             let (chunk, offset) = location(of: index)
-            return storedChunks[chunk].elements[offset]
+            yield storedChunks[chunk].storage[offset]
         }
         set {
             replace(at: index, with: newValue)
