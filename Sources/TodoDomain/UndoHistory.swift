@@ -1,76 +1,94 @@
 /// The steps `undo` can revert, newest last, at most `TodoState.undoDepth` of them.
 ///
-/// A ring of at most `undoDepth` steps: once it is full, a push writes over the oldest step in
-/// place. Its storage is shared with earlier versions of the state (the published state, the
-/// one being committed) until the first push of a dispatch pass copies it; every other push
-/// of the pass writes into storage of its own, without allocating. It encodes as the JSON
+/// A persistent list: pushing or popping a step shares every other step with the states before
+/// it, so an action costs the same however long the history is (an array would be copied whole
+/// on every action, since earlier versions of the state still hold it). It encodes as the JSON
 /// array of its steps, oldest first.
 public struct UndoHistory: Sendable {
-    /// The steps; once `undoDepth` are kept, the oldest is at `oldest` and the newest just
-    /// before it (wrapping around).
-    private var ring: [UndoStep]
-    /// Where the oldest step is in `ring`; 0 until the ring is full.
-    private var oldest: Int
+    private final class Node: Sendable {
+        let step: UndoStep
+        let previous: Node?
+
+        init(step: UndoStep, previous: Node?) {
+            self.step = step
+            self.previous = previous
+        }
+    }
+
+    /// The newest node. The newest `count` nodes are the history; older ones, up to `chainLength`,
+    /// are forgotten steps still linked until the next rebuild.
+    private var newest: Node?
+    /// How many steps the history has.
+    public private(set) var count: Int
+    private var chainLength: Int
 
     /// A history of `steps`, oldest first; only the newest `TodoState.undoDepth` are kept.
     public init(_ steps: some Sequence<UndoStep>) {
-        ring = Array(steps.suffix(TodoState.undoDepth))
-        oldest = 0
+        newest = nil
+        count = 0
+        chainLength = 0
+        for step in steps { push(step) }
     }
 
-    /// How many steps the history has.
-    public var count: Int { ring.count }
-
     /// Whether there is nothing to undo.
-    public var isEmpty: Bool { ring.isEmpty }
+    public var isEmpty: Bool { count == 0 }
 
     /// The step an undo reverts next.
-    public var last: UndoStep? { ring.isEmpty ? nil : ring[newestIndex] }
+    public var last: UndoStep? { count > 0 ? newest?.step : nil }
 
     /// Every step, oldest first.
     public var steps: [UndoStep] {
-        oldest == 0 ? ring : Array(ring[oldest...] + ring[..<oldest])
+        var steps: [UndoStep] = []
+        steps.reserveCapacity(count)
+        var node = newest
+        while steps.count < count, let current = node {
+            steps.append(current.step)
+            node = current.previous
+        }
+        return steps.reversed()
     }
 
     /// Adds `step` as the newest; the oldest step is forgotten when the history is full.
+    ///
+    /// Forgotten nodes stay linked until the chain is twice `TodoState.undoDepth` long; then the
+    /// kept steps are linked anew, which costs about one node per push.
     public mutating func push(_ step: UndoStep) {
-        if ring.count < TodoState.undoDepth {
-            ring.append(step)
-        } else {
-            ring[oldest] = step
-            oldest = (oldest + 1) % ring.count
-        }
+        newest = Node(step: step, previous: newest)
+        count = min(count + 1, TodoState.undoDepth)
+        chainLength += 1
+        if chainLength >= 2 * TodoState.undoDepth { relinkKeptSteps() }
     }
 
-    /// Removes and returns the newest step, if any. The ring is put in order first (undo is
-    /// rare; a push is not).
+    /// Removes and returns the newest step, if any.
     public mutating func popLast() -> UndoStep? {
-        guard !ring.isEmpty else { return nil }
-        if oldest != 0 {
-            ring = steps
-            oldest = 0
-        }
-        return ring.removeLast()
+        guard count > 0, let node = newest else { return nil }
+        newest = node.previous
+        count -= 1
+        chainLength -= 1
+        return node.step
     }
 
-    /// Where the newest step is in `ring`, which is not empty.
-    private var newestIndex: Int { (oldest + ring.count - 1) % ring.count }
+    private mutating func relinkKeptSteps() {
+        let kept = steps
+        newest = nil
+        for step in kept { newest = Node(step: step, previous: newest) }
+        chainLength = kept.count
+    }
 }
 
 extension UndoHistory: Equatable {
     public static func == (lhs: UndoHistory, rhs: UndoHistory) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        // Rings in the same rotation compare as arrays: at once when they share storage.
-        if lhs.oldest == rhs.oldest { return lhs.ring == rhs.ring }
-        for offset in 0..<lhs.count where lhs.step(at: offset) != rhs.step(at: offset) {
-            return false
+        var left = lhs.newest
+        var right = rhs.newest
+        for _ in 0..<lhs.count {
+            guard let leftNode = left, let rightNode = right else { return false }
+            if leftNode === rightNode { return true }
+            guard leftNode.step == rightNode.step else { return false }
+            left = leftNode.previous
+            right = rightNode.previous
         }
         return true
-    }
-
-    /// The step `offset` places after the oldest.
-    private func step(at offset: Int) -> UndoStep {
-        ring[(oldest + offset) % ring.count]
     }
 }
 
