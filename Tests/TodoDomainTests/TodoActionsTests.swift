@@ -130,3 +130,21 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         #expect(TodoApp.viewModels.map { $0.wireName } == ["list", "item", "summary", "export", "undo"])
     }
 }
+
+/// The summaries undo steps keep, written byte by byte (`describe`): the verb, a space and the
+/// text in quotes, for texts of one-byte and of longer UTF-8 sequences alike.
+@Suite struct UndoSummaryTests {
+    @Test(arguments: ["buy milk", "café ☕ 日本", "", String(repeating: "x", count: 1000)])
+    func aSummaryIsTheVerbAndTheQuotedText(text: String) {
+        let item = TodoItem(id: "a", number: 1, text: text, completed: false, createdAt: 0)
+        #expect(describe("edit", item) == "edit \"" + text + "\"")
+        #expect(describe("complete", item).utf8.count == "complete".utf8.count + text.utf8.count + 3)
+    }
+
+    @Test func anEditRecordsTheItemsTextBeforeTheEdit() throws {
+        var store = Store(state: TodoApp.initialState)
+        try store.apply(accepted(AddItem(text: "thé vert"), 1))
+        try store.apply(accepted(EditItem(number: 1, text: "café"), 2))
+        #expect(store.state.undoStack.last?.summary == "edit \"thé vert\"")
+    }
+}
