@@ -45,7 +45,8 @@ public struct UndoHistory: Sendable {
             steps.append(current.step)
             node = current.previous
         }
-        return steps.reversed()
+        steps.reverse()
+        return steps
     }
 
     /// Adds `step` as the newest; the oldest step is forgotten when the history is full.
