@@ -61,6 +61,7 @@ public struct AcceptanceIdentifier: Hashable, Sendable, CustomStringConvertible 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
+
     private static let dashOffsets: Set = [8, 13, 18, 23]
 
     private static func digit(_ byte: UInt8) -> UInt64? {

@@ -131,13 +131,13 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
     }
 }
 
-/// The summaries undo steps keep, written byte by byte (`describe`): the verb, a space and the
+/// The summaries undo steps keep, written as UTF-8 bytes (`describe`): the verb, a space and the
 /// text in quotes, for texts of one-byte and of longer UTF-8 sequences alike.
 @Suite struct UndoSummaryTests {
     @Test(arguments: ["buy milk", "café ☕ 日本", "", String(repeating: "x", count: 1000)])
     func aSummaryIsTheVerbAndTheQuotedText(text: String) {
         let item = TodoItem(id: "a", number: 1, text: text, completed: false, createdAt: 0)
-        #expect(describe("edit", item) == "edit \"" + text + "\"")
+        #expect(Array(describe("edit", item).utf8) == Array("edit \"".utf8) + Array(text.utf8) + [UInt8(ascii: "\"")])
         #expect(describe("complete", item).utf8.count == "complete".utf8.count + text.utf8.count + 3)
     }
 

@@ -111,7 +111,7 @@ package struct DispatchLedger: Equatable, Sendable {
     /// holds, which may include a sequence at or below a client's newest one if the daemon had
     /// evicted that client before: the client then starts over, as it did at the time.
     package mutating func record(_ key: Key, version: UInt64, durableThrough durable: UInt64) {
-        // Changed in place, found with one lookup: the client's window is not copied.
+        // Changed where it is stored: one lookup, instead of a removal and an insertion.
         Self.append(
             Applied(sequence: key.sequence, version: version), to: &clients[key.clientID, default: Client()],
             windowSize: windowSize, durableThrough: durable)

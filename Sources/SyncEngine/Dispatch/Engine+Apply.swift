@@ -115,8 +115,8 @@ extension Engine {
         recorded(numbered: numbered, for: requester)
     }
 
-    /// What follows keeping entries: `numbered` in the ledger and `requester` among those
-    /// waiting for the store's version to be durable.
+    /// What follows keeping entries: `numbered` in the ledger, `requester` among those waiting
+    /// for the store's version to be durable, and the end of the pass asked for (it commits).
     private func recorded(numbered: DispatchLedger.Key?, for requester: DispatchRequester) {
         if let numbered { ledger.record(numbered, version: store.version, durableThrough: durableVersion) }
         pendingAcks.add(requester, version: store.version, durableVersion: durableVersion)
