@@ -2,10 +2,22 @@ import Glibc
 
 /// The members of an object, by key.
 struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// The object's members.
-    let fields: JSONObjectFields
-    /// The object's decoder: where it is.
+    /// The object's decoder: where it is, and its members. The container's only reference:
+    /// `KeyedDecodingContainer`'s box copies the container for every key decoded, and a copy
+    /// retains (and its end releases) each reference the container holds.
     let decoder: PlainValueDecoder
+
+    /// A container of the members of the object `decoder` decodes, which it found
+    /// (`PlainValueDecoder.members` is not `nil`).
+    init(decoder: PlainValueDecoder) {
+        self.decoder = decoder
+    }
+
+    /// The object's members.
+    private var fields: JSONObjectFields {
+        guard let members = decoder.members else { preconditionFailure("a keyed container of a value without members") }
+        return members
+    }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 

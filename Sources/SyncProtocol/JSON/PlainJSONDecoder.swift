@@ -130,13 +130,11 @@ struct PlainValue {
         return negative ? -magnitude : magnitude
     }
 
-    /// The members of this object, or throws.
-    func members() throws -> JSONObjectFields {
+    /// The members of this object; `nil` when it is not one (or not one this decoder takes).
+    var members: JSONObjectFields? {
         if let scanned { return scanned }
-        guard kind == .object, let fields = JSONObjectFields(bytes, range: range) else {
-            throw PlainJSONDecoder.Unsupported()
-        }
-        return fields
+        guard kind == .object else { return nil }
+        return JSONObjectFields(bytes, range: range)
     }
 
     /// The elements of this array, or throws.
@@ -177,6 +175,9 @@ final class PlainValueDecoder: Decoder {
     let value: PlainValue
     /// Where it is.
     let path: PlainCodingPath
+    /// The value's members when it is an object (the ones a scan found already, or scanned
+    /// here), else `nil`: what its keyed containers read.
+    let members: JSONObjectFields?
     /// Nothing: the wire's types need no context.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -184,6 +185,7 @@ final class PlainValueDecoder: Decoder {
     init(value: PlainValue, path: PlainCodingPath) {
         self.value = value
         self.path = path
+        members = value.members
     }
 
     /// The keys and indices that lead to the value.
@@ -191,7 +193,8 @@ final class PlainValueDecoder: Decoder {
 
     /// The members of the value, which must be an object.
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(PlainKeyedContainer<Key>(fields: try value.members(), decoder: self))
+        guard members != nil else { throw PlainJSONDecoder.Unsupported() }
+        return KeyedDecodingContainer(PlainKeyedContainer<Key>(decoder: self))
     }
 
     /// The elements of the value, which must be an array.
