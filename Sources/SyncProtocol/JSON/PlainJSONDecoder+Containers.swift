@@ -8,14 +8,14 @@ struct PlainKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: PlainValueDecoder
 
     /// A container of the members of the object `decoder` decodes, which it found
-    /// (`PlainValueDecoder.members` is not `nil`).
+    /// (`decoder.value.scanned` is not `nil`).
     init(decoder: PlainValueDecoder) {
         self.decoder = decoder
     }
 
     /// The object's members.
     private var fields: JSONObjectFields {
-        guard let members = decoder.members else { preconditionFailure("a keyed container of a value without members") }
+        guard let members = decoder.value.scanned else { preconditionFailure("a keyed container of a non-object") }
         return members
     }
 

@@ -175,17 +175,17 @@ final class PlainValueDecoder: Decoder {
     let value: PlainValue
     /// Where it is.
     let path: PlainCodingPath
-    /// The value's members when it is an object (the ones a scan found already, or scanned
-    /// here), else `nil`: what its keyed containers read.
-    let members: JSONObjectFields?
     /// Nothing: the wire's types need no context.
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// A decoder of `value`, found at `path`.
+    /// A decoder of `value`, found at `path`. An object's members are found here, once: the
+    /// value keeps them (`scanned`) for its keyed containers, and for the decoders a single-value
+    /// container hands the same value on to (a `JSONValue` tries several types in turn).
     init(value: PlainValue, path: PlainCodingPath) {
+        var value = value
+        value.scanned = value.members
         self.value = value
         self.path = path
-        members = value.members
     }
 
     /// The keys and indices that lead to the value.
@@ -193,7 +193,7 @@ final class PlainValueDecoder: Decoder {
 
     /// The members of the value, which must be an object.
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard members != nil else { throw PlainJSONDecoder.Unsupported() }
+        guard value.scanned != nil else { throw PlainJSONDecoder.Unsupported() }
         return KeyedDecodingContainer(PlainKeyedContainer<Key>(decoder: self))
     }
 
