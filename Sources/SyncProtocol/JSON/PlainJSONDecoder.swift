@@ -183,7 +183,7 @@ final class PlainValueDecoder: Decoder {
     /// container hands the same value on to (a `JSONValue` tries several types in turn).
     init(value: PlainValue, path: PlainCodingPath) {
         var value = value
-        value.scanned = value.members
+        if value.scanned == nil && value.kind == .object { value.scanned = value.members }
         self.value = value
         self.path = path
     }
