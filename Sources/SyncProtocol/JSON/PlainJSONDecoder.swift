@@ -130,13 +130,6 @@ struct PlainValue {
         return negative ? -magnitude : magnitude
     }
 
-    /// The members of this object; `nil` when it is not one (or not one this decoder takes).
-    var members: JSONObjectFields? {
-        if let scanned { return scanned }
-        guard kind == .object else { return nil }
-        return JSONObjectFields(bytes, range: range)
-    }
-
     /// The elements of this array, or throws.
     func elements() throws -> [PlainValue] {
         guard kind == .array,
@@ -183,7 +176,10 @@ final class PlainValueDecoder: Decoder {
     /// container hands the same value on to (a `JSONValue` tries several types in turn).
     init(value: PlainValue, path: PlainCodingPath) {
         var value = value
-        if value.scanned == nil && value.kind == .object { value.scanned = value.members }
+        if value.scanned == nil && value.kind == .object {
+            // `nil` still when the object is not one this decoder takes: its keyed container throws.
+            value.scanned = JSONObjectFields(value.bytes, range: value.range)
+        }
         self.value = value
         self.path = path
     }
