@@ -90,7 +90,7 @@ let package = Package(
         // Testing an app without a daemon: TCA's TestStore, a test clock, ids in a fixed sequence.
         .target(name: "SyncTesting", dependencies: ["SyncStore", "SyncLock", "SyncProtocol"]),
         // The todo application: state, actions, view models, side effects.
-        .target(name: "TodoDomain", dependencies: ["SyncStore"]),
+        .target(name: "TodoDomain", dependencies: ["SyncStore", "SyncProtocol"]),
         // Terminal MVVM: cell grid, display width, diff renderer, keys, ModellableView, Screen,
         // navigation and containment, the terminal session. Knows nothing of the daemon.
         .target(name: "TerminalUI"),

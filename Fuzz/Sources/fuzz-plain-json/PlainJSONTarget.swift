@@ -16,7 +16,8 @@ import TodoDomain
 ///   which refuses it as invalid JSON, however lenient `JSONDecoder` behind it is;
 /// - valid JSON is never refused as invalid JSON;
 /// - on plain JSON the plain decoder gives the reference's value (and `JSONDecoder`'s), and a
-///   typed decoding of the todo app's state and models gives what `JSONDecoder` gives.
+///   typed decoding of the todo app's state, models and item actions (these through
+///   `PlainObjectDecodable`) gives what `JSONDecoder` gives.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlainJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = bytes(data, size)
@@ -52,6 +53,11 @@ public func fuzzPlainJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     decodesAlike(ExportViewModel.self, input)
     decodesAlike(ItemViewModel.self, input)
     decodesAlike([String: [Int16]].self, input)
+    decodesAlike(encoding: AddItem.self, input)
+    decodesAlike(encoding: CompleteItem.self, input)
+    decodesAlike(encoding: ReopenItem.self, input)
+    decodesAlike(encoding: EditItem.self, input)
+    decodesAlike(encoding: RemoveItem.self, input)
     return 0
 }
 
@@ -90,4 +96,14 @@ func decodesAlike<T: Decodable & Equatable>(_ type: T.Type, _ input: [UInt8]) {
     guard let plain = try? PlainJSONDecoder.decode(type, from: input) else { return }
     let foundation = Result { try JSONDecoder().decode(type, from: Data(input)) }
     check((try? foundation.get()) == plain, "\(T.self): plain decoder \(plain), JSONDecoder \(foundation)")
+}
+
+/// `decodesAlike` for a type that is not `Equatable` (the actions, which read themselves
+/// through `PlainObjectDecodable`): the two values encode alike.
+func decodesAlike<T: Codable>(encoding type: T.Type, _ input: [UInt8]) {
+    guard let plain = try? PlainJSONDecoder.decode(type, from: input) else { return }
+    let foundation = Result { try JSONDecoder().decode(type, from: Data(input)) }
+    check(
+        (try? foundation.get()).flatMap { try? WireJSON.encode($0) } == (try? WireJSON.encode(plain)),
+        "\(T.self): plain decoder \(plain), JSONDecoder \(foundation)")
 }

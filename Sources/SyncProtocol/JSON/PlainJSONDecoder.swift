@@ -6,7 +6,8 @@
 
 /// Decodes `Decodable` values straight from the bytes of plain JSON, several times cheaper
 /// than `JSONDecoder` for the small messages of the wire: every action a daemon receives and
-/// every model a subscriber receives.
+/// every model a subscriber receives. A top-level object of a `PlainObjectDecodable` type is
+/// read by its `init(plainObject:)` first.
 ///
 /// Plain means what `JSONScanner.isPlain` says: strings without escapes, integers without
 /// fraction or exponent, no key given twice. On such documents there is one right answer and
@@ -22,6 +23,7 @@ enum PlainJSONDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         if bytes.first == UInt8(ascii: "{") {
             guard let fields = JSONObjectFields(plain: bytes) else { throw Unsupported() }
+            if let value = read(type, from: fields) { return value }
             return try PlainValue(bytes: bytes, range: 0..<bytes.count, kind: .object, scanned: fields).decode(
                 type, at: .top)
         }
@@ -40,6 +42,7 @@ enum PlainJSONDecoder {
     static func decode<T: Decodable>(_ type: T.Type, object fields: JSONObjectFields, at range: Range<Int>) throws -> T
     {
         guard fields.isKnownPlain else { throw Unsupported() }
+        if let value = read(type, from: fields) { return value }
         return try PlainValue(bytes: fields.bytes, range: range, kind: .object, scanned: fields).decode(type, at: .top)
     }
 }
