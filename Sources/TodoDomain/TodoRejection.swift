@@ -1,3 +1,5 @@
+import SyncProtocol
+
 /// Why the todo domain refused an action. The description is the one sentence users see.
 public enum TodoRejection: Error, Equatable, Sendable, CustomStringConvertible {
     /// No item has this number.
@@ -80,7 +82,7 @@ public enum TodoText {
         var text = text
         var trimmed: String?
         let isPrintableASCII = text.withUTF8 { bytes -> Bool in
-            guard Self.isPrintableASCII(bytes) else { return false }
+            guard PrintableASCII.contains(only: bytes) else { return false }
             guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 })
             else {
                 trimmed = ""
@@ -93,23 +95,5 @@ public enum TodoText {
         }
         guard isPrintableASCII else { return nil }
         return trimmed ?? text
-    }
-
-    /// Whether every byte is printable ASCII (0x20 to 0x7E): eight bytes at a time, with the
-    /// tests for a byte below or above a bound from "Bit Twiddling Hacks" (exact for "any").
-    /// Byte by byte this took about 900 instructions per 128-character text, once per edit.
-    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let raw = UnsafeRawBufferPointer(bytes)
-        var position = 0
-        while position + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            let below = (word &- ones &* 0x20) & ~word & highBits
-            let above = ((word &+ ones &* (127 - 0x7E)) | word) & highBits
-            guard below | above == 0 else { return false }
-            position += 8
-        }
-        return bytes[position...].allSatisfy { (0x20...0x7E).contains($0) }
     }
 }

@@ -148,24 +148,3 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         #expect(store.state.undoStack.last?.summary == "edit \"thé vert\"")
     }
 }
-
-/// `TodoText.isPrintableASCII`, eight bytes at a time, against the byte-by-byte definition:
-/// every byte value at every place of a text long enough for whole words and a tail.
-@Suite struct PrintableASCIITests {
-    @Test func everyByteAtEveryPlaceIsJudgedAsItsValueSays() {
-        for length in [0, 1, 7, 8, 9, 16, 19] {
-            let printable = [UInt8](repeating: UInt8(ascii: "m"), count: length)
-            #expect(printable.withUnsafeBufferPointer(TodoText.isPrintableASCII), "length \(length)")
-            for place in 0..<length {
-                for value in UInt8.min...UInt8.max {
-                    var bytes = printable
-                    bytes[place] = value
-                    let expected = (0x20...0x7E).contains(value)
-                    #expect(
-                        bytes.withUnsafeBufferPointer(TodoText.isPrintableASCII) == expected,
-                        "byte \(value) at \(place) of \(length)")
-                }
-            }
-        }
-    }
-}

@@ -5,19 +5,21 @@ enum PlainJSONString {
     static func append(_ text: String, to bytes: inout [UInt8]) throws(PlainJSONEncoder.Unsupported) {
         var text = text
         let plain = text.withUTF8 { utf8 in
-            var escapes = 0
-            for byte in utf8 {
-                guard byte >= 0x20 && byte < 0x7F else { return false }
-                if needsEscape(byte) { escapes += 1 }
-            }
+            guard let escapes = PrintableASCII.quotesAndBackslashes(in: utf8) else { return false }
             bytes.append(UInt8(ascii: "\""))
             if escapes == 0 {
                 bytes.append(contentsOf: utf8)
             } else {
-                for byte in utf8 {
-                    if needsEscape(byte) { bytes.append(UInt8(ascii: "\\")) }
-                    bytes.append(byte)
+                // The runs between the bytes to escape, each appended at once (byte by byte, a
+                // summary of an edit, quotes around a 128-character text, took 4,000 instructions).
+                bytes.reserveCapacity(bytes.count + utf8.count + escapes + 1)
+                var runStart = 0
+                for index in utf8.indices where PrintableASCII.isQuoteOrBackslash(utf8[index]) {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    bytes.append(UInt8(ascii: "\\"))
+                    runStart = index
                 }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             }
             bytes.append(UInt8(ascii: "\""))
             return true
@@ -29,8 +31,7 @@ enum PlainJSONString {
     static func encodedCount(_ text: String) throws(PlainJSONEncoder.Unsupported) -> Int {
         var text = text
         let count = text.withUTF8 { utf8 -> Int? in
-            guard isPlain(utf8) else { return nil }
-            return utf8.reduce(utf8.count + 2) { $0 + (needsEscape($1) ? 1 : 0) }
+            PrintableASCII.quotesAndBackslashes(in: utf8).map { utf8.count + 2 + $0 }
         }
         guard let count else { throw PlainJSONEncoder.Unsupported() }
         return count
@@ -45,7 +46,7 @@ enum PlainJSONString {
             position.pointee = UInt8(ascii: "\"")
             position += 1
             for byte in utf8 {
-                if needsEscape(byte) {
+                if PrintableASCII.isQuoteOrBackslash(byte) {
                     position.pointee = UInt8(ascii: "\\")
                     position += 1
                 }
@@ -55,15 +56,5 @@ enum PlainJSONString {
             position.pointee = UInt8(ascii: "\"")
             return position + 1 - output
         }
-    }
-
-    /// Whether every byte is printable ASCII.
-    private static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-    }
-
-    /// Whether `byte` is written after a backslash.
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }

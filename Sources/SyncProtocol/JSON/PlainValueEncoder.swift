@@ -95,9 +95,15 @@ final class PlainValueEncoder: Encoder {
         try encodeComposite(value)
     }
 
-    /// Encodes `value`, which is not a scalar `PlainScalar` writes, through its `encode(to:)`.
-    /// The caller finishes it.
+    /// Encodes `value`, which is not a scalar `PlainScalar` writes: through its
+    /// `PlainObjectEncodable` conformance when it has one, else its `encode(to:)`. The caller
+    /// finishes it.
     func encodeComposite<T: Encodable>(_ value: T) throws {
+        if shape == .empty, isOpen, writePlainObject(value) {
+            shape = .scalar
+            guard !sink.failed else { throw PlainJSONEncoder.Unsupported() }
+            return
+        }
         do {
             try value.encode(to: self)
         } catch {
