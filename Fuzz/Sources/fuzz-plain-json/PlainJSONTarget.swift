@@ -17,7 +17,8 @@ import TodoDomain
 /// - valid JSON is never refused as invalid JSON;
 /// - on plain JSON the plain decoder gives the reference's value (and `JSONDecoder`'s), and a
 ///   typed decoding of the todo app's state, models and item actions (these through
-///   `PlainObjectDecodable`) gives what `JSONDecoder` gives.
+///   `PlainObjectDecodable`) gives what `JSONDecoder` gives, and the state encodes (through
+///   `PlainObjectEncodable`) to what `JSONEncoder` writes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlainJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = bytes(data, size)
@@ -49,6 +50,7 @@ public func fuzzPlainJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             plain == expected, "plain decoder \(String(describing: plain)), reference \(String(describing: expected))")
     }
     decodesAlike(TodoState.self, input)
+    encodesAlike(TodoState.self, input)
     decodesAlike(ListViewModel.self, input)
     decodesAlike(ExportViewModel.self, input)
     decodesAlike(ItemViewModel.self, input)
@@ -96,6 +98,18 @@ func decodesAlike<T: Decodable & Equatable>(_ type: T.Type, _ input: [UInt8]) {
     guard let plain = try? PlainJSONDecoder.decode(type, from: input) else { return }
     let foundation = Result { try JSONDecoder().decode(type, from: Data(input)) }
     check((try? foundation.get()) == plain, "\(T.self): plain decoder \(plain), JSONDecoder \(foundation)")
+}
+
+/// When `input` decodes as `T`, the wire's encoding of it (through `PlainObjectEncodable`
+/// writers where `T`'s values have them) gives `JSONEncoder`'s bytes.
+func encodesAlike<T: Codable>(_ type: T.Type, _ input: [UInt8]) {
+    guard let value = try? JSONDecoder().decode(type, from: Data(input)) else { return }
+    let wire = try? WireJSON.encode(value)
+    let foundation = try? Array(WireJSON.makeEncoder().encode(value))
+    check(
+        wire == foundation,
+        "\(T.self): wire \(wire.map { String(decoding: $0, as: UTF8.self) } ?? "nil"), JSONEncoder \(foundation.map { String(decoding: $0, as: UTF8.self) } ?? "nil")"
+    )
 }
 
 /// `decodesAlike` for a type that is not `Equatable` (the actions, which read themselves
