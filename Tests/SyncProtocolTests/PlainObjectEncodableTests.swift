@@ -47,6 +47,38 @@ import Testing
         }
     }
 
+    /// Members of every kind the writer takes through the encoding's `Encoder` (an array of
+    /// integers, a nested `Codable` struct, optionals), with the same path marker as `Probe`.
+    struct Mixed: PlainObjectEncodable {
+        struct Inner: Codable {
+            var a: Int
+            var b: [String]
+        }
+        var counts: [Int] = [1, 2]
+        var inner = Inner(a: 1, b: ["x"])
+        var note: String?
+        var ratio: Double?
+
+        enum CodingKeys: String, CodingKey { case counts, inner, note, path, ratio }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(counts, forKey: .counts)
+            try container.encode(inner, forKey: .inner)
+            try container.encodeIfPresent(note, forKey: .note)
+            try container.encode("encoder", forKey: .path)
+            try container.encodeIfPresent(ratio, forKey: .ratio)
+        }
+
+        func encode(to object: inout PlainObjectWriter) {
+            object.encode(counts, forKey: "counts")
+            object.encode(inner, forKey: "inner")
+            object.encodeIfPresent(note, forKey: "note")
+            object.encode("writer", forKey: "path")
+            object.encodeIfPresent(ratio, forKey: "ratio")
+        }
+    }
+
     private func wire(_ value: some Encodable) throws -> String {
         String(decoding: try WireJSON.encode(value), as: UTF8.self)
     }
@@ -58,6 +90,16 @@ import Testing
         #expect(
             try wire([Probe(text: "x", inner: [Probe(text: "y")])])
                 == #"[{"inner":[{"inner":[],"path":"writer","text":"y"}],"path":"writer","text":"x"}]"#)
+    }
+
+    @Test func membersOfOtherTypesGoThroughTheEncodersContainers() throws {
+        #expect(try wire(Mixed()) == #"{"counts":[1,2],"inner":{"a":1,"b":["x"]},"path":"writer"}"#)
+        #expect(
+            try wire([Mixed(counts: [], note: "n")])
+                == #"[{"counts":[],"inner":{"a":1,"b":["x"]},"note":"n","path":"writer"}]"#)
+        // A floating-point number is not plain: the whole value goes to the encoder.
+        #expect(
+            try wire(Mixed(ratio: 0.5)) == #"{"counts":[1,2],"inner":{"a":1,"b":["x"]},"path":"encoder","ratio":0.5}"#)
     }
 
     @Test func whatTheWriterCannotWriteIsLeftToTheEncoder() throws {

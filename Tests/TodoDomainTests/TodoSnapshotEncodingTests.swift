@@ -1,7 +1,8 @@
 import Foundation
-import SyncProtocol
 import Testing
 import TodoDomain
+
+@testable import SyncProtocol
 
 /// The todo state encodes to the same bytes through the items' and undo steps'
 /// `PlainObjectEncodable` writers (`WireJSON.encode`, what snapshots use) as through
@@ -36,5 +37,8 @@ import TodoDomain
         let encoder = Array(try WireJSON.makeEncoder().encode(state))
         #expect(String(decoding: wire, as: UTF8.self) == String(decoding: encoder, as: UTF8.self))
         #expect(try WireJSON.decode(TodoState.self, from: wire) == state)
+        // The plain encoder, writers included, wrote it, unless a text is not printable ASCII.
+        let isASCII = state.items.allSatisfy { $0.text.utf8.allSatisfy { $0 < 0x80 } }
+        #expect((try? PlainJSONEncoder.encode(state)) != nil || !isASCII)
     }
 }

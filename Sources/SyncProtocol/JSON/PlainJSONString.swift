@@ -12,7 +12,6 @@ enum PlainJSONString {
             } else {
                 // The runs between the bytes to escape, each appended at once (byte by byte, a
                 // summary of an edit, quotes around a 128-character text, took 4,000 instructions).
-                bytes.reserveCapacity(bytes.count + utf8.count + escapes + 1)
                 var runStart = 0
                 for index in utf8.indices where PrintableASCII.isQuoteOrBackslash(utf8[index]) {
                     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))

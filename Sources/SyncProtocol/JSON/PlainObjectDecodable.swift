@@ -8,7 +8,7 @@ import Glibc
 /// `init(plainObject:)` must give what `init(from:)` gives for every object it takes, and
 /// return `nil` for any other (a member it needs absent, or of another kind): `init(from:)`
 /// then decodes that object, and words the error. Members it does not ask for are ignored,
-/// as a synthesized `init(from:)` ignores them.
+/// as a synthesized `init(from:)` ignores them. Conform value types or final classes.
 ///
 /// ```swift
 /// extension EditItem: PlainObjectDecodable {
@@ -129,7 +129,8 @@ extension PlainJSONDecoder {
     /// and takes them; `nil` otherwise.
     static func read<T>(_ type: T.Type, from fields: JSONObjectFields) -> T? {
         guard let readable = type as? any PlainObjectDecodable.Type else { return nil }
-        /// `R` is `T`: opened, so that no cast of the value is needed (a call into the runtime).
+        // `R` is `T` (a value type, or a final class: see `PlainObjectDecodable`), opened so
+        // that no cast of the value is needed (a call into the runtime).
         func read<R: PlainObjectDecodable>(_ readable: R.Type) -> T? {
             guard let value = R(plainObject: PlainObject(fields)) else { return nil }
             return unsafeBitCast(value, to: T.self)

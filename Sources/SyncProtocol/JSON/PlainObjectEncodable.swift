@@ -1,5 +1,3 @@
-import Glibc
-
 /// An `Encodable` type that also writes itself as a JSON object straight into the bytes of the
 /// encoding, without `Encoder`'s boxed containers: the fast path of `WireJSON.encode` (the
 /// snapshots the daemon saves are mostly values of a few such types, thousands of them).
@@ -7,7 +5,8 @@ import Glibc
 /// `encode(to:)` must write the members its `encode(to:)` for an `Encoder` writes, with the
 /// same values, in the order of their keys' bytes (`PlainObjectWriter` checks the order, and
 /// the encoding falls back to `JSONEncoder` when it is wrong, as it does for a string that is
-/// not printable ASCII).
+/// not printable ASCII). Conform value types or final classes: the writer of the static type
+/// is the one used.
 ///
 /// ```swift
 /// extension UndoStep: PlainObjectEncodable {
@@ -54,7 +53,7 @@ public struct PlainObjectWriter {
     /// Writes `value` at `key`.
     public mutating func encode(_ value: Bool, forKey key: StaticString) {
         guard begin(key) else { return }
-        encoder.sink.bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+        encoder.sink.bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
     /// Writes `value` at `key`.
@@ -101,6 +100,12 @@ public struct PlainObjectWriter {
         var object = PlainObjectWriter(encoder)
         value.encode(to: &object)
         object.end()
+    }
+
+    /// Writes `value` at `key` when there is one; nothing otherwise (as `encodeIfPresent`; the
+    /// `encode` above writes `null` for `nil`, as a keyed container's `encode` does).
+    public mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: StaticString) {
+        if let value { encode(value, forKey: key) }
     }
 
     /// Writes `value` at `key` when there is one; nothing otherwise (as `encodeIfPresent`).
@@ -178,8 +183,6 @@ public struct PlainObjectWriter {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
-    private static let trueBytes: [UInt8] = Array("true".utf8)
-    private static let falseBytes: [UInt8] = Array("false".utf8)
 }
 
 /// The coding key of a member `PlainObjectWriter` writes, for the coding path of its value.
@@ -200,8 +203,9 @@ extension PlainValueEncoder {
     /// Writes `value` through its `encode(to:)` for a `PlainObjectWriter` when its type has one;
     /// `false` otherwise. The value's bytes are then complete, as a scalar's are.
     func writePlainObject<T: Encodable>(_ value: T) -> Bool {
-        guard let writable = T.self as? any PlainObjectEncodable.Type else { return false }
-        /// `W` is `T`: opened, so that no cast of the value is needed (a call into the runtime).
+        guard let writable = sink.plainObjectEncodable(T.self) else { return false }
+        // `W` is `T` (a value type, or a final class: see `PlainObjectEncodable`), opened so
+        // that no cast of the value is needed (a call into the runtime).
         func write<W: PlainObjectEncodable>(_ writable: W.Type) {
             PlainObjectWriter.write(unsafeBitCast(value, to: W.self), with: self)
         }

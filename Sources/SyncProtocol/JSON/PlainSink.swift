@@ -20,6 +20,10 @@ final class PlainSink {
     private unowned let root: PlainSink?
     /// Whether something was found that this encoder leaves to `JSONEncoder` (in the root).
     @exclusivity(unchecked) private var rootFailed = false
+    /// The type last asked about with `plainObjectEncodable` and the answer (in the root): the
+    /// elements of an array ask one after another, and a conformance lookup is a call into the
+    /// runtime's tables.
+    @exclusivity(unchecked) private var lastAsked: (type: ObjectIdentifier, writable: (any PlainObjectEncodable.Type)?)?
 
     /// The sink of an `encode` call.
     init() {
@@ -34,6 +38,16 @@ final class PlainSink {
     /// Whether the encoding has failed: from then on nothing is written, and every call that
     /// can throw throws `Unsupported`.
     var failed: Bool { root?.rootFailed ?? rootFailed }
+
+    /// `type` as a `PlainObjectEncodable` type, if it is one.
+    func plainObjectEncodable(_ type: Any.Type) -> (any PlainObjectEncodable.Type)? {
+        let root = root ?? self
+        let identifier = ObjectIdentifier(type)
+        if let lastAsked = root.lastAsked, lastAsked.type == identifier { return lastAsked.writable }
+        let writable = type as? any PlainObjectEncodable.Type
+        root.lastAsked = (identifier, writable)
+        return writable
+    }
 
     /// Marks the encoding failed and returns the error to throw.
     @discardableResult

@@ -100,6 +100,7 @@ final class PlainValueEncoder: Encoder {
     /// finishes it.
     func encodeComposite<T: Encodable>(_ value: T) throws {
         if shape == .empty, isOpen, writePlainObject(value) {
+            // Its bytes are complete, as a scalar's are: nothing is left for `finish`.
             shape = .scalar
             guard !sink.failed else { throw PlainJSONEncoder.Unsupported() }
             return

@@ -62,10 +62,8 @@ enum CrossHostLatencyFigure {
         // Host 2 can show a change before host 1's ack is read (the reader thread waits for a
         // core on a busy machine): the way between the hosts then added nothing, so 0, not a
         // negative latency.
-        let crossing = Distribution(
-            delays(after: paced.ackedAt, keys: paced.versions, arrivals: remoteArrivals, from: warmUp).map {
-                max(0, $0)
-            })
+        let crossings = delays(after: paced.ackedAt, keys: paced.versions, arrivals: remoteArrivals, from: warmUp)
+        let crossing = Distribution(crossings.map { max(0, $0) })
         report.tails = [
             LatencyTail("subscriber on another host", remoteSample.latency),
             LatencyTail("subscriber on the same host", localSample.latency), LatencyTail("dispatch to ack", ack),
@@ -98,6 +96,7 @@ enum CrossHostLatencyFigure {
         record(localSample.latency, as: "local", in: &report)
         record(ack, as: "ack", in: &report)
         record(crossing, as: "ackToRemote", in: &report)
+        report.details["ackToRemoteUpdatesFirst"] = Double(crossings.filter { $0 < 0 }.count)
         report.details["remoteUnseen"] = Double(remoteSample.unseen)
         report.details["remoteReceivedFraction"] = remoteSample.receivedFraction
         report.details["achievedPerSecond"] = remoteSample.achievedRate
