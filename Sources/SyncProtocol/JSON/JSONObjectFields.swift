@@ -1,3 +1,5 @@
+import Glibc
+
 /// The top-level members of one JSON object, found in a single pass over its bytes without
 /// building any value: where each member's value starts and ends, and what kind it is.
 ///
@@ -118,9 +120,12 @@ public struct JSONObjectFields {
 
     /// The member named `key`, if there is one.
     public func member(_ key: StaticString) -> Member? {
-        let name = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        return members.first { member in
-            member.key.count == name.count && bytes[member.key].elementsEqual(name)
+        let count = key.utf8CodeUnitCount
+        return bytes.withUnsafeBufferPointer { buffer in
+            members.first { member in
+                member.key.count == count
+                    && (count == 0 || memcmp(buffer.baseAddress! + member.key.lowerBound, key.utf8Start, count) == 0)
+            }
         }
     }
 
@@ -133,9 +138,14 @@ public struct JSONObjectFields {
     /// The value of `member` when it is a string without escapes.
     public func plainString(_ member: Member) -> String? {
         guard member.kind == .string else { return nil }
-        let inner = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
-        guard !bytes[inner].contains(UInt8(ascii: "\\")) else { return nil }
-        return String(decoding: bytes[inner], as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { buffer in
+            let inner = UnsafeBufferPointer(
+                rebasing: buffer[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])
+            guard inner.isEmpty || memchr(inner.baseAddress!, Int32(UInt8(ascii: "\\")), inner.count) == nil else {
+                return nil
+            }
+            return String(decoding: inner, as: UTF8.self)
+        }
     }
 
     /// The value of `key` when it is an integer written without fraction or exponent that fits
@@ -147,18 +157,24 @@ public struct JSONObjectFields {
     /// The value of `member` when it is an integer literal that fits an `Int64`.
     public func plainInteger(_ member: Member) -> Int64? {
         guard member.kind == .number else { return nil }
-        var digits = bytes[member.value]
-        let negative = digits.first == UInt8(ascii: "-")
-        if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.count <= 19,
-            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
-        var magnitude: UInt64 = 0
-        for digit in digits { magnitude = magnitude * 10 + UInt64(digit - UInt8(ascii: "0")) }
-        if negative {
-            return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
+        return bytes.withUnsafeBufferPointer { buffer -> Int64? in
+            var position = member.value.lowerBound
+            let negative = buffer[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            let digits = member.value.upperBound - position
+            guard digits > 0, digits <= 19 else { return nil }
+            var magnitude: UInt64 = 0
+            while position < member.value.upperBound {
+                let digit = buffer[position] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                magnitude = magnitude &* 10 &+ UInt64(digit)
+                position += 1
+            }
+            if negative {
+                return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
+            }
+            return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
         }
-        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
     /// The value of `key` as an unsigned integer (see `plainInteger`); `nil` when negative.
