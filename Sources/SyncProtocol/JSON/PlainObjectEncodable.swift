@@ -182,7 +182,6 @@ public struct PlainObjectWriter {
     private static func folded(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
-
 }
 
 /// The coding key of a member `PlainObjectWriter` writes, for the coding path of its value.
