@@ -13,13 +13,13 @@ import Testing
         defer { loop.deallocate() }
         #expect(uv_loop_init(loop) == 0)
         defer { uv_loop_close(loop) }
-        let writer = JournalWriter<Int>(
+        let writer = JournalWriter(
             journal: FailingJournal(error), loop: loop, durableVersion: 0, lastSnapshotVersion: 0,
             snapshots: .every(1000, from: .empty), inlineCommitLimit: 8,
             logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
         let entry = JournalEntry(
             version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)
-        #expect(writer.startNextJob(entries: [entry], appliedState: 1, appliedLedger: DispatchLedger()) == .ranInline)
+        #expect(writer.startNextJob(entries: [entry], appliedState: StateEncoding(1), appliedLedger: DispatchLedger()) == .ranInline)
         #expect(writer.durableVersion == 0)
         let seen = writer.takeFinished().outcomes.map { outcome in
             switch outcome {

@@ -32,7 +32,7 @@ private struct Bump: Action {
         let quiet = open("/dev/null", O_WRONLY)
         defer { close(quiet) }
         let logger = Logger(label: "test", minimumLevel: .error, forJournal: false, descriptor: quiet)
-        let writer = JournalWriter<Int>(
+        let writer = JournalWriter(
             journal: FailingJournal(.uncertain(path: "/nowhere/journal.sqlite3", reason: "EIO")), loop: loop,
             durableVersion: 0, lastSnapshotVersion: 0, snapshots: .every(1000, from: .empty), inlineCommitLimit: 8,
             logger: logger)

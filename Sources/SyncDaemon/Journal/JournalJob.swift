@@ -1,13 +1,24 @@
 import SyncJournal
+import SyncProtocol
 
 /// Why a snapshot could not be encoded.
 struct SnapshotFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// A read of the journal queued by the shell. Not nested in the generic `JournalWriter`
-/// (neither is `JournalJobResults`), so that their type metadata is not looked up at run time
-/// on every commit.
+/// What encodes the app's state for a snapshot, on any thread: the writer is not generic over
+/// the state (see `JournalWriter`).
+struct StateEncoding: Sendable {
+    /// The state's JSON, as `WireJSON.encode` writes it.
+    let encode: @Sendable () throws -> [UInt8]
+
+    /// What encodes `state`.
+    init<State: Encodable & Sendable>(_ state: State) {
+        encode = { try WireJSON.encode(state) }
+    }
+}
+
+/// A read of the journal queued by the shell.
 struct JournalRead {
     /// Reads, on the job's thread, and returns what delivers the result on the loop thread.
     let perform: (any Journal) -> () -> Void

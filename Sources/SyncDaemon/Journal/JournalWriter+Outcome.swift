@@ -7,7 +7,7 @@ extension JournalWriter {
     /// What the jobs that ended since the last `takeFinished()` left for the engine.
     struct Finished {
         /// What became of the commits, in the order they ended.
-        var outcomes: [CommitOutcome<State>] = []
+        var outcomes: [CommitOutcome] = []
         /// What delivers each read's result, in the order the reads were queued.
         var reads: [() -> Void] = []
     }

@@ -41,11 +41,15 @@ import SyncProtocol
 /// had not saved on it (`CommitOutcome.overtaken`); a job also reads their appends when asked to
 /// catch up (`requestCatchUp()`, after the listener heard of them).
 ///
+/// The writer never sees the app's state, only what encodes it for a snapshot (a
+/// `StateEncoding`): it is not generic, so that a commit makes no runtime lookup of type
+/// metadata.
+///
 /// Lifetime: `work.data` points at this writer, retained from `uv_queue_work` to the after-work
 /// callback. Loop-confined, except `performJob`, which runs on a pool thread: while a job runs
 /// the pool thread only reads `job` and `journal` and only writes `jobResults`, which the loop
 /// thread reads after the job (libuv's queue orders the two). Not `Sendable`.
-final class JournalWriter<State: Codable & Sendable> {
+final class JournalWriter {
     /// One unit of work for the thread pool.
     private struct Job {
         var entries: [JournalEntry]
@@ -53,8 +57,7 @@ final class JournalWriter<State: Codable & Sendable> {
         var snapshot: Snapshot?
         /// What a snapshot is made of once this commit is durable (the batch makes one due):
         /// encoded then beside the commits, never before one.
-        var snapshotDue: SnapshotSource<State>?
-        var endState: State?
+        var snapshotDue: SnapshotSource?
         var reads: [JournalRead]
         /// Read what other daemons appended after `durableVersion` (a shared log).
         var catchUp: Bool
@@ -88,7 +91,7 @@ final class JournalWriter<State: Codable & Sendable> {
     private var catchUpRequested = false
     private var job: Job?
     /// Snapshots due and not encoded yet, oldest first (one is encoded at a time).
-    private var snapshotsToEncode: [SnapshotSource<State>] = []
+    private var snapshotsToEncode: [SnapshotSource] = []
     /// Whether a snapshot is being encoded on the thread pool.
     private var isEncodingSnapshot = false
     /// Snapshots encoded and not saved yet, oldest first: each job saves one.
@@ -188,15 +191,15 @@ final class JournalWriter<State: Codable & Sendable> {
 
     /// Starts a job committing `entries` (the actions applied since the last commit, in order)
     /// with the reads queued, unless there is nothing to do; never while a job runs (see
-    /// `isBusy`). `appliedState` is the state after the last of `entries`: the job holds
-    /// it until the commit ends (it becomes the durable state), so the next action copies the
-    /// state once, and no more often than once per commit. `appliedLedger` matches it; it is
-    /// saved beside a snapshot, so that recovery need not replay the whole journal to rebuild
-    /// it. A small commit runs on the loop thread unless the last job ran on the pool (see the
-    /// type's summary).
+    /// `isBusy`). `appliedState` encodes the state after the last of `entries`, asked for only
+    /// when the batch makes a snapshot due. `appliedLedger` matches it; it is saved beside a
+    /// snapshot, so that recovery need not replay the whole journal to rebuild it. A small
+    /// commit runs on the loop thread unless the last job ran on the pool (see the type's
+    /// summary).
     @discardableResult
     func startNextJob(
-        entries: [JournalEntry], appliedState: State, appliedLedger: @autoclosure () -> DispatchLedger
+        entries: [JournalEntry], appliedState: @autoclosure () -> StateEncoding,
+        appliedLedger: @autoclosure () -> DispatchLedger
     ) -> Start {
         precondition(job == nil, "startNextJob while a job runs")
         let mayRunInline = !poolJobEnded
@@ -204,16 +207,15 @@ final class JournalWriter<State: Codable & Sendable> {
         guard !entries.isEmpty || !pendingReads.isEmpty || catchUpRequested || !encodedSnapshots.isEmpty else {
             return .none
         }
-        let state = entries.isEmpty ? nil : appliedState
         // Reads ride along a few at a time, so that a burst of them cannot hold commits back.
         let reads = Array(pendingReads.prefix(Self.readsPerJob))
         var next = Job(
-            entries: entries, snapshot: encodedSnapshots.first, endState: state, reads: reads,
-            catchUp: catchUpRequested, durableVersion: durableVersion)
+            entries: entries, snapshot: encodedSnapshots.first, reads: reads, catchUp: catchUpRequested,
+            durableVersion: durableVersion)
         catchUpRequested = false
         if !encodedSnapshots.isEmpty { encodedSnapshots.removeFirst() }
-        if let last = entries.last, let state, snapshots.isDue(after: entries) {
-            next.snapshotDue = SnapshotSource(state: state, ledger: appliedLedger(), version: last.version)
+        if let last = entries.last, snapshots.isDue(after: entries) {
+            next.snapshotDue = SnapshotSource(state: appliedState(), ledger: appliedLedger(), version: last.version)
         }
         pendingReads.removeFirst(reads.count)
         job = next
@@ -224,19 +226,19 @@ final class JournalWriter<State: Codable & Sendable> {
             jobFinished(status: 0, ranInline: true)
             return .ranInline
         }
-        work.pointee.data = Unmanaged.passRetained(self as AnyObject).toOpaque()
+        work.pointee.data = Unmanaged.passRetained(self).toOpaque()
         let queued = uv_queue_work(loop, work, onPoolThread, afterPoolJob)
         if queued != 0 {
-            Unmanaged<AnyObject>.fromOpaque(work.pointee.data).release()
+            Unmanaged<JournalWriter>.fromOpaque(work.pointee.data).release()
             jobFinished(status: queued)
         }
         return .queued
     }
 
     /// Commits `remaining` (what the engine applied and did not commit yet) and saves a
-    /// snapshot of the final state and ledger, on the calling thread. Only at shutdown, after
-    /// the loop has stopped (so no job is running).
-    func finish(remaining: [JournalEntry], finalState: State, ledger: DispatchLedger, version: UInt64) {
+    /// snapshot of the final state (which `finalState` encodes) and ledger, on the calling
+    /// thread. Only at shutdown, after the loop has stopped (so no job is running).
+    func finish(remaining: [JournalEntry], finalState: StateEncoding, ledger: DispatchLedger, version: UInt64) {
         precondition(job == nil, "finish() while a commit is running")
         do {
             if let last = remaining.last {
@@ -330,7 +332,7 @@ final class JournalWriter<State: Codable & Sendable> {
                 if ranInline { inlineCommitCount += 1 }
                 outage.succeeded()
                 if let due = ended.snapshotDue { encodeSnapshot(of: due) }
-                if let state = ended.endState { report(.durable(version: last.version, state: state)) }
+                report(.durable(version: last.version))
             case .failure(let error):
                 // Overtaken, and the newer entries could not be read: that failure is the cause.
                 var cause = error
@@ -363,14 +365,14 @@ final class JournalWriter<State: Codable & Sendable> {
         if !ranInline { delegate?.journalWriterFinishedJob() }
     }
 
-    private func report(_ outcome: CommitOutcome<State>) {
+    private func report(_ outcome: CommitOutcome) {
         finished.outcomes.append(outcome)
     }
 
     /// Encodes a snapshot of `source` (durable) on the thread pool, beside the commits, and
     /// keeps it for a later job to save: encoding a large state takes long, and no commit
     /// waits for it. Snapshots are encoded one at a time, in version order.
-    private func encodeSnapshot(of source: SnapshotSource<State>) {
+    private func encodeSnapshot(of source: SnapshotSource) {
         snapshotsToEncode.append(source)
         if snapshotsToEncode.count > Self.snapshotBacklog {
             snapshotsToEncode.removeFirst()
@@ -423,40 +425,32 @@ final class JournalWriter<State: Codable & Sendable> {
         report(.overtaken(foreign: foreign, unsaved: unsaved))
     }
 
-    /// The snapshot of `state` and `ledger` at `version`, or why it cannot be made. Pure: runs
-    /// on the pool thread too.
-    private static func encodeSnapshot(_ state: State, ledger: DispatchLedger, version: UInt64) -> Result<
+    /// The snapshot of the state `state` encodes and of `ledger` at `version`, or why it cannot
+    /// be made. Pure: runs on the pool thread too.
+    private static func encodeSnapshot(_ state: StateEncoding, ledger: DispatchLedger, version: UInt64) -> Result<
         Snapshot, SnapshotFailure
     > {
         do {
-            return .success(Snapshot(version: version, state: try WireJSON.encode(state), ledger: ledger.encoded()))
+            return .success(Snapshot(version: version, state: try state.encode(), ledger: ledger.encoded()))
         } catch {
             return .failure(SnapshotFailure(description: "cannot encode a snapshot at version \(version): \(error)"))
         }
     }
 }
 
-/// What a snapshot is made of: the durable state, the dispatch ledger matching it, its version.
-struct SnapshotSource<State: Sendable>: Sendable {
-    let state: State
+/// What a snapshot is made of: the durable state (as what encodes it), the dispatch ledger
+/// matching it, its version.
+struct SnapshotSource: Sendable {
+    let state: StateEncoding
     let ledger: DispatchLedger
     let version: UInt64
 }
 
-/// The part of `JournalWriter` the C callbacks need, without its generic parameter (a C
-/// function pointer cannot capture one).
-private protocol ThreadPoolJob: AnyObject {
-    func performJob()
-    func jobFinished(status: Int32, ranInline: Bool)
-}
-
-extension JournalWriter: ThreadPoolJob {}
-
 private let onPoolThread: uv_work_cb = { work in
-    (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeUnretainedValue() as! any ThreadPoolJob).performJob()
+    Unmanaged<JournalWriter>.fromOpaque(work!.pointee.data).takeUnretainedValue().performJob()
 }
 
 private let afterPoolJob: uv_after_work_cb = { work, status in
-    (Unmanaged<AnyObject>.fromOpaque(work!.pointee.data).takeRetainedValue() as! any ThreadPoolJob).jobFinished(
+    Unmanaged<JournalWriter>.fromOpaque(work!.pointee.data).takeRetainedValue().jobFinished(
         status: status, ranInline: false)
 }

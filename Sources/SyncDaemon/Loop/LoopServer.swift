@@ -18,7 +18,7 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
     let engine: Engine<App>
     /// The latest published state, for side effects on other threads.
     let mirror: StateMirror<App.State>
-    let writer: JournalWriter<App.State>
+    let writer: JournalWriter
     private let loop: UnsafeMutablePointer<uv_loop_t>
     private let logger: Logger
     private let peerPolicy: PeerPolicy
@@ -45,7 +45,7 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
 
     /// A shell for `engine` on `loop`, committing through `writer`.
     init(
-        engine: Engine<App>, loop: UnsafeMutablePointer<uv_loop_t>, writer: JournalWriter<App.State>,
+        engine: Engine<App>, loop: UnsafeMutablePointer<uv_loop_t>, writer: JournalWriter,
         peerPolicy: PeerPolicy, dependencies: App.Dependencies, logger: Logger
     ) throws(DaemonError) {
         self.engine = engine
@@ -117,7 +117,7 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
         isPerforming = false
     }
 
-    private func perform(_ output: EngineOutput<App>) {
+    private func perform(_ output: EngineOutput) {
         switch output {
         case .startReading(let id): sockets[id]?.startReading()
         case .stopReading(let id): sockets[id]?.stopReading()
@@ -126,7 +126,7 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
         case .close(let id): sockets.removeValue(forKey: id)?.close()
         case .wantPassEnd: passEnd.start()
         case .passEndIdle: passEnd.stop()
-        case .startJournalJob(let entries, let state, let ledger): startJournalJob(entries, state, ledger)
+        case .startJournalJob(let entries, let ledger): startJournalJob(entries, ledger)
         case .readEntries(let read, let after, let limit):
             writer.read(after: after, limit: limit) { [unowned self] in feed(.entriesRead(read: read, $0)) }
         case .readPastBase(let read, let version, let replayLimit):
@@ -137,8 +137,9 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
             PoolTask.run(on: loop, work: work) { [unowned self] in feed(.poolJobEnded(job: job, $0)) }
         case .requestCatchUp: writer.requestCatchUp()
         case .takeBackDurableVersion(let version): writer.takeBackDurableVersion(to: version)
-        case .publish(let state, let version): mirror.publish(state: state, version: version)
-        case .startSideEffect(let call, let effect): calls.start(effect, call: call)
+        case .publish: mirror.publish(state: engine.publishedState, version: engine.publishedVersion)
+        case .startSideEffect(let call):
+            if let effect = engine.takeSideEffect(forCall: call) { calls.start(effect, call: call) }
         case .cancelSideEffects(let ids): calls.cancel(ids)
         case .answerSideEffectDispatch(let reply, let result):
             guard let continuation = sideEffectReplies.removeValue(forKey: reply) else { return }
@@ -165,9 +166,10 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
     }
 
     /// Starts the writer's next job and tells the engine how it went.
-    private func startJournalJob(_ entries: [JournalEntry], _ state: App.State, _ ledger: DispatchLedger) {
+    private func startJournalJob(_ entries: [JournalEntry], _ ledger: DispatchLedger) {
         isStartingJob = true
-        let start = writer.startNextJob(entries: entries, appliedState: state, appliedLedger: ledger)
+        let start = writer.startNextJob(
+            entries: entries, appliedState: StateEncoding(engine.committingState), appliedLedger: ledger)
         isStartingJob = false
         switch start {
         case .none:

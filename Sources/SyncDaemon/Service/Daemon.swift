@@ -71,7 +71,7 @@ public final class Daemon<App: SyncApp> {
                 "replaced the stale socket \(configuration.socketPath) (left by a daemon that did not stop cleanly)")
         }
         let notifier = SystemdNotifier()
-        let writer = JournalWriter<App.State>(
+        let writer = JournalWriter(
             journal: journal, loop: loop, durableVersion: recovered.store.version,
             lastSnapshotVersion: recovered.snapshotVersion,
             snapshots: configuration.snapshotSchedule(from: recovered.snapshotOrigin),
@@ -100,7 +100,8 @@ public final class Daemon<App: SyncApp> {
         if let fatal = server.fatalStop { throw fatal }
         let applied = engine.appliedStore
         writer.finish(
-            remaining: engine.uncommitted, finalState: applied.state, ledger: engine.ledger, version: applied.version)
+            remaining: engine.uncommitted, finalState: StateEncoding(applied.state), ledger: engine.ledger,
+            version: applied.version)
         if writer.commitCount > 0 {
             let average = Double(writer.committedActionCount) / Double(writer.commitCount)
             let overtaken = journal.isShared ? ", \(writer.overtakenCount) overtaken by other daemons" : ""
@@ -197,7 +198,7 @@ public final class Daemon<App: SyncApp> {
     /// Notes the database going away (the writer logs it, and its return once a commit or a
     /// read works again), and logs the leader lock changing hands.
     private static func noteChanges(
-        from old: SharedLogObservation?, to new: SharedLogObservation, writer: JournalWriter<App.State>,
+        from old: SharedLogObservation?, to new: SharedLogObservation, writer: JournalWriter,
         logger: Logger
     ) {
         let old = old ?? .unknown

@@ -144,18 +144,6 @@ extension Engine {
     /// Carries out what a transition of `connection`'s machine asked for, in the order its
     /// `Effects` documents.
     func perform(_ effects: ConnectionStateMachine.Effects, on connection: ClientConnection) {
-        guard effects.close != nil || effects.stopReading || effects.startReading else {
-            // What nearly every queued reply asks for, without the emits below: their
-            // `EngineOutput<App>` is a runtime metadata lookup that would be made on every call.
-            if effects.scheduleFlush { scheduleFlush(of: connection) }
-            return
-        }
-        performWithOutputs(effects, on: connection)
-    }
-
-    /// `perform` for effects that stop or start reading or close.
-    @inline(never)
-    private func performWithOutputs(_ effects: ConnectionStateMachine.Effects, on connection: ClientConnection) {
         if let reason = effects.close {
             lose(connection, reason)
             return

@@ -38,11 +38,13 @@ extension Engine {
         var batch: [JournalEntry] = []
         swap(&batch, &uncommitted)
         journalJob = .starting
-        emit(.startJournalJob(entries: batch, state: store.state, ledger: ledger))
+        committingState = store.state
+        committingVersion = batch.last?.version
+        emit(.startJournalJob(entries: batch, ledger: ledger))
     }
 
     /// The second step, once the journal job asked for started (or had nothing to do).
-    func journalJobDidStart(_ start: JournalJobStart<App.State>) {
+    func journalJobDidStart(_ start: JournalJobStart) {
         switch start {
         case .none:
             journalJob = .idle
@@ -81,7 +83,7 @@ extension Engine {
         guard version != publishedVersion else { return }
         publishedState = durableState
         publishedVersion = version
-        emit(.publish(state: publishedState, version: version))
+        emit(.publish(version: version))
         hub.publish(publishedState, version: version) { subscriber, change in
             guard let connection = connections[subscriber.connectionID] else { return false }
             return enqueueUpdate(change, subscription: subscriber.subscription, version: version, to: connection)

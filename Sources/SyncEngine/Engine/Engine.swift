@@ -35,6 +35,11 @@ package final class Engine<App: SyncApp> {
     /// The newest state known to be on disk, and its version.
     var durableState: App.State
     package internal(set) var durableVersion: UInt64
+    /// The applied state the journal job asked for last ends with (`startJournalJob`), and
+    /// the version its batch ends with (none: `nil`): the durable state once that job's commit
+    /// is (`CommitOutcome.durable`).
+    package internal(set) var committingState: App.State
+    var committingVersion: UInt64?
     /// The numbered dispatches applied, durable or pending (see `Engine+ExactlyOnce.swift`).
     package internal(set) var ledger: DispatchLedger
     /// The actions applied since the last commit started, in order: the next commit's batch.
@@ -77,8 +82,11 @@ package final class Engine<App: SyncApp> {
     /// Shutdown progress (see `Engine+Shutdown.swift`).
     package internal(set) var shutdown = ShutdownProgress.serving
 
+    /// The side effects `startSideEffect` outputs ask for, until the shell takes them.
+    var sideEffectsToStart: [Int: any DispatchedSideEffect<App.State, App.Dependencies>] = [:]
+
     /// What the shell is to do, in order, since it last took them.
-    private var outputs: [EngineOutput<App>] = []
+    private var outputs: [EngineOutput] = []
     /// Whether `performOutputs` is running.
     private var isPerformingOutputs = false
     /// Whether `wantPassEnd` was asked for and the pass has not ended yet.
@@ -101,6 +109,7 @@ package final class Engine<App: SyncApp> {
         self.ledger = ledger
         durableState = store.state
         durableVersion = store.version
+        committingState = store.state
         publishedState = store.state
         publishedVersion = store.version
         sideEffectTypes = Dictionary(
@@ -125,7 +134,7 @@ package final class Engine<App: SyncApp> {
     /// engine new inputs (an inline commit, a write that fails at once): their outputs are
     /// performed in this call too, after those asked for before them. Not called from within
     /// `perform` (the shell performs once per input, however deep its inputs nest).
-    package func performOutputs(_ perform: (EngineOutput<App>) -> Void) {
+    package func performOutputs(_ perform: (EngineOutput) -> Void) {
         precondition(!isPerformingOutputs, "performOutputs called from within performOutputs")
         isPerformingOutputs = true
         defer { isPerformingOutputs = false }
@@ -139,30 +148,28 @@ package final class Engine<App: SyncApp> {
     }
 
     /// What the shell is to do since it last asked, in order (tests read outputs this way).
-    package func takeOutputs() -> [EngineOutput<App>] {
-        var taken: [EngineOutput<App>] = []
+    package func takeOutputs() -> [EngineOutput] {
+        var taken: [EngineOutput] = []
         swap(&taken, &outputs)
         return taken
     }
 
     /// Asks the shell to do `output`, after everything asked before it.
-    func emit(_ output: EngineOutput<App>) {
+    func emit(_ output: EngineOutput) {
         outputs.append(output)
     }
 
     /// Asks for the end of this loop pass, once.
     func wantPassEnd() {
         guard !passEndWanted else { return }
-        askForPassEnd()
-    }
-
-    /// The first `wantPassEnd` of a pass. Apart, so that the runtime lookup of
-    /// `EngineOutput<App>`'s metadata, which the emit needs, is not made by every dispatch's
-    /// `wantPassEnd`, where the compiler would hoist it above the guard.
-    @inline(never)
-    private func askForPassEnd() {
         passEndWanted = true
         emit(.wantPassEnd)
+    }
+
+    /// The side effect a `startSideEffect` output asked to start as call `call`, handed over
+    /// once (`nil` after).
+    package func takeSideEffect(forCall call: Int) -> (any DispatchedSideEffect<App.State, App.Dependencies>)? {
+        sideEffectsToStart.removeValue(forKey: call)
     }
 
     /// Takes what the answer of journal read or pool job `id` is for out of `journalReads`, and

@@ -19,9 +19,9 @@ package enum EngineInput<State: Sendable> {
     /// The end of a loop pass, asked for with `EngineOutput.wantPassEnd`.
     case passEnded
     /// How the journal job asked for by `EngineOutput.startJournalJob` started.
-    case journalJobStarted(JournalJobStart<State>)
+    case journalJobStarted(JournalJobStart)
     /// A journal job that ran off the loop ended with these outcomes, in order.
-    case journalJobFinished([CommitOutcome<State>])
+    case journalJobFinished([CommitOutcome])
     /// The journal has work of its own (a snapshot to save): the next pass end starts a job.
     case journalHasWork
     /// The entries a history read (`EngineOutput.readEntries`) found.
@@ -64,11 +64,11 @@ package struct Peer: Equatable, Sendable {
 }
 
 /// How a journal job the engine asked for started.
-package enum JournalJobStart<State: Sendable> {
+package enum JournalJobStart {
     /// There was nothing to do.
     case none
     /// The job runs off the loop; `EngineInput.journalJobFinished` follows.
     case queued
     /// The job ran at once, with these outcomes.
-    case ranInline([CommitOutcome<State>])
+    case ranInline([CommitOutcome])
 }

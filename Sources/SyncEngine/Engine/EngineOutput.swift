@@ -1,11 +1,12 @@
 import SyncJournal
 import SyncProtocol
-import SyncStore
 
 /// What the engine asks its shell to do, in the order it must be done. The engine performs no
 /// I/O: every socket operation, journal job, thread-pool task, side-effect task, timer and log
-/// line is one of these.
-package enum EngineOutput<App: SyncApp> {
+/// line is one of these. Not generic: what a case needs of the app's types (a state, a side
+/// effect) the shell reads from the engine, so that emitting and performing an output make no
+/// runtime lookup of type metadata.
+package enum EngineOutput {
     /// Start reading the client's socket.
     case startReading(connection: Int)
     /// Stop reading the client's socket (backpressure, the end of its input).
@@ -20,9 +21,9 @@ package enum EngineOutput<App: SyncApp> {
     /// Nothing more to do at the end of loop passes until the next `wantPassEnd`.
     case passEndIdle
     /// Commit `entries` (possibly none) as one transaction, with whatever the journal has of its
-    /// own to do, then report `EngineInput.journalJobStarted`. `state` and `ledger` are the
-    /// applied ones after the last entry.
-    case startJournalJob(entries: [JournalEntry], state: App.State, ledger: DispatchLedger)
+    /// own to do, then report `EngineInput.journalJobStarted`. `ledger` and the engine's
+    /// `committingState` are the applied ones after the last entry.
+    case startJournalJob(entries: [JournalEntry], ledger: DispatchLedger)
     /// Read up to `limit` durable entries after version `after` (`EngineInput.entriesRead`).
     case readEntries(read: Int, after: UInt64, limit: Int)
     /// Read what rebuilding version `version` starts from (`EngineInput.pastBaseRead`).
@@ -34,10 +35,12 @@ package enum EngineOutput<App: SyncApp> {
     case requestCatchUp
     /// A shared log's foreign entries could not be applied: the durable version goes back.
     case takeBackDurableVersion(UInt64)
-    /// A new version is visible: show it to the side effects.
-    case publish(state: App.State, version: UInt64)
-    /// Start the side effect a client dispatched, as call `call` (`EngineInput.sideEffectFinished`).
-    case startSideEffect(call: Int, any DispatchedSideEffect<App.State, App.Dependencies>)
+    /// Version `version` is visible: show the engine's `publishedState` and `publishedVersion`
+    /// to the side effects (newer ones, when a later output publishes again).
+    case publish(version: UInt64)
+    /// Start the side effect a client dispatched, as call `call` (`EngineInput.sideEffectFinished`);
+    /// the engine hands it over once, with `takeSideEffect(forCall:)`.
+    case startSideEffect(call: Int)
     /// Cancel these calls: their clients are gone, or the daemon stops. They still end.
     case cancelSideEffects([Int])
     /// Tell the side effect waiting on `reply` what became of the action it dispatched.

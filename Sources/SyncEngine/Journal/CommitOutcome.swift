@@ -1,10 +1,12 @@
 import SyncJournal
 
-/// What became of a committed batch, as the journal writer reports it. Not nested in the
-/// generic engine, so that its metadata is not looked up at run time on every commit.
-package enum CommitOutcome<State: Sendable> {
-    /// Everything up to `version` is on disk; `state` is the state at `version`.
-    case durable(version: UInt64, state: State)
+/// What became of a committed batch, as the journal writer reports it. Not generic, and not
+/// nested in the generic engine, so that its metadata is not looked up at run time on every
+/// commit.
+package enum CommitOutcome {
+    /// Everything up to `version` is on disk: the batch of the journal job asked for last
+    /// ends there, and the engine's `committingState` is the state at `version`.
+    case durable(version: UInt64)
     /// A commit failed. Nothing after `durableVersion` is saved; the engine drops what it
     /// applied while the commit ran too: those actions were applied on top of lost ones.
     case failed(durableVersion: UInt64, reason: String)

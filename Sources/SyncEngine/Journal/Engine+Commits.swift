@@ -15,24 +15,25 @@ import SyncStore
 extension Engine {
     /// A job that ran off the loop ended: settled at once, before another action is applied on
     /// top of a commit that failed or was overtaken; answered at the end of this pass.
-    func journalJobDidFinish(_ outcomes: [CommitOutcome<App.State>]) {
+    func journalJobDidFinish(_ outcomes: [CommitOutcome]) {
         journalJob = .idle
         settle(outcomes)
         wantPassEnd()
     }
 
     /// Settles each commit's outcome, in order.
-    func settle(_ outcomes: [CommitOutcome<App.State>]) {
+    func settle(_ outcomes: [CommitOutcome]) {
         for outcome in outcomes { settle(outcome) }
     }
 
     /// Durable actions get their acks at the end of this pass; after a failure the store and
     /// the ledger go back to the last durable state and every pending dispatch (and every
     /// duplicate waiting for one) fails.
-    private func settle(_ outcome: CommitOutcome<App.State>) {
+    private func settle(_ outcome: CommitOutcome) {
         switch outcome {
-        case .durable(let version, let state):
-            durableState = state
+        case .durable(let version):
+            precondition(version == committingVersion, "a durable version that is not the last job's batch's")
+            durableState = committingState
             durableVersion = version
             pendingAcks.markDurable(through: version)
             pendingBatches.removeAll { $0.upperBound <= version }

@@ -63,7 +63,8 @@ extension Engine {
         }
         let call = sideEffectCalls.start(
             connectionID: connection.id, token: requests.enter(requestID, of: connection.id))
-        emit(.startSideEffect(call: call, effect))
+        sideEffectsToStart[call] = effect
+        emit(.startSideEffect(call: call))
     }
 
     /// Answers a call that ended. Its actions were acked (so published) before it returned.

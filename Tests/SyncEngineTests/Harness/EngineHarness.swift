@@ -21,7 +21,6 @@ final class EngineHarness {
     /// A commit held until `settle` ends it.
     struct HeldCommit {
         let entries: [JournalEntry]
-        let state: TallyApp.State
     }
 
     let engine: Engine<TallyApp>
@@ -125,10 +124,10 @@ final class EngineHarness {
     }
 
     /// Ends the held commit with `outcome` (by default: durable).
-    func settle(_ outcome: CommitOutcome<TallyApp.State>? = nil) {
+    func settle(_ outcome: CommitOutcome? = nil) {
         guard let held = heldCommit else { return }
         heldCommit = nil
-        let outcome = outcome ?? .durable(version: held.entries.last!.version, state: held.state)
+        let outcome = outcome ?? .durable(version: held.entries.last!.version)
         if case .durable = outcome { journal += held.entries }
         trace.append("settled")
         feed(.journalJobFinished([outcome]))
@@ -180,7 +179,7 @@ final class EngineHarness {
         }
     }
 
-    private func perform(_ output: EngineOutput<TallyApp>) {
+    private func perform(_ output: EngineOutput) {
         switch output {
         case .startReading(let id):
             reading.insert(id)
@@ -202,8 +201,8 @@ final class EngineHarness {
             passEndWanted = true
         case .passEndIdle:
             passEndWanted = false
-        case .startJournalJob(let entries, let state, _):
-            startJob(entries, state)
+        case .startJournalJob(let entries, _):
+            startJob(entries)
         case .readEntries(let read, let after, let limit):
             let entries = Array(journal.filter { $0.version > after }.prefix(limit))
             engine.handle(.entriesRead(read: read, .success(entries)))
@@ -222,11 +221,11 @@ final class EngineHarness {
             catchUpsRequested += 1
         case .takeBackDurableVersion:
             break
-        case .publish(_, let version):
+        case .publish(let version):
             published.append(version)
             trace.append("publish \(version)")
-        case .startSideEffect(let call, let effect):
-            sideEffects[call] = effect
+        case .startSideEffect(let call):
+            sideEffects[call] = engine.takeSideEffect(forCall: call)
         case .cancelSideEffects(let calls):
             cancelledCalls += calls
         case .answerSideEffectDispatch(let reply, let result):
@@ -246,7 +245,7 @@ final class EngineHarness {
         }
     }
 
-    private func startJob(_ entries: [JournalEntry], _ state: TallyApp.State) {
+    private func startJob(_ entries: [JournalEntry]) {
         guard !entries.isEmpty else {
             engine.handle(.journalJobStarted(.none))
             return
@@ -255,9 +254,9 @@ final class EngineHarness {
         switch commitMode {
         case .inline:
             journal += entries
-            engine.handle(.journalJobStarted(.ranInline([.durable(version: entries.last!.version, state: state)])))
+            engine.handle(.journalJobStarted(.ranInline([.durable(version: entries.last!.version)])))
         case .held:
-            heldCommit = HeldCommit(entries: entries, state: state)
+            heldCommit = HeldCommit(entries: entries)
             engine.handle(.journalJobStarted(.queued))
         }
     }
