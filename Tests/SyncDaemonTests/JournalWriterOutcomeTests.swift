@@ -19,7 +19,9 @@ import Testing
             logger: Logger(label: "test", minimumLevel: .error, forJournal: false))
         let entry = JournalEntry(
             version: 1, name: "add", payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)
-        #expect(writer.startNextJob(entries: [entry], appliedState: StateEncoding(1), appliedLedger: DispatchLedger()) == .ranInline)
+        #expect(
+            writer.startNextJob(entries: [entry], appliedState: StateEncoding(1), appliedLedger: DispatchLedger())
+                == .ranInline)
         #expect(writer.durableVersion == 0)
         let seen = writer.takeFinished().outcomes.map { outcome in
             switch outcome {

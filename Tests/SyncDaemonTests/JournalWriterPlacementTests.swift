@@ -51,26 +51,32 @@ import Testing
             var read: [JournalEntry]?
             writer.read(after: 0, limit: 10) { read = try? $0.get() }
 
-            #expect(writer.startNextJob(entries: [], appliedState: StateEncoding(0), appliedLedger: DispatchLedger()) == .queued)
+            #expect(
+                writer.startNextJob(entries: [], appliedState: StateEncoding(0), appliedLedger: DispatchLedger())
+                    == .queued)
             uv_run(loop, UV_RUN_DEFAULT)
             #expect(ends.count == 1)
             for deliver in writer.takeFinished().reads { deliver() }
             #expect(read == [])
 
             #expect(
-                writer.startNextJob(entries: [Self.entry(1)], appliedState: StateEncoding(1), appliedLedger: DispatchLedger())
+                writer.startNextJob(
+                    entries: [Self.entry(1)], appliedState: StateEncoding(1), appliedLedger: DispatchLedger())
                     == .queued)
             uv_run(loop, UV_RUN_DEFAULT)
             #expect(ends.count == 2)
             #expect(writer.durableVersion == 1)
             _ = writer.takeFinished()
             // The pass after it has nothing waiting: the load is over.
-            #expect(writer.startNextJob(entries: [], appliedState: StateEncoding(1), appliedLedger: DispatchLedger()) == .none)
+            #expect(
+                writer.startNextJob(entries: [], appliedState: StateEncoding(1), appliedLedger: DispatchLedger())
+                    == .none)
 
             for version in UInt64(2)...4 {
                 #expect(
                     writer.startNextJob(
-                        entries: [Self.entry(version)], appliedState: StateEncoding(Int(version)), appliedLedger: DispatchLedger())
+                        entries: [Self.entry(version)], appliedState: StateEncoding(Int(version)),
+                        appliedLedger: DispatchLedger())
                         == .ranInline)
             }
             #expect(writer.durableVersion == 4)
@@ -85,22 +91,28 @@ import Testing
         try Self.withWriter(snapshots: .every(2, from: .empty)) { writer, journal, loop, ends in
 
             #expect(
-                writer.startNextJob(entries: [Self.entry(1)], appliedState: StateEncoding(1), appliedLedger: DispatchLedger())
+                writer.startNextJob(
+                    entries: [Self.entry(1)], appliedState: StateEncoding(1), appliedLedger: DispatchLedger())
                     == .ranInline)
             #expect(
-                writer.startNextJob(entries: [Self.entry(2)], appliedState: StateEncoding(2), appliedLedger: DispatchLedger())
+                writer.startNextJob(
+                    entries: [Self.entry(2)], appliedState: StateEncoding(2), appliedLedger: DispatchLedger())
                     == .ranInline)
             #expect(writer.durableVersion == 2, "durable before any snapshot was encoded")
             #expect(try journal.latestSnapshot() == nil)
             uv_run(loop, UV_RUN_DEFAULT)
             #expect(ends.snapshots == 1)
-            #expect(writer.startNextJob(entries: [], appliedState: StateEncoding(2), appliedLedger: DispatchLedger()) == .queued)
+            #expect(
+                writer.startNextJob(entries: [], appliedState: StateEncoding(2), appliedLedger: DispatchLedger())
+                    == .queued)
             uv_run(loop, UV_RUN_DEFAULT)
             _ = writer.takeFinished()
             let saved = try #require(try journal.latestSnapshot())
             #expect(saved.version == 2)
             #expect(String(decoding: saved.state, as: UTF8.self) == "2")
-            #expect(writer.startNextJob(entries: [], appliedState: StateEncoding(2), appliedLedger: DispatchLedger()) == .none)
+            #expect(
+                writer.startNextJob(entries: [], appliedState: StateEncoding(2), appliedLedger: DispatchLedger())
+                    == .none)
         }
     }
 
@@ -115,7 +127,8 @@ import Testing
             try Self.withWriter(snapshots: schedule) { writer, _, loop, ends in
                 for version in UInt64(1)...40 {
                     writer.startNextJob(
-                        entries: [Self.entry(version)], appliedState: StateEncoding(Int(version)), appliedLedger: DispatchLedger())
+                        entries: [Self.entry(version)], appliedState: StateEncoding(Int(version)),
+                        appliedLedger: DispatchLedger())
                     uv_run(loop, UV_RUN_DEFAULT)
                     _ = writer.takeFinished()
                 }
@@ -143,7 +156,8 @@ import Testing
         try Self.withWriter(snapshots: schedule, journaling: refusingLog) { writer, journal, loop, ends in
             for version in UInt64(1)...40 {
                 writer.startNextJob(
-                    entries: [Self.entry(version)], appliedState: StateEncoding(Int(version)), appliedLedger: DispatchLedger())
+                    entries: [Self.entry(version)], appliedState: StateEncoding(Int(version)),
+                    appliedLedger: DispatchLedger())
                 uv_run(loop, UV_RUN_DEFAULT)
                 #expect(writer.takeFinished().outcomes.allSatisfy { if case .durable = $0 { true } else { false } })
             }
