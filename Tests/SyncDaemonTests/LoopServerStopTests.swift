@@ -47,7 +47,7 @@ private struct Bump: Action {
             logger: logger)
         var stopped = false
         server.onFatalError = { stopped = true }
-        server.feed(.sideEffectDispatched(Bump(), reply: 1))
+        server.handle(Bump(), dispatchedBySideEffect: 1)
         // A bound against a hang only: a stopped loop has nothing left to run.
         var passes = 0
         while uv_run(loop, UV_RUN_NOWAIT) != 0, passes < 10_000 { passes += 1 }

@@ -9,7 +9,7 @@ import Testing
         harness.greet(1)
         harness.send(1, #"{"type":"dispatch","id":4,"action":{"name":"wait","payload":{}}}"#)
         #expect(harness.sideEffects.keys.sorted() == [1])
-        harness.feed(.sideEffectDispatched(Add(by: 3), reply: 77))
+        harness.dispatchFromSideEffect(Add(by: 3), reply: 77)
         harness.settle()
         #expect(try harness.sideEffectAnswers[77]?.get() == 1, "its action's version, once durable")
         harness.feed(.sideEffectFinished(call: 1, .success(Array("42".utf8))))
@@ -36,7 +36,7 @@ import Testing
         #expect(harness.errorCodes(1) == ["cancelled"])
         #expect(harness.sent(1, "error").first?["id"] as? Int == 4)
         #expect(harness.closed == [1], "nothing else awaited: the connection closes")
-        harness.feed(.sideEffectDispatched(Add(), reply: 5, call: 1))
+        harness.dispatchFromSideEffect(Add(), reply: 5, call: 1)
         #expect(harness.heldCommit == nil, "what the cancelled call still dispatched is not applied")
         #expect(throws: ProtocolError.self) { try harness.sideEffectAnswers[5]?.get() }
         harness.feed(.sideEffectFinished(call: 1, .success(Array("1".utf8))))

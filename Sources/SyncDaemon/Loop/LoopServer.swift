@@ -73,7 +73,7 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
     }
 
     /// Hands `input` to the engine and carries out what it asks for.
-    func feed(_ input: EngineInput<App.State>) {
+    func feed(_ input: EngineInput) {
         engine.handle(input)
         performOutputs()
     }
@@ -106,7 +106,14 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
         let id = nextReply
         nextReply += 1
         sideEffectReplies[id] = reply
-        feed(.sideEffectDispatched(action, reply: id, call: call))
+        handle(action, dispatchedBySideEffect: id, call: call)
+    }
+
+    /// Hands the engine `action`, dispatched by a side effect (by call `call`, if a client's),
+    /// whose outcome goes to reply `reply`, and carries out what it asks for.
+    func handle(_ action: any Action<App.State>, dispatchedBySideEffect reply: UInt64, call: Int? = nil) {
+        engine.handle(action, dispatchedBySideEffect: reply, call: call)
+        performOutputs()
     }
 
     /// Carries out the engine's outputs, once: inputs fed while doing so add theirs to the same run.

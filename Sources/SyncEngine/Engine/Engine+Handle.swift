@@ -1,10 +1,11 @@
 import SyncProtocol
+import SyncStore
 
 /// The one entry point: each input goes to the step that handles it, in the file named after
 /// that step (tmux's `server_client_dispatch` is the model).
 extension Engine {
     /// Handles one event; what it leads to waits in the outputs.
-    package func handle(_ input: EngineInput<App.State>) {
+    package func handle(_ input: EngineInput) {
         switch input {
         case .opened(let id, let peer, let allowed):
             open(id, peer: peer, allowed: allowed)
@@ -34,12 +35,6 @@ extension Engine {
             case .historyEncoding(let token)?: deliverHistory(result, token: token)
             case .history?, .pastBase?, nil: break
             }
-        case .sideEffectDispatched(let action, let reply, let call):
-            if let call, !sideEffectCalls.isLive(call) {
-                emit(.answerSideEffectDispatch(reply: reply, .failure(ProtocolError.sideEffectCancelledByClient)))
-            } else {
-                apply(action, requester: .sideEffect(reply: reply))
-            }
         case .sideEffectFinished(let call, let outcome):
             sideEffectDidFinish(call, outcome)
         case .sharedLogObserved(let observation):
@@ -54,6 +49,18 @@ extension Engine {
             for connection in Array(connections.values) {
                 perform(connection.machine.close(.byeNotRead), on: connection)
             }
+        }
+    }
+
+    /// A side effect dispatched `action`; the answer goes to `reply`
+    /// (`EngineOutput.answerSideEffectDispatch`). `call` is the client's side effect that did, if
+    /// one did (not a long-running side effect of the daemon's): cancelled, it applies nothing.
+    /// What it leads to waits in the outputs, as for `handle(_:)`.
+    package func handle(_ action: any Action<App.State>, dispatchedBySideEffect reply: UInt64, call: Int? = nil) {
+        if let call, !sideEffectCalls.isLive(call) {
+            emit(.answerSideEffectDispatch(reply: reply, .failure(ProtocolError.sideEffectCancelledByClient)))
+        } else {
+            apply(action, requester: .sideEffect(reply: reply))
         }
     }
 }

@@ -1,10 +1,12 @@
 import SyncJournal
 import SyncProtocol
-import SyncStore
 
 /// What happens to the engine: everything the shell around it hears from sockets, the journal,
-/// side effects, timers and signals, as values. Connections are named by the shell's ids.
-package enum EngineInput<State: Sendable> {
+/// side effects, timers and signals, as values. Connections are named by the shell's ids. Not
+/// generic, so that handing one over makes no runtime lookup of type metadata: the one input
+/// that carries an app's type, an action a side effect dispatched, has an entry point of its
+/// own (`Engine.handle(_:dispatchedBySideEffect:call:)`).
+package enum EngineInput {
     /// A client connected; `peer` is what the kernel said of it, `allowed` whether the peer
     /// policy lets it in.
     case opened(connection: Int, peer: Peer?, allowed: Bool)
@@ -31,10 +33,6 @@ package enum EngineInput<State: Sendable> {
     /// Work on the thread pool (`EngineOutput.runOnPool`) ended; `nil` when the thread pool
     /// refused it.
     case poolJobEnded(job: Int, Result<[UInt8], PoolJobFailure>?)
-    /// A side effect dispatched `action`; the answer goes to `reply`
-    /// (`EngineOutput.answerSideEffectDispatch`). `call` is the client's side effect that did, if
-    /// one did (not a long-running side effect of the daemon's): cancelled, it applies nothing.
-    case sideEffectDispatched(any Action<State>, reply: UInt64, call: Int? = nil)
     /// A client's side effect (`EngineOutput.startSideEffect`) ended.
     case sideEffectFinished(call: Int, Result<[UInt8], ProtocolError>)
     /// What the listener of a shared log saw.

@@ -82,8 +82,15 @@ final class EngineHarness {
     // MARK: Inputs
 
     /// Hands `input` to the engine, carries out its outputs, and ends loop passes while it wants them.
-    func feed(_ input: EngineInput<TallyApp.State>) {
+    func feed(_ input: EngineInput) {
         engine.handle(input)
+        performOutputs()
+    }
+
+    /// Hands the engine `action` as a side effect's dispatch (answered to `reply`, by call
+    /// `call` if given), and carries out its outputs as `feed` does.
+    func dispatchFromSideEffect(_ action: any Action<TallyApp.State>, reply: UInt64, call: Int? = nil) {
+        engine.handle(action, dispatchedBySideEffect: reply, call: call)
         performOutputs()
     }
 
