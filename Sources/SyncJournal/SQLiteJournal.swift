@@ -125,6 +125,12 @@ public final class SQLiteJournal: Journal {
     public func append(_ entries: [JournalEntry], snapshot: Snapshot?) throws(JournalError) {
         guard let writes else { preconditionFailure("SQLiteJournal.append before prepareForWriting") }
         if database.isInTransaction { try? database.execute("ROLLBACK", operation: "rolling back") }
+        if entries.count == 1, snapshot == nil {
+            // One insert is its own transaction: without `BEGIN` and `COMMIT`, two statements
+            // fewer for the commit of a lone action (a client dispatching one at a time).
+            try Self.insert(entries[0], with: writes.action)
+            return
+        }
         try writes.begin.run(operation: "starting a commit")
         do throws(JournalError) {
             for entry in entries { try Self.insert(entry, with: writes.action) }
