@@ -39,12 +39,15 @@ extension Engine {
         switch request {
         case .hello:
             break
-        case .dispatch(let message)
-        where actionTypes[message.actionName] == nil && sideEffectTypes[message.actionName] != nil:
-            runSideEffect(
-                named: message.actionName, payload: payload, at: payloadLocation, numbered: message.sequence != nil,
-                from: connection, requestID: message.id)
         case .dispatch(let message):
+            // One lookup of the name: an action of that name wins over a side effect.
+            let actionType = actionTypes[message.actionName]
+            if actionType == nil, sideEffectTypes[message.actionName] != nil {
+                runSideEffect(
+                    named: message.actionName, payload: payload, at: payloadLocation,
+                    numbered: message.sequence != nil, from: connection, requestID: message.id)
+                return
+            }
             var numbered: DispatchLedger.Key?
             if let sequence = message.sequence {
                 // A duplicate or a stale sequence is answered here, whatever the action.
@@ -56,7 +59,7 @@ extension Engine {
                 }
                 numbered = key
             }
-            guard let type = actionTypes[message.actionName] else {
+            guard let type = actionType else {
                 send(
                     .error(
                         ProtocolError(
