@@ -108,4 +108,26 @@ import Testing
             #expect(try journal.entries(after: 0, limit: 10) == written)
         }
     }
+
+    /// A lone action is committed by its insert alone (no `BEGIN` … `COMMIT`): one that fails
+    /// leaves nothing behind, no transaction open, and the next commit goes through.
+    @Test func aLoneActionThatFailsLeavesTheJournalAsItWas() throws {
+        try Self.withJournalPath { path in
+            let journal = try SQLiteJournal(path: path)
+            try journal.prepareForWriting()
+            func entry(_ version: UInt64, _ name: String) -> JournalEntry {
+                JournalEntry(
+                    version: version, name: name, payload: Array("{}".utf8), acceptedAt: 0, peerUID: nil, peerPID: nil)
+            }
+            try journal.append([entry(1, "add")], snapshot: nil)
+            #expect(throws: JournalError.self) { try journal.append([entry(1, "again")], snapshot: nil) }
+            #expect(throws: JournalError.self) {
+                try journal.append([entry(2, "add"), entry(1, "again")], snapshot: nil)
+            }
+            try journal.append([entry(2, "add")], snapshot: nil)
+            let read = try journal.entries(after: 0, limit: 10)
+            #expect(read.map(\.version) == [1, 2])
+            #expect(read.map(\.name) == ["add", "add"], "neither failed commit changed the journal")
+        }
+    }
 }

@@ -4,7 +4,9 @@ import SyncJournal
 /// What a `JournalWriter` reports: what a job left (the outcome of each commit, a
 /// `CommitOutcome`), and where a job ran.
 extension JournalWriter {
-    /// What the jobs that ended since the last `takeFinished()` left for the engine.
+    /// What the jobs that ended since the last `takeFinished()` left for the engine: one job's,
+    /// as the shell takes them as soon as a job ends and starts the next only after (the
+    /// engine's `CommitOutcome.durable` relies on it).
     struct Finished {
         /// What became of the commits, in the order they ended.
         var outcomes: [CommitOutcome] = []

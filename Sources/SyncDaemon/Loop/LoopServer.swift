@@ -146,7 +146,10 @@ final class LoopServer<App: SyncApp>: ClientSocketDelegate, JournalWriterDelegat
         case .takeBackDurableVersion(let version): writer.takeBackDurableVersion(to: version)
         case .publish: mirror.publish(state: engine.publishedState, version: engine.publishedVersion)
         case .startSideEffect(let call):
-            if let effect = engine.takeSideEffect(forCall: call) { calls.start(effect, call: call) }
+            guard let effect = engine.takeSideEffect(forCall: call) else {
+                preconditionFailure("the engine asked to start side effect call \(call) and holds none")
+            }
+            calls.start(effect, call: call)
         case .cancelSideEffects(let ids): calls.cancel(ids)
         case .answerSideEffectDispatch(let reply, let result):
             guard let continuation = sideEffectReplies.removeValue(forKey: reply) else { return }

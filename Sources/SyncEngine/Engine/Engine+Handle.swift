@@ -1,8 +1,9 @@
 import SyncProtocol
 import SyncStore
 
-/// The one entry point: each input goes to the step that handles it, in the file named after
-/// that step (tmux's `server_client_dispatch` is the model).
+/// The entry points: each input goes to the step that handles it, in the file named after
+/// that step (tmux's `server_client_dispatch` is the model); an action a side effect
+/// dispatched, the one input carrying an app's type, has an entry point of its own.
 extension Engine {
     /// Handles one event; what it leads to waits in the outputs.
     package func handle(_ input: EngineInput) {

@@ -2,8 +2,9 @@ import SyncJournal
 import SyncProtocol
 import SyncStore
 
-/// The daemon's protocol logic, without I/O: events in (`handle(_:)`), effects out
-/// (`takeOutputs()`). Generic over the app; knows nothing of its domain, of libuv, sockets,
+/// The daemon's protocol logic, without I/O: events in (`handle(_:)`, and
+/// `handle(_:dispatchedBySideEffect:call:)` for a side effect's action), effects out
+/// (`performOutputs(_:)`). Generic over the app; knows nothing of its domain, of libuv, sockets,
 /// threads or clocks (the app's dependencies carry the clock acceptance reads). The shell
 /// around it performs the outputs in order and feeds it what happens.
 ///
@@ -145,13 +146,6 @@ package final class Engine<App: SyncApp> {
             perform(output)
         }
         outputs.removeAll(keepingCapacity: true)
-    }
-
-    /// What the shell is to do since it last asked, in order (tests read outputs this way).
-    package func takeOutputs() -> [EngineOutput] {
-        var taken: [EngineOutput] = []
-        swap(&taken, &outputs)
-        return taken
     }
 
     /// Asks the shell to do `output`, after everything asked before it.

@@ -22,7 +22,8 @@ package enum EngineInput {
     case passEnded
     /// How the journal job asked for by `EngineOutput.startJournalJob` started.
     case journalJobStarted(JournalJobStart)
-    /// A journal job that ran off the loop ended with these outcomes, in order.
+    /// A journal job that ran off the loop ended with these outcomes, in order: that job's
+    /// alone (see `CommitOutcome.durable`).
     case journalJobFinished([CommitOutcome])
     /// The journal has work of its own (a snapshot to save): the next pass end starts a job.
     case journalHasWork

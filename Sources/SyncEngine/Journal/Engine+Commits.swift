@@ -32,7 +32,10 @@ extension Engine {
     private func settle(_ outcome: CommitOutcome) {
         switch outcome {
         case .durable(let version):
+            // One job runs at a time, and its outcomes are settled before the next starts: a
+            // durable version is the end of the batch asked for last, reported once.
             precondition(version == committingVersion, "a durable version that is not the last job's batch's")
+            committingVersion = nil
             durableState = committingState
             durableVersion = version
             pendingAcks.markDurable(through: version)

@@ -40,7 +40,7 @@ extension Engine {
         case .hello:
             break
         case .dispatch(let message):
-            // One lookup of the name: an action of that name wins over a side effect.
+            // The name looked up once as an action's (no side effect shares an action's name).
             let actionType = actionTypes[message.actionName]
             if actionType == nil, sideEffectTypes[message.actionName] != nil {
                 runSideEffect(
