@@ -90,10 +90,17 @@ extension Engine {
         }
     }
 
-    /// Writes every connection that has something queued, once.
+    /// Writes every connection that has something queued, once. The list is swapped out, not
+    /// copied: a copy kept while the list is emptied would make it allocate a new buffer.
     private func writeConnections() {
-        let flushing = connectionsToFlush
-        connectionsToFlush.removeAll(keepingCapacity: true)
+        guard !connectionsToFlush.isEmpty else { return }
+        var flushing: [ClientConnection] = []
+        swap(&flushing, &connectionsToFlush)
         for connection in flushing { flush(connection) }
+        if connectionsToFlush.isEmpty {
+            // The emptied list's buffer serves the next pass.
+            flushing.removeAll(keepingCapacity: true)
+            swap(&flushing, &connectionsToFlush)
+        }
     }
 }

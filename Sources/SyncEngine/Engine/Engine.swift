@@ -74,6 +74,9 @@ package final class Engine<App: SyncApp> {
     var historyEncodings = PoolJobQueue(concurrencyLimit: 1, waitingLimit: .max)
     /// The app's durable schedules, and where each is (see `Engine+Schedules.swift`).
     let schedules: [any Schedule<App.State>]
+    /// Whether there are any: asked at every new version, and asking the array itself costs a
+    /// runtime lookup of its (existential) type's metadata.
+    let hasSchedules: Bool
     var scheduleBook = ScheduleBook()
 
     /// What the listener of a shared log last saw; `nil` with a journal of this daemon only.
@@ -100,6 +103,7 @@ package final class Engine<App: SyncApp> {
         dependencies: App.Dependencies, schedules: [any Schedule<App.State>] = []
     ) {
         self.schedules = schedules
+        hasSchedules = !schedules.isEmpty
         let clashes = Set(App.actions.map { $0.wireName }).intersection(App.sideEffects.map { $0.wireName })
         precondition(
             clashes.isEmpty,

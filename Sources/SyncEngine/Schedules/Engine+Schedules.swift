@@ -12,7 +12,7 @@ import SyncProtocol
 extension Engine {
     /// Dispatches what is due and asks for a wake-up at the next due time.
     func runSchedules() {
-        guard !schedules.isEmpty else { return }
+        guard hasSchedules else { return }
         guard case .serving = shutdown, writeRefusal == nil, isScheduleLeader else {
             setWakeUp(nil, now: 0)
             return
