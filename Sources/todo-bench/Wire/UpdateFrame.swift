@@ -22,13 +22,7 @@ enum UpdateFrame {
         guard start < end, start >= versionMarker.count,
             frame[(start - versionMarker.count)..<start].elementsEqual(versionMarker)
         else { return nil }
-        var version: UInt64 = 0
-        for digit in frame[start..<end] {
-            let (tens, overflowed) = version.multipliedReportingOverflow(by: 10)
-            let (sum, carried) = tens.addingReportingOverflow(UInt64(digit &- UInt8(ascii: "0")))
-            if overflowed || carried { return nil }
-            version = sum
-        }
-        return version
+        // A version has at most 20 digits: a small string, made without an allocation.
+        return UInt64(String(decoding: frame[start..<end], as: UTF8.self))
     }
 }
