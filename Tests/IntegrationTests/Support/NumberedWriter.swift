@@ -30,8 +30,15 @@ final class NumberedWriter: @unchecked Sendable {
         /// The longest time without an ack between `start` and `end` (from `start` to the first
         /// ack, between acks, from the last ack to `end`), in seconds.
         func longestAckGap(from start: Double, to end: Double) -> Double {
+            longestAckGapSpan(from: start, to: end).length
+        }
+
+        /// Where `longestAckGap(from:to:)` lies: when it began (an ack, or `start`) and how
+        /// long it lasted, in seconds.
+        func longestAckGapSpan(from start: Double, to end: Double) -> (begin: Double, length: Double) {
             let times = answers.filter { $0.acked && $0.answered > start && $0.answered < end }.map(\.answered)
-            return zip([start] + times, times + [end]).map { $1 - $0 }.max() ?? (end - start)
+            return zip([start] + times, times + [end]).map { (begin: $0, length: $1 - $0) }
+                .max { $0.length < $1.length } ?? (begin: start, length: end - start)
         }
 
         /// The longest any dispatch waiting between `start` and `end` waited for its answer (the

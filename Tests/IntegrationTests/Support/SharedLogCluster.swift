@@ -38,6 +38,12 @@ final class SharedLogCluster: @unchecked Sendable {
         return daemon
     }
 
+    /// What every daemon logged so far, each under a heading with its socket: for a failure's
+    /// message.
+    var logs: String {
+        daemons.map { "--- todod on \($0.socketPath):\n\($0.process.standardError)" }.joined(separator: "\n")
+    }
+
     /// Stops every daemon (SIGTERM) and the database; what does not stop is killed by PID.
     func close() {
         for daemon in daemons where daemon.process.isRunning { _ = try? daemon.stop() }
