@@ -31,7 +31,7 @@ public struct AddItem: Action {
         let item = TodoItem(id: id, number: state.nextNumber, text: text, completed: false, createdAt: createdAt)
         state.items.append(item)
         state.nextNumber += 1
-        state.pushUndo(describe("add", item), [.remove(number: item.number)], change: change)
+        state.pushUndo("add", item, revertedBy: .remove(number: item.number), change: change)
     }
 }
 
@@ -62,7 +62,7 @@ public struct CompleteItem: Action {
         after.completed = true
         after.completedAt = completedAt
         state.items.replace(at: index, with: after)
-        state.pushUndo(describe("complete", before), [.replace(item: before)], change: change)
+        state.pushUndo("complete", before, revertedBy: .replace(item: before), change: change)
     }
 }
 
@@ -89,7 +89,7 @@ public struct ReopenItem: Action {
         after.completed = false
         after.completedAt = nil
         state.items.replace(at: index, with: after)
-        state.pushUndo(describe("reopen", before), [.replace(item: before)], change: change)
+        state.pushUndo("reopen", before, revertedBy: .replace(item: before), change: change)
     }
 }
 
@@ -120,7 +120,7 @@ public struct EditItem: Action {
         var after = before
         after.text = text
         state.items.replace(at: index, with: after)
-        state.pushUndo(describe("edit", before), [.replace(item: before)], change: change)
+        state.pushUndo("edit", before, revertedBy: .replace(item: before), change: change)
     }
 }
 
@@ -155,7 +155,7 @@ public struct RemoveItem: Action {
             }
         }
         let removed = state.items.remove(at: index)
-        state.pushUndo(describe("remove", removed), [.restore(item: removed, index: index)], change: change)
+        state.pushUndo("remove", removed, revertedBy: .restore(item: removed, index: index), change: change)
     }
 }
 

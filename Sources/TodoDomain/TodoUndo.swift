@@ -1,19 +1,102 @@
-/// One step `undo` can revert: what an action changed, as the changes that put it back.
+/// One entry of the undo history: what an action did, and how to revert it.
+///
+/// Nearly every action makes one, and most are forgotten unread (`TodoState.undoDepth`), so a
+/// step made by an action on one item keeps the parts of its summary (a verb and the item's
+/// text, which it shares) and its one change inline: the summary is written when it is read,
+/// and the step costs no allocation of its own beside its history node.
 public struct UndoStep: Codable, Equatable, Sendable {
-    /// What the action did, for people: `add "buy milk"`.
-    public var summary: String
-    /// The changes that revert it, applied in order.
-    public var changes: [UndoChange]
     /// The id of the action that made the step, fixed when that action was accepted (so it
     /// stays the same when a shared log's rebase applies the action again): what an `undo`
     /// names as the step it reverts. `nil` in steps recorded before undo named its target.
     public var change: Int?
+    private var summaryParts: SummaryParts
+    private var reverting: Reverting
 
     /// A step with every field given.
     public init(summary: String, changes: [UndoChange], change: Int? = nil) {
-        self.summary = summary
-        self.changes = changes
+        self.summaryParts = .text(summary)
+        self.reverting = Reverting(changes)
         self.change = change
+    }
+
+    /// The step of an action that did `verb` to `item` and is reverted by `revert`: its summary
+    /// is `verb "text"` (`complete "buy milk"`).
+    init(_ verb: StaticString, _ item: TodoItem, revertedBy revert: UndoChange, change: Int?) {
+        self.summaryParts = .action(verb: verb, text: item.text)
+        self.reverting = .one(revert)
+        self.change = change
+    }
+
+    /// What the action did, for people: `add "buy milk"`.
+    public var summary: String {
+        get {
+            switch summaryParts {
+            case .text(let text): text
+            case .action(let verb, let text): describe(verb, text)
+            }
+        }
+        set { summaryParts = .text(newValue) }
+    }
+
+    /// The changes that revert it, applied in order.
+    public var changes: [UndoChange] {
+        get {
+            switch reverting {
+            case .one(let change): [change]
+            case .list(let changes): changes
+            }
+        }
+        set { reverting = Reverting(newValue) }
+    }
+
+    /// A summary as given, or the parts it is written from when read.
+    private enum SummaryParts: Sendable {
+        case text(String)
+        case action(verb: StaticString, text: String)
+    }
+
+    /// The changes, the usual one without an array of its own.
+    private enum Reverting: Equatable, Sendable {
+        case one(UndoChange)
+        case list([UndoChange])
+
+        init(_ changes: [UndoChange]) {
+            self = changes.count == 1 ? .one(changes[0]) : .list(changes)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case summary, changes, change
+    }
+
+    /// Decodes `{"summary": …, "changes": […], "change": …}` (`change` may be absent).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            summary: try container.decode(String.self, forKey: .summary),
+            changes: try container.decode([UndoChange].self, forKey: .changes),
+            change: try container.decodeIfPresent(Int.self, forKey: .change))
+    }
+
+    /// Encodes the fields `init(from:)` reads; `change` only when there is one.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(changes, forKey: .changes)
+        try container.encodeIfPresent(change, forKey: .change)
+    }
+
+    /// Steps are equal when their summaries, changes and ids are, however they are kept.
+    public static func == (lhs: UndoStep, rhs: UndoStep) -> Bool {
+        guard lhs.change == rhs.change, lhs.reverting == rhs.reverting else {
+            return lhs.change == rhs.change && lhs.changes == rhs.changes && lhs.summary == rhs.summary
+        }
+        if case .action(let leftVerb, let leftText) = lhs.summaryParts,
+            case .action(let rightVerb, let rightText) = rhs.summaryParts, leftVerb.utf8Start == rightVerb.utf8Start
+        {
+            return leftText == rightText
+        }
+        return lhs.summary == rhs.summary
     }
 }
 
@@ -34,6 +117,11 @@ extension TodoState {
     /// Remembers how to revert an action that just changed the state.
     mutating func pushUndo(_ summary: String, _ changes: [UndoChange], change: Int?) {
         undoStack.push(UndoStep(summary: summary, changes: changes, change: change))
+    }
+
+    /// Remembers how to revert an action that did `verb` to `item` and is reverted by `revert`.
+    mutating func pushUndo(_ verb: StaticString, _ item: TodoItem, revertedBy revert: UndoChange, change: Int?) {
+        undoStack.push(UndoStep(verb, item, revertedBy: revert, change: change))
     }
 
     /// Applies `changes`. Each one is skipped if the state no longer has what it refers to.
@@ -60,24 +148,21 @@ extension TodoState {
     }
 }
 
-/// The summary of an action on `item`: `complete "buy milk"`.
-func describe(_ verb: String, _ item: TodoItem) -> String {
-    // Written into a string of its size at once: this runs for nearly every action, and the
-    // interpolation took about twice as long (170-230 against 90-110 ns for a 128-character
-    // text, release build).
-    var verb = verb
-    var text = item.text
-    return verb.withUTF8 { verb in
-        text.withUTF8 { text in
-            String(unsafeUninitializedCapacity: verb.count + text.count + 3) { summary in
-                var position = summary.initialize(fromContentsOf: verb)
-                summary[position] = UInt8(ascii: " ")
-                summary[position + 1] = UInt8(ascii: "\"")
-                position += 2
-                position += UnsafeMutableBufferPointer(rebasing: summary[position...]).initialize(fromContentsOf: text)
-                summary[position] = UInt8(ascii: "\"")
-                return position + 1
-            }
+/// The summary of an action on an item with this text: `complete "buy milk"`.
+func describe(_ verb: StaticString, _ text: String) -> String {
+    // Written into a string of its size at once: the interpolation took about twice as long
+    // (170-230 against 90-110 ns for a 128-character text, release build).
+    let verb = UnsafeBufferPointer(start: verb.utf8Start, count: verb.utf8CodeUnitCount)
+    var text = text
+    return text.withUTF8 { text in
+        String(unsafeUninitializedCapacity: verb.count + text.count + 3) { summary in
+            var position = summary.initialize(fromContentsOf: verb)
+            summary[position] = UInt8(ascii: " ")
+            summary[position + 1] = UInt8(ascii: "\"")
+            position += 2
+            position += UnsafeMutableBufferPointer(rebasing: summary[position...]).initialize(fromContentsOf: text)
+            summary[position] = UInt8(ascii: "\"")
+            return position + 1
         }
     }
 }

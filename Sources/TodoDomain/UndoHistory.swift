@@ -51,13 +51,14 @@ public struct UndoHistory: Sendable {
 
     /// Adds `step` as the newest; the oldest step is forgotten when the history is full.
     ///
-    /// Forgotten nodes stay linked until the chain is twice `TodoState.undoDepth` long; then the
-    /// kept steps are linked anew, which costs about one node per push.
+    /// Forgotten nodes stay linked until the chain is three times `TodoState.undoDepth` long;
+    /// then the kept steps are linked anew, which costs half a node per push (at twice, a whole
+    /// node per push was a third of what the history cost an action).
     public mutating func push(_ step: UndoStep) {
         newest = Node(step: step, previous: newest)
         count = min(count + 1, TodoState.undoDepth)
         chainLength += 1
-        if chainLength >= 2 * TodoState.undoDepth { relinkKeptSteps() }
+        if chainLength >= 3 * TodoState.undoDepth { relinkKeptSteps() }
     }
 
     /// Removes and returns the newest step, if any.
@@ -70,9 +71,16 @@ public struct UndoHistory: Sendable {
     }
 
     private mutating func relinkKeptSteps() {
-        let kept = steps
-        newest = nil
-        for step in kept { newest = Node(step: step, previous: newest) }
+        var kept: [Node] = []
+        kept.reserveCapacity(count)
+        var node = newest
+        while kept.count < count, let current = node {
+            kept.append(current)
+            node = current.previous
+        }
+        var relinked: Node?
+        for node in kept.reversed() { relinked = Node(step: node.step, previous: relinked) }
+        newest = relinked
         chainLength = kept.count
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncProtocol
 import SyncStore
 import Testing
 
@@ -137,8 +138,29 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
     @Test(arguments: ["buy milk", "café ☕ 日本", "", String(repeating: "x", count: 1000)])
     func aSummaryIsTheVerbAndTheQuotedText(text: String) {
         let item = TodoItem(id: "a", number: 1, text: text, completed: false, createdAt: 0)
-        #expect(Array(describe("edit", item).utf8) == Array("edit \"".utf8) + Array(text.utf8) + [UInt8(ascii: "\"")])
-        #expect(describe("complete", item).utf8.count == "complete".utf8.count + text.utf8.count + 3)
+        #expect(
+            Array(describe("edit", item.text).utf8) == Array("edit \"".utf8) + Array(text.utf8) + [UInt8(ascii: "\"")])
+        #expect(describe("complete", item.text).utf8.count == "complete".utf8.count + text.utf8.count + 3)
+    }
+
+    /// An action's step keeps its summary as a verb and the item's text, and its one change
+    /// inline: it reads, encodes, decodes and compares as the step with its summary written.
+    @Test func aStepKeptInPartsIsTheStepWithItsSummaryWritten() throws {
+        let item = TodoItem(id: "a", number: 4, text: "buy milk", completed: false, createdAt: 1)
+        let parts = UndoStep("complete", item, revertedBy: .replace(item: item), change: 7)
+        let written = UndoStep(summary: #"complete "buy milk""#, changes: [.replace(item: item)], change: 7)
+        #expect(parts.summary == written.summary)
+        #expect(parts.changes == written.changes)
+        #expect(parts == written && written == parts)
+        #expect(try WireJSON.encode(parts) == WireJSON.encode(written))
+        #expect(try WireJSON.decode(UndoStep.self, from: WireJSON.encode(parts)) == parts)
+
+        #expect(parts != UndoStep("reopen", item, revertedBy: .replace(item: item), change: 7))
+        #expect(parts != UndoStep("complete", item, revertedBy: .remove(number: 4), change: 7))
+        #expect(parts != UndoStep("complete", item, revertedBy: .replace(item: item), change: 8))
+        var renamed = parts
+        renamed.summary = "something else"
+        #expect(renamed != parts && renamed.summary == "something else")
     }
 
     @Test func anEditRecordsTheItemsTextBeforeTheEdit() throws {
