@@ -294,7 +294,7 @@ import Testing
         for json in messages {
             let bytes = Array(json.utf8)
             let scanned = Result {
-                try DispatchEnvelope<Payload>.decodePayload(from: bytes, at: DispatchPayloadLocation(scanning: bytes))
+                try DispatchPayloadLocation(scanning: bytes).decodePayload(Payload.self, from: bytes)
             }
             let whole = Result { try WireJSON.decode(DispatchEnvelope<Payload>.self, from: bytes).payload }
             switch (scanned, whole) {

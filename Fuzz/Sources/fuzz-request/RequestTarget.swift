@@ -58,7 +58,7 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .unknown:
         break
     }
-    let located = Result { try DispatchEnvelope<Payload>.decodePayload(from: input, at: location) }
+    let located = Result { try location.decodePayload(Payload.self, from: input) }
     let whole = Result { try WireJSON.decode(DispatchEnvelope<Payload>.self, from: input).payload }
     check(
         (try? located.get()) == (try? whole.get()), "payload at the location \(located), in the whole message \(whole)")

@@ -20,7 +20,7 @@ extension Engine {
     ) {
         let received: (payload: A, bytes: [UInt8])
         do {
-            received = try DispatchEnvelope<A>.decodeReceivedPayload(from: payload, at: location)
+            received = try location.decodeReceivedPayload(A.self, from: payload)
         } catch {
             fail(
                 requester,

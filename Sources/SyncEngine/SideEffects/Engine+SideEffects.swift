@@ -31,7 +31,7 @@ extension Engine {
     ) {
         let effect: E
         do {
-            effect = try DispatchEnvelope<E>.decodePayload(from: payload, at: location)
+            effect = try location.decodePayload(E.self, from: payload)
         } catch {
             refuse(
                 .invalidPayload,

@@ -23,7 +23,7 @@ enum PlainJSONDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         if bytes.first == UInt8(ascii: "{") {
             guard let fields = JSONObjectFields(plain: bytes) else { throw Unsupported() }
-            if let value = read(type, from: fields) { return value }
+            do { return try read(type, from: fields) } catch {}
             return try PlainValue(bytes: bytes, range: 0..<bytes.count, kind: .object, scanned: fields).decode(
                 type, at: .top)
         }
@@ -42,7 +42,7 @@ enum PlainJSONDecoder {
     static func decode<T: Decodable>(_ type: T.Type, object fields: JSONObjectFields, at range: Range<Int>) throws -> T
     {
         guard fields.isKnownPlain else { throw Unsupported() }
-        if let value = read(type, from: fields) { return value }
+        do { return try read(type, from: fields) } catch {}
         return try PlainValue(bytes: fields.bytes, range: range, kind: .object, scanned: fields).decode(type, at: .top)
     }
 }

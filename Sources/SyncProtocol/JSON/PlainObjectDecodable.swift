@@ -22,6 +22,22 @@
 public protocol PlainObjectDecodable: Decodable {
     /// The value `object` holds, or `nil` to leave it to `init(from:)`.
     init?(plainObject object: PlainObject)
+
+    /// Initializes the memory at `value` to `init(plainObject:)`'s value and returns `true`,
+    /// or leaves it as it is and returns `false`. Conforming types take the default: compiled
+    /// in the conforming type's module, it knows `Self`, so that a decoder generic over the
+    /// type (the daemon's, for every action) asks the runtime for no `Optional<Self>`.
+    static func read(_ object: PlainObject, into value: UnsafeMutableRawPointer) -> Bool
+}
+
+extension PlainObjectDecodable {
+    /// The default `read(_:into:)`, through `init(plainObject:)`.
+    @inlinable
+    public static func read(_ object: PlainObject, into value: UnsafeMutableRawPointer) -> Bool {
+        guard let read = Self(plainObject: object) else { return false }
+        value.initializeMemory(as: Self.self, to: read)
+        return true
+    }
 }
 
 /// The members of one plain JSON object, as `PlainObjectDecodable` reads them. Each accessor
@@ -80,15 +96,17 @@ public struct PlainObject {
 
 extension PlainJSONDecoder {
     /// `type` read by its `init(plainObject:)` from `fields` (a plain object), when it has one
-    /// and takes them; `nil` otherwise.
-    static func read<T>(_ type: T.Type, from fields: JSONObjectFields) -> T? {
-        guard let readable = type as? any PlainObjectDecodable.Type else { return nil }
-        // `R` is `T` (a value type, or a final class: see `PlainObjectDecodable`), opened so
-        // that no cast of the value is needed (a call into the runtime).
-        func read<R: PlainObjectDecodable>(_ readable: R.Type) -> T? {
-            guard let value = R(plainObject: PlainObject(fields)) else { return nil }
-            return unsafeBitCast(value, to: T.self)
+    /// and takes them; throws otherwise.
+    static func read<T>(_ type: T.Type, from fields: JSONObjectFields) throws(Unsupported) -> T {
+        guard let readable = type as? any PlainObjectDecodable.Type else { throw Unsupported() }
+        // Read into memory for a `T` (`readable` is `T`: a value type, or a final class, see
+        // `PlainObjectDecodable`), not as a `T?`: each `Optional<T>` in this generic code is
+        // a call into the runtime for its metadata.
+        return try withUnsafeTemporaryAllocation(of: type, capacity: 1) { slot throws(Unsupported) in
+            guard let start = slot.baseAddress, readable.read(PlainObject(fields), into: start) else {
+                throw Unsupported()
+            }
+            return start.move()
         }
-        return read(readable)
     }
 }

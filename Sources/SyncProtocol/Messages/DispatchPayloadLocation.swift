@@ -49,48 +49,50 @@ public enum DispatchPayloadLocation: Equatable, Sendable {
     }
 }
 
-extension DispatchEnvelope {
-    /// The payload of the dispatch `message`, whose payload is at `location`. Only the payload's
-    /// bytes are decoded when the location is known: from the members the scan found when it
-    /// found them plain, else with `WireJSON.decode`; otherwise the whole message is, as a
-    /// `DispatchEnvelope`. Either way the same payload, or an error that `shortDescription`
+extension DispatchPayloadLocation {
+    /// The payload of the dispatch `message`, whose payload is here, as `type`. Only the
+    /// payload's bytes are decoded when the location is known: from the members the scan found
+    /// when it found them plain, else with `WireJSON.decode`; otherwise the whole message is, as
+    /// a `DispatchEnvelope`. Either way the same payload, or an error that `shortDescription`
     /// words the same (the coding path lacks `action.payload`, which it leaves out anyway).
-    public static func decodePayload(from message: [UInt8], at location: DispatchPayloadLocation) throws -> Payload {
-        switch location {
+    ///
+    /// A method of the location, not a static one of `DispatchEnvelope<Payload>`: calling
+    /// that from code generic over the payload (the daemon's, for every dispatch) asked the
+    /// runtime for the envelope type's metadata each time.
+    public func decodePayload<Payload: Decodable>(_ type: Payload.Type, from message: [UInt8]) throws -> Payload {
+        switch self {
         case .object(let range, let members):
-            guard let members else { return try WireJSON.decode(Payload.self, from: message[range]) }
+            guard let members else { return try WireJSON.decode(type, from: message[range]) }
             do {
                 return try PlainJSONDecoder.decode(
-                    Payload.self, object: JSONObjectFields(bytes: message, plainMembers: members), at: range)
+                    type, object: JSONObjectFields(bytes: message, plainMembers: members), at: range)
             } catch {
                 // Plain and valid, but not for the plain decoder (a `Date`, a throwing
                 // `init(from:)`): what `WireJSON.decode` would end with, without its second
                 // plain attempt.
-                return try WireJSON.decodeWithJSONDecoder(Payload.self, from: Array(message[range]))
+                return try WireJSON.decodeWithJSONDecoder(type, from: Array(message[range]))
             }
-        case .absent: return try WireJSON.decodeFromEmptyObject(Payload.self)
-        case .unknown: return try WireJSON.decode(Self.self, from: message).payload
+        case .absent: return try WireJSON.decodeFromEmptyObject(type)
+        case .unknown: return try WireJSON.decode(DispatchEnvelope<Payload>.self, from: message).payload
         }
     }
-}
 
-extension DispatchEnvelope where Payload: Encodable {
     /// The payload of the dispatch `message`, as `decodePayload` decodes it, with the bytes it
     /// was decoded from: the payload's own bytes when its location is known (`{}` when it is
     /// absent), else its encoding, decoded again, so that the payload is always what those
     /// bytes give. What the journal keeps as received.
-    public static func decodeReceivedPayload(from message: [UInt8], at location: DispatchPayloadLocation) throws -> (
+    public func decodeReceivedPayload<Payload: Codable>(_ type: Payload.Type, from message: [UInt8]) throws -> (
         payload: Payload, bytes: [UInt8]
     ) {
-        switch location {
+        switch self {
         case .object(let range, _):
-            return (try decodePayload(from: message, at: location), Array(message[range]))
+            return (try decodePayload(type, from: message), Array(message[range]))
         case .absent:
             let bytes = Array("{}".utf8)
-            return (try WireJSON.decode(Payload.self, from: bytes), bytes)
+            return (try WireJSON.decode(type, from: bytes), bytes)
         case .unknown:
-            let bytes = try WireJSON.encode(try decodePayload(from: message, at: location))
-            return (try WireJSON.decode(Payload.self, from: bytes), bytes)
+            let bytes = try WireJSON.encode(try decodePayload(type, from: message))
+            return (try WireJSON.decode(type, from: bytes), bytes)
         }
     }
 }
