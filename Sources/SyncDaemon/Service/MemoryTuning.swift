@@ -1,4 +1,5 @@
 import CMalloc
+import SyncLock
 
 /// Giving memory back to the system after work that freed a lot at once.
 ///
@@ -26,16 +27,27 @@ enum MemoryTuning {
     /// What an arena takes beyond a request when it grows, and keeps when it gives memory back.
     static let topPad: Int32 = 16 << 10
 
-    /// Fixes glibc's mmap threshold, trim threshold and top pad; called once, before the daemon
-    /// allocates much.
+    /// Whether `configure` ran: only a process that tuned its allocator gives memory back.
+    private static let isConfigured = Locked(false)
+
+    /// Fixes glibc's mmap threshold, trim threshold and top pad; called once, on the main
+    /// thread, before the daemon allocates much.
     static func configure() {
         _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold)
         _ = mallopt(M_TRIM_THRESHOLD, trimThreshold)
         _ = mallopt(M_TOP_PAD, topPad)
+        isConfigured.withLock { $0 = true }
     }
 
-    /// Gives the free pages of every arena back to the system.
+    /// Gives the free pages of every arena back to the system, in a process that called
+    /// `configure`. In another (a test running the journal writer in its own process), the
+    /// call can be the first into glibc's allocator, when the process allocates through
+    /// another one (a sanitizer's), and then from thread-pool threads, even two at once, which
+    /// glibc's lazy set-up counts as one thread of its main arena: the likely cause of an abort
+    /// at exit seen once in a ThreadSanitizer run of the suite ("malloc assertion failure in
+    /// __malloc_arena_thread_freeres"), in a process whose tests encode snapshots.
     static func returnFreedMemory() {
+        guard isConfigured.withLock({ $0 }) else { return }
         malloc_trim(0)
     }
 }
