@@ -88,6 +88,36 @@ import Testing
         // A member of another kind: `init(from:)` decodes it, and its error is JSONDecoder's.
         #expect(throws: DecodingError.self) { try WireJSON.decode(Probe.self, from: Array(#"{"value":"3"}"#.utf8)) }
     }
+
+    /// A final class conforms as a struct does (`read(_:into:)` moves the one reference out).
+    final class Box: PlainObjectDecodable {
+        let value: Int
+        let readPlainly: Bool
+
+        enum CodingKeys: String, CodingKey { case value }
+
+        init(from decoder: any Decoder) throws {
+            value = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .value)
+            readPlainly = false
+        }
+
+        init?(plainObject object: PlainObject) {
+            guard let value = object.integer("value"), value >= 0 else { return nil }
+            (self.value, readPlainly) = (value, true)
+        }
+    }
+
+    @Test func aFinalClassIsReadPlainlyAndHeldOnceOrLeftToInitFrom() throws {
+        var plain = try WireJSON.decode(Box.self, from: Array(#"{"value":5}"#.utf8))
+        #expect(plain.value == 5 && plain.readPlainly)
+        #expect(isKnownUniquelyReferenced(&plain))
+        let refused = try WireJSON.decode(Box.self, from: Array(#"{"value":-5}"#.utf8))
+        #expect(refused.value == -5 && !refused.readPlainly)
+        let payload = Array(#"{"action":{"name":"box","payload":{"value":7}},"id":1,"type":"dispatch"}"#.utf8)
+        var dispatched = try DispatchPayloadLocation(scanning: payload).decodePayload(Box.self, from: payload)
+        #expect(dispatched.value == 7 && dispatched.readPlainly)
+        #expect(isKnownUniquelyReferenced(&dispatched))
+    }
 }
 
 extension PlainObjectDecodableTests.Probe {

@@ -158,9 +158,18 @@ private func accepted<A: Action<TodoState>>(_ action: A, _ n: Int, state: TodoSt
         #expect(parts != UndoStep("reopen", item, revertedBy: .replace(item: item), change: 7))
         #expect(parts != UndoStep("complete", item, revertedBy: .remove(number: 4), change: 7))
         #expect(parts != UndoStep("complete", item, revertedBy: .replace(item: item), change: 8))
+        var other = item
+        other.text = "buy bread"
+        #expect(parts != UndoStep("complete", other, revertedBy: .replace(item: item), change: 7))
         var renamed = parts
         renamed.summary = "something else"
         #expect(renamed != parts && renamed.summary == "something else")
+        var rechanged = parts
+        rechanged.changes = [.remove(number: 4), .replace(item: item)]
+        #expect(rechanged.changes == [.remove(number: 4), .replace(item: item)] && rechanged != parts)
+        #expect(rechanged.summary == parts.summary)
+        rechanged.changes = [.replace(item: item)]
+        #expect(rechanged == parts)
     }
 
     @Test func anEditRecordsTheItemsTextBeforeTheEdit() throws {

@@ -40,12 +40,10 @@ enum MemoryTuning {
     }
 
     /// Gives the free pages of every arena back to the system, in a process that called
-    /// `configure`. In another (a test running the journal writer in its own process), the
-    /// call can be the first into glibc's allocator, when the process allocates through
-    /// another one (a sanitizer's), and then from thread-pool threads, even two at once, which
-    /// glibc's lazy set-up counts as one thread of its main arena: the likely cause of an abort
-    /// at exit seen once in a ThreadSanitizer run of the suite ("malloc assertion failure in
-    /// __malloc_arena_thread_freeres"), in a process whose tests encode snapshots.
+    /// `configure`. Elsewhere (a test process running a journal writer) the call can be the
+    /// first into glibc's allocator, from pool threads, when the process allocates through a
+    /// sanitizer's: the likely cause of an abort at exit seen once under ThreadSanitizer
+    /// ("malloc assertion failure in __malloc_arena_thread_freeres").
     static func returnFreedMemory() {
         guard isConfigured.withLock({ $0 }) else { return }
         malloc_trim(0)

@@ -23,10 +23,12 @@ public protocol PlainObjectDecodable: Decodable {
     /// The value `object` holds, or `nil` to leave it to `init(from:)`.
     init?(plainObject object: PlainObject)
 
-    /// Initializes the memory at `value` to `init(plainObject:)`'s value and returns `true`,
-    /// or leaves it as it is and returns `false`. Conforming types take the default: compiled
-    /// in the conforming type's module, it knows `Self`, so that a decoder generic over the
-    /// type (the daemon's, for every action) asks the runtime for no `Optional<Self>`.
+    /// Initializes the uninitialized memory at `value` (aligned for `Self`, room for one) to
+    /// `init(plainObject:)`'s value and returns `true`, or leaves it uninitialized and returns
+    /// `false`. Do not implement it: the default, compiled in the conforming type's module,
+    /// knows `Self`, so that a decoder generic over the type (the daemon's, for every action)
+    /// asks the runtime for no `Optional<Self>`; another implementation must keep exactly this
+    /// contract.
     static func read(_ object: PlainObject, into value: UnsafeMutableRawPointer) -> Bool
 }
 

@@ -16,10 +16,12 @@ import Testing
     .enabled(if: TestEnvironment.assertsTimeBounds, Comment(rawValue: TestEnvironment.timeBoundsSkipReason)))
 struct SharedLogFaultTests {
     /// A suspended laptop is a SIGSTOP: its sessions stay open and answer nothing. The calm
-    /// window the healthy hosts' gaps are compared with lasts as long as the stop: on a busy
-    /// machine the longest gap grows with the time watched (in a CI run at a load of 10 on 2
-    /// cores, writers that went 1.0 s without an ack in 5 calm seconds went 7.4 s in the 20
-    /// seconds of the stop and the catching up, with no error answered).
+    /// window the healthy hosts' gaps are compared with is as long as the stop (the window
+    /// watched is the stop and the catching up after it): on a busy machine the longest gap
+    /// grows with the time watched (in a CI run at a load of 10 on 2 cores, writers that went
+    /// 1.0 s without an ack in 5 calm seconds went 7.4 s in the 20 seconds of the stop and the
+    /// catching up, with no error answered). A stall the stop causes would begin at SIGSTOP and
+    /// last until SIGCONT: the summary says where each host's longest gap began.
     @Test func aStoppedHostStallsNoHealthyHostAndWritesWithinASecondOfResuming() throws {
         let cluster = try SharedLogCluster(daemons: 3)
         defer { cluster.close() }
@@ -57,7 +59,7 @@ struct SharedLogFaultTests {
                 "\(summary.clientID): first ack \(first - resumed) s after SIGCONT")
         }
         print(
-            "SharedLogFaultTests: SIGSTOP: longest ack gaps on the healthy hosts \(summaries.prefix(4).map { Self.ms($0.longestAckGap(from: frozen, to: ended)) }) ms (before the fault \(Self.ms(before)) ms); first acks after SIGCONT \(summaries.suffix(2).map { Self.ms(($0.firstAck(after: resumed) ?? 0) - resumed) }) ms; storage_unavailable resent \(summaries.map(\.storageErrors))"
+            "SharedLogFaultTests: SIGSTOP: longest ack gaps on the healthy hosts \(summaries.prefix(4).map { Self.ms($0.longestAckGap(from: frozen, to: ended)) }) ms (before the fault \(Self.ms(before)) ms); first acks after SIGCONT \(summaries.suffix(2).map { Self.ms(($0.firstAck(after: resumed) ?? 0) - resumed) }) ms; those gaps began at \(summaries.prefix(4).map { Self.ms($0.longestAckGapSpan(from: frozen, to: ended).begin - frozen) }) ms after SIGSTOP (SIGCONT at \(Self.ms(resumed - frozen)) ms); storage_unavailable resent \(summaries.map(\.storageErrors))"
         )
         try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster, alsoAdded: Self.filled(20_000))
     }

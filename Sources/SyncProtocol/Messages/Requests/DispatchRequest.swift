@@ -1,6 +1,6 @@
 /// `dispatch {id, action: {name, payload}, sequence?}`: an action or a side effect by name.
 /// The payload is the app's: the server decodes it by the action's type
-/// (`DispatchEnvelope.decodePayload`), from where the scan found it.
+/// (`DispatchPayloadLocation.decodePayload(_:from:)`), from where the scan found it.
 public struct DispatchRequest: RequestMessage {
     public static let type = "dispatch"
     public var id: Int64
