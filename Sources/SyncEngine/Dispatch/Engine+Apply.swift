@@ -13,10 +13,10 @@ import SyncStore
 extension Engine {
     /// Decodes the payload of a client's dispatch (at `location` in the message `payload`) as
     /// `A` and applies it; `numbered` is its client id and sequence, if it has them and they
-    /// are new.
+    /// are new, and `peer` the credentials of its connection, if known.
     func dispatch<A: Action<App.State>>(
         _ type: A.Type, payload: [UInt8], at location: DispatchPayloadLocation, requester: DispatchRequester,
-        numbered: DispatchLedger.Key?
+        numbered: DispatchLedger.Key?, peer: Peer?
     ) {
         let received: (payload: A, bytes: [UInt8])
         do {
@@ -29,7 +29,7 @@ extension Engine {
             )
             return
         }
-        apply(received.payload, received: received.bytes, requester: requester, numbered: numbered)
+        apply(received.payload, received: received.bytes, requester: requester, numbered: numbered, peer: peer)
     }
 
     /// Applies `action`, dispatched inside the daemon (a side effect's, a schedule's), as if a
@@ -43,14 +43,15 @@ extension Engine {
             fail(requester, ProtocolError(.invalidPayload, "The action does not survive its JSON (\(error))."))
             return
         }
-        apply(received.payload, received: received.bytes, requester: requester, numbered: nil)
+        apply(received.payload, received: received.bytes, requester: requester, numbered: nil, peer: nil)
     }
 
-    /// Accepts and applies `action` (decoded from `bytes`) and records it for the next commit
-    /// (and, if `numbered`, in the ledger); the requester hears back once it is durable. A
-    /// rejected action is not recorded anywhere: resent, it is judged again.
+    /// Accepts and applies `action` (decoded from `bytes`, from `peer`) and records it for the
+    /// next commit (and, if `numbered`, in the ledger); the requester hears back once it is
+    /// durable. A rejected action is not recorded anywhere: resent, it is judged again.
     private func apply<A: Action<App.State>>(
-        _ action: A, received bytes: [UInt8], requester: DispatchRequester, numbered: DispatchLedger.Key?
+        _ action: A, received bytes: [UInt8], requester: DispatchRequester, numbered: DispatchLedger.Key?,
+        peer: Peer?
     ) {
         if let writeRefusal {
             fail(requester, ProtocolError(.storageUnavailable, "The action was not applied: \(writeRefusal)."))
@@ -59,7 +60,7 @@ extension Engine {
         let entry: JournalEntry
         do {
             entry = try accept(
-                action, received: bytes, onto: &store, numbered: numbered, peer: peerCredentials(of: requester))
+                action, received: bytes, onto: &store, numbered: numbered, peer: peer)
         } catch {
             fail(requester, error)
             return
@@ -121,10 +122,5 @@ extension Engine {
         if let numbered { ledger.record(numbered, version: store.version, durableThrough: durableVersion) }
         pendingAcks.add(requester, version: store.version, durableVersion: durableVersion)
         wantPassEnd()
-    }
-
-    func peerCredentials(of requester: DispatchRequester) -> Peer? {
-        guard case .client(let token) = requester, let connectionID = requests.connection(of: token) else { return nil }
-        return connections[connectionID]?.peer
     }
 }

@@ -70,7 +70,8 @@ extension Engine {
             }
             dispatch(
                 type, payload: payload, at: payloadLocation,
-                requester: .client(requests.enter(message.id, of: connection.id)), numbered: numbered)
+                requester: .client(requests.enter(message.id, of: connection.id)), numbered: numbered,
+                peer: connection.peer)
         case .batch(let message):
             dispatchBatch(message, payload: payload, from: connection)
         case .subscribe(let message):

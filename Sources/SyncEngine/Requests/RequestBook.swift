@@ -41,9 +41,6 @@ struct RequestBook {
         return request
     }
 
-    /// The connection whose request `token` stands for, while it awaits its answer.
-    func connection(of token: Token) -> Int? { awaited[token]?.connectionID }
-
     /// Whether connection `connectionID` awaits an answer.
     func awaitsAnswers(_ connectionID: Int) -> Bool { countsByConnection[connectionID] != nil }
 
