@@ -106,7 +106,7 @@ import Testing
         let bytes = ledger.encoded()
         #expect(
             String(decoding: bytes, as: UTF8.self)
-                == #"{"clients":[{"floor":0,"id":"y","recent":[2,2]},{"floor":0,"id":"z","recent":[4,4]},{"floor":1,"id":"x","recent":[3,3,5,5]}]}"#
+                == #"{"clients":[{"floor":0,"id":"y","runs":[2,2,1]},{"floor":0,"id":"z","runs":[4,4,1]},{"floor":1,"id":"x","runs":[2,3,1,2,2,1]}]}"#
         )
         var decoded = try DispatchLedger(decoding: bytes, windowSize: 2, clientLimit: 3)
         #expect(decoded == ledger)
@@ -121,14 +121,67 @@ import Testing
         var ledger = DispatchLedger()
         ledger.record(key(#"a"b\"#, 1), version: 1, durableThrough: 1)
         let bytes = ledger.encoded()
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"clients":[{"floor":0,"id":"a\"b\\","recent":[1,1]}]}"#)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"clients":[{"floor":0,"id":"a\"b\\","runs":[1,1,1]}]}"#)
         #expect(try DispatchLedger(decoding: bytes, windowSize: 256, clientLimit: 10_000) == ledger)
         #expect(
             try DispatchLedger(decoding: DispatchLedger().encoded(), windowSize: 256, clientLimit: 10_000)
                 == DispatchLedger())
     }
 
+    @Test func pipelinedDispatchesAreWrittenAsRuns() throws {
+        var ledger = DispatchLedger(windowSize: 256, clientLimit: 10)
+        // Two clients, each applying bursts of 4 pipelined dispatches in turn.
+        for burst in UInt64(0)..<3 {
+            for (offset, clientID) in ["a", "b"].enumerated() {
+                for step in UInt64(1)...4 {
+                    let version = burst * 8 + UInt64(offset) * 4 + step
+                    ledger.record(key(clientID, burst * 4 + step), version: version, durableThrough: version)
+                }
+            }
+        }
+        let bytes = ledger.encoded()
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"clients":[{"floor":0,"id":"a","runs":[1,1,4,1,5,4,1,5,4]},{"floor":0,"id":"b","runs":[1,5,4,1,5,4,1,5,4]}]}"#
+        )
+        #expect(try DispatchLedger(decoding: bytes, windowSize: 256, clientLimit: 10) == ledger)
+    }
+
+    @Test(arguments: 1...13)
+    func runsDecodeToTheSameWindowAsEveryPairListed(windowSize: Int) throws {
+        var ledger = DispatchLedger(windowSize: 100, clientLimit: 10)
+        let versions: [UInt64] = [3, 4, 5, 9, 10, 12, 20, 21, 22, 23, 30, 31]
+        for (index, version) in versions.enumerated() {
+            ledger.record(key("a", UInt64(index) + 2), version: version, durableThrough: version)
+        }
+        let pairs = versions.enumerated().map { "\($0.offset + 2),\($0.element)" }.joined(separator: ",")
+        let listed = #"{"clients":[{"floor":0,"id":"a","recent":["# + pairs + "]}]}"
+        let fromRuns = try DispatchLedger(decoding: ledger.encoded(), windowSize: windowSize, clientLimit: 10)
+        let fromPairs = try DispatchLedger(decoding: Array(listed.utf8), windowSize: windowSize, clientLimit: 10)
+        #expect(fromRuns == fromPairs)
+        #expect(fromRuns.clients["a"]?.recent.count == min(windowSize, versions.count))
+    }
+
+    @Test func aHugeRunExpandsOnlyTheWindow() throws {
+        let json = #"{"clients":[{"floor":7,"id":"a","runs":[1,1,1000000000000]}]}"#
+        let ledger = try DispatchLedger(decoding: Array(json.utf8), windowSize: 2, clientLimit: 4)
+        #expect(
+            ledger.clients["a"]
+                == DispatchLedger.Client(
+                    floor: 1_000_000_000_005,
+                    recent: [
+                        .init(sequence: 1_000_000_000_006, version: 999_999_999_999),
+                        .init(sequence: 1_000_000_000_007, version: 1_000_000_000_000),
+                    ]))
+    }
+
     @Test(arguments: [
+        #"{"clients":[{"floor":0,"id":"a","runs":[1,1]}]}"#, #"{"clients":[{"floor":0,"id":"a","runs":[]}]}"#,
+        #"{"clients":[{"floor":0,"id":"a","runs":[0,1,1]}]}"#, #"{"clients":[{"floor":0,"id":"a","runs":[1,0,1]}]}"#,
+        #"{"clients":[{"floor":0,"id":"a","runs":[1,1,0]}]}"#,
+        #"{"clients":[{"floor":0,"id":"a","runs":[1,18446744073709551615,2]}]}"#,
+        #"{"clients":[{"floor":18446744073709551615,"id":"a","runs":[1,1,1]}]}"#,
+        #"{"clients":[{"floor":0,"id":"a","runs":[1,1,1],"recent":[1,1]}]}"#,
         #"{"clients":[{"floor":0,"id":"a","recent":[1]}]}"#, #"{"clients":[{"floor":0,"id":"a","recent":[]}]}"#,
         #"{"clients":[{"floor":0,"id":"a","recent":[2,5,1,6]}]}"#,
         #"{"clients":[{"floor":3,"id":"a","recent":[2,5]}]}"#,

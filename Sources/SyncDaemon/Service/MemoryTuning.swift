@@ -9,7 +9,7 @@ import SyncLock
 /// later buffers come from that thread's arena and their pages stay there: a daemon holding
 /// 20,000 items of 200 characters sat at 59-64 MiB. With blocks of 1 MiB and more always
 /// mapped on their own (and unmapped when freed) it holds 35 MiB; the freed pages of the small
-/// blocks are returned after each snapshot (`malloc_trim`). (docs/PERFORMANCE.md, figure 12.)
+/// blocks are returned after each snapshot of 1 MiB or more (`malloc_trim`). (docs/PERFORMANCE.md, figure 12.)
 /// One arena for every thread was measured and left out: a tenth of the pipelined throughput
 /// lost.
 ///
@@ -26,6 +26,10 @@ enum MemoryTuning {
 
     /// What an arena takes beyond a request when it grows, and keeps when it gives memory back.
     static let topPad: Int32 = 16 << 10
+
+    /// The smallest encoded snapshot after which freed memory is given back: below the mmap
+    /// threshold, the encoding's buffers were in the arenas, whose tops are trimmed on free.
+    static let smallestTrimmedEncoding = Int(mmapThreshold)
 
     /// Whether `configure` ran: only a process that tuned its allocator gives memory back.
     private static let isConfigured = Locked(false)
