@@ -38,18 +38,29 @@ public struct AcceptanceIdentifier: Hashable, Sendable, CustomStringConvertible 
     /// The canonical text, handed to `body` from the stack (binding a column costs no allocation).
     public func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
-            var position = 0
-            for nibble in 0..<32 {
-                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                    buffer[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                let half = nibble < 16 ? high : low
-                let value = UInt8(truncatingIfNeeded: half >> (60 - 4 * UInt64(nibble % 16))) & 0xF
-                buffer[position] = Self.hexDigit(value)
-                position += 1
-            }
+            let text = buffer.baseAddress!
+            // The five groups of 8, 4, 4, 4 and 12 digits, each written without a check per digit.
+            Self.writeHex(high >> 32, digits: 8, to: text)
+            text[8] = UInt8(ascii: "-")
+            Self.writeHex(high >> 16, digits: 4, to: text + 9)
+            text[13] = UInt8(ascii: "-")
+            Self.writeHex(high, digits: 4, to: text + 14)
+            text[18] = UInt8(ascii: "-")
+            Self.writeHex(low >> 48, digits: 4, to: text + 19)
+            text[23] = UInt8(ascii: "-")
+            Self.writeHex(low, digits: 12, to: text + 24)
             return body(UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// Writes the lowest `digits` hexadecimal digits of `value` at `start`, most significant first.
+    private static func writeHex(_ value: UInt64, digits: Int, to start: UnsafeMutablePointer<UInt8>) {
+        var rest = value
+        var offset = digits
+        while offset > 0 {
+            offset -= 1
+            start[offset] = hexDigit(UInt8(truncatingIfNeeded: rest) & 0xF)
+            rest >>= 4
         }
     }
 
