@@ -16,7 +16,7 @@ import Testing
             CountedModel.subscriber, to: CountedModel.key, takesPatches: false, makeSource: CountedModel.source,
             state: state, version: 0)
         var queue = OutboundQueue(coalescingThreshold: 4096)
-        let ack = { (version: UInt64) in ServerMessage.ack(id: Int64(version), version: version).framed() }
+        let ack = { (version: UInt64) in ServerMessage.ack(id: Int64(version), version: version) }
         queue.append(ServerMessage.pong(id: 1).framed())
         let queued = queue.appendUpdate(
             ViewChange(model: first, patch: nil, base: 0), subscription: 1, version: 0, writingByteCount: 0)
@@ -102,5 +102,31 @@ import Testing
         #expect(written.map(\.typeName) == ["unsubscribed"])
         let left = queue.drain { _ in nil }
         #expect(left == nil, "nothing left")
+    }
+
+    @Test func acksShareOneBufferInOrderWithTheFramesAroundThemFromDrainToDrain() throws {
+        var queue = OutboundQueue(coalescingThreshold: threshold)
+        let replies: [ServerMessage] = [
+            .ack(id: 1, version: 10), .ack(id: -2, version: 11), .pong(id: 3), .ack(id: .max, version: .max),
+        ]
+        for reply in replies { queue.append(reply) }
+        let expected = replies.flatMap { $0.framed() }
+        #expect(queue.pendingByteCount == expected.count)
+        #expect(queue.pendingReplyByteCount == expected.count)
+        let first = try #require(queue.drain { _ in nil })
+        #expect(Array(first) == expected)
+        first.deallocate()
+        #expect(queue.pendingByteCount == 0)
+
+        queue.append(ServerMessage.ack(id: 5, version: 13))
+        let model = EncodedModel(bytes: Array("[]".utf8))
+        #expect(
+            queue.appendUpdate(
+                ViewChange(model: model, patch: nil, base: 0), subscription: 1, version: 14, writingByteCount: 0)
+                == .queued)
+        queue.append(ServerMessage.ack(id: 6, version: 14))
+        let written = try decodedFrames(queue.drain { _ in nil })
+        #expect(written.map(\.typeName) == ["ack", "update", "ack"])
+        #expect(queue.drain { _ in nil } == nil, "nothing left")
     }
 }

@@ -1,5 +1,6 @@
-import SyncProtocol
 import Testing
+
+@testable import SyncProtocol
 
 /// Integers written digit by digit read as `String(value)` does, at the edges of every width.
 @Suite struct JSONDigitsTests {
@@ -16,5 +17,21 @@ import Testing
         var bytes = Array("[".utf8)
         JSONDigits.append(-42, to: &bytes)
         #expect(bytes == Array("[-42".utf8))
+    }
+
+    @Test func writtenThroughAPointerTheDigitsAreTheSame() {
+        let values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000, Int64.max, Int64.min]
+        for value in values {
+            let written = [UInt8](unsafeUninitializedCapacity: JSONDigits.maximumWrittenCount) { buffer, count in
+                count = JSONDigits.write(value, at: buffer.baseAddress!)
+            }
+            #expect(written == Array(String(value).utf8))
+        }
+        for value in [UInt64.max, UInt64(0), UInt64(10_000_000_000_000_000_000)] {
+            let written = [UInt8](unsafeUninitializedCapacity: JSONDigits.maximumWrittenCount) { buffer, count in
+                count = JSONDigits.write(value, at: buffer.baseAddress!)
+            }
+            #expect(written == Array(String(value).utf8))
+        }
     }
 }

@@ -74,7 +74,9 @@ extension Engine {
 
     /// Queues `message` for `connection`'s client.
     func send(_ message: ServerMessage, to connection: ClientConnection) {
-        enqueue(message.framed(), to: connection)
+        guard connection.machine.isOpen else { return }
+        connection.outbound.append(message)
+        didEnqueue(on: connection)
     }
 
     /// Queues a framed reply; it goes out with everything else queued in this loop pass.

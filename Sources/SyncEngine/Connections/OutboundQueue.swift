@@ -53,6 +53,9 @@ struct OutboundQueue {
     }
 
     private var frames: [Frame] = []
+    /// Acks queued after the last of `frames`, their frames concatenated in one buffer that
+    /// keeps its capacity from one drain to the next: a pass's acks make no array each.
+    private var trailingAcks: [UInt8] = []
     /// For each subscription with an update in `frames`, the index of its last one.
     private var pendingUpdateSlots: [Int64: Int] = [:]
     /// How many of `frames` are newest-model slots.
@@ -69,8 +72,22 @@ struct OutboundQueue {
         self.coalescingThreshold = coalescingThreshold
     }
 
+    /// The most capacity the acks' buffer keeps after a drain: a pass of acks on a pipelining
+    /// connection takes a few KiB, and an idle connection keeps no more than it needed.
+    static let keptAckCapacity = 16 << 10
+
+    /// Queues a reply or error.
+    mutating func append(_ reply: ServerMessage) {
+        guard case .ack = reply else { return append(reply.framed()) }
+        let before = trailingAcks.count
+        reply.appendFramed(to: &trailingAcks)
+        pendingByteCount += trailingAcks.count - before
+        pendingReplyByteCount += trailingAcks.count - before
+    }
+
     /// Queues a framed reply or error.
     mutating func append(_ frame: [UInt8]) {
+        closeTrailingAcks()
         frames.append(.bytes(frame))
         pendingByteCount += frame.count
         pendingReplyByteCount += frame.count
@@ -98,6 +115,7 @@ struct OutboundQueue {
                 makeNewestModel(slot, subscription: subscription)
                 return .absorbed
             }
+            closeTrailingAcks()
             pendingUpdateSlots[subscription] = frames.count
             frames.append(.newestModel(subscription: subscription))
             newestModelSlotCount += 1
@@ -118,6 +136,7 @@ struct OutboundQueue {
         if newestModelSlotCount > 0 { fillNewestModelSlots(newestModel) }
         defer {
             frames.removeAll(keepingCapacity: true)
+            trailingAcks.removeAll(keepingCapacity: trailingAcks.capacity <= Self.keptAckCapacity)
             pendingUpdateSlots.removeAll(keepingCapacity: true)
             pendingByteCount = 0
             pendingReplyByteCount = 0
@@ -129,10 +148,20 @@ struct OutboundQueue {
             UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyBytes(from: frame)
             offset += frame.count
         }
+        UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyBytes(from: trailingAcks)
         return buffer
     }
 
+    /// Moves the acks queued since the last frame into a frame of their own, so that what is
+    /// queued next goes after them.
+    private mutating func closeTrailingAcks() {
+        guard !trailingAcks.isEmpty else { return }
+        frames.append(.bytes(trailingAcks))
+        trailingAcks = []
+    }
+
     private mutating func appendUpdate(_ frame: [UInt8], subscription: Int64) {
+        closeTrailingAcks()
         pendingUpdateSlots[subscription] = frames.count
         frames.append(.bytes(frame))
         pendingByteCount += frame.count

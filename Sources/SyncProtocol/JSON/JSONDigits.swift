@@ -34,4 +34,34 @@ public enum JSONDigits {
             high -= 1
         }
     }
+
+    /// The most bytes `write(_:at:)` writes: a sign and the 20 digits of `UInt64.max`.
+    static let maximumWrittenCount = 21
+
+    /// Writes the decimal digits of `value` (a leading `-` when it is negative) at `start`, which
+    /// has room for `maximumWrittenCount` bytes; returns how many it wrote. For frames built
+    /// through a pointer, where an array's append would check its capacity for every digit.
+    static func write(_ value: Int64, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        guard value < 0 else { return write(UInt64(value), at: start) }
+        start.pointee = UInt8(ascii: "-")
+        return 1 + write(value.magnitude, at: start + 1)
+    }
+
+    /// `write(_:at:)` for an unsigned value.
+    static func write(_ magnitude: UInt64, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        rest = magnitude
+        var position = count
+        repeat {
+            position -= 1
+            start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while position > 0
+        return count
+    }
 }

@@ -63,27 +63,49 @@ public enum ServerMessage: Sendable {
     public func framed() -> [UInt8] {
         switch self {
         case .update, .patch, .model, .entries: return spliced(framed: true)
-        case .ack(let id, let version): return Self.framedAck(id: id, version: version)
+        case .ack(let id, let version): return Self.withFramedAck(id: id, version: version) { Array($0) }
         default: return FrameEncoder.frame(encoded())
         }
     }
 
-    /// An ack's frame, header and payload in one array written once: the reply of every
-    /// dispatch, so no string and no second array is made for it.
-    private static func framedAck(id: Int64, version: UInt64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(WireProtocol.headerLength + 64)
-        bytes.append(contentsOf: [0, 0, 0, 0])
-        bytes.append(contentsOf: #"{"id":"#.utf8)
-        JSONDigits.append(id, to: &bytes)
-        bytes.append(contentsOf: #","type":"ack","version":"#.utf8)
-        JSONDigits.append(version, to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
-        let length = UInt32(bytes.count - WireProtocol.headerLength)
-        for index in 0..<WireProtocol.headerLength {
-            bytes[index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index))
+    /// Appends the frame carrying this message to `bytes`. An ack, the reply of every dispatch,
+    /// is written on the stack and copied once: no array of its own.
+    public func appendFramed(to bytes: inout [UInt8]) {
+        guard case .ack(let id, let version) = self else { return bytes.append(contentsOf: framed()) }
+        Self.withFramedAck(id: id, version: version) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Hands `body` an ack's frame, header and payload written once through a pointer on the
+    /// stack: no string, no array and no per-byte capacity check.
+    private static func withFramedAck<Result>(
+        id: Int64, version: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        let head: StaticString = #"{"id":"#
+        let middle: StaticString = #","type":"ack","version":"#
+        let capacity =
+            WireProtocol.headerLength + head.utf8CodeUnitCount + middle.utf8CodeUnitCount + 2
+            * JSONDigits.maximumWrittenCount + 1
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let frame = buffer.baseAddress!
+            var end = WireProtocol.headerLength
+            end += copy(head, to: frame + end)
+            end += JSONDigits.write(id, at: frame + end)
+            end += copy(middle, to: frame + end)
+            end += JSONDigits.write(version, at: frame + end)
+            frame[end] = UInt8(ascii: "}")
+            end += 1
+            let length = UInt32(end - WireProtocol.headerLength)
+            for index in 0..<WireProtocol.headerLength {
+                frame[index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index))
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<end]))
         }
-        return bytes
+    }
+
+    /// Copies `text`'s bytes to `destination`; returns how many.
+    private static func copy(_ text: StaticString, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        destination.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        return text.utf8CodeUnitCount
     }
 
     /// An update's payload, or its frame, built by hand so the model or patch bytes are reused
