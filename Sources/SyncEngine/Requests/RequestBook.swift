@@ -6,7 +6,11 @@
 struct RequestBook {
     /// One awaited request.
     struct Token: Hashable {
-        fileprivate let value: UInt64
+        /// Where the request is kept.
+        fileprivate let slot: Int
+        /// Which of the requests kept there over time it is: a token already taken finds a
+        /// later request in its slot, or none, and is answered nothing.
+        fileprivate let generation: UInt64
     }
 
     /// Whose request a token stands for.
@@ -17,25 +21,47 @@ struct RequestBook {
         let requestID: Int64
     }
 
-    private var awaited: [Token: Awaited] = [:]
+    /// A request's place: its generation, and the request while it is awaited.
+    private struct Slot {
+        var generation: UInt64
+        var awaited: Awaited?
+    }
+
+    /// The requests, by slot. A taken request's slot is used again (`freeSlots`), so a token
+    /// finds its request by index: entering and taking one hash nothing (a dictionary by token
+    /// was two lookups and a deletion for every dispatch).
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
     /// How many requests each connection awaits, for connections that await any: a count,
     /// not a set of tokens, so that entering and taking a request allocate nothing (a set
     /// per connection was made anew each time it emptied, and copied on every take).
     private var countsByConnection: [Int: Int] = [:]
-    private var nextToken: UInt64 = 1
+    private var nextGeneration: UInt64 = 1
 
     /// Enters request `requestID` of connection `connectionID`, whose answer comes later.
     mutating func enter(_ requestID: Int64, of connectionID: Int) -> Token {
-        let token = Token(value: nextToken)
-        nextToken += 1
-        awaited[token] = Awaited(connectionID: connectionID, requestID: requestID)
+        let awaited = Awaited(connectionID: connectionID, requestID: requestID)
+        let entered = Slot(generation: nextGeneration, awaited: awaited)
+        nextGeneration += 1
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = entered
+        } else {
+            slot = slots.count
+            slots.append(entered)
+        }
         countsByConnection[connectionID, default: 0] += 1
-        return token
+        return Token(slot: slot, generation: entered.generation)
     }
 
     /// Takes `token` out, its answer being queued now; `nil` when its connection is gone.
     mutating func take(_ token: Token) -> Awaited? {
-        guard let request = awaited.removeValue(forKey: token) else { return nil }
+        guard slots[token.slot].generation == token.generation, let request = slots[token.slot].awaited else {
+            return nil
+        }
+        slots[token.slot].awaited = nil
+        freeSlots.append(token.slot)
         let remaining = (countsByConnection[request.connectionID] ?? 1) - 1
         countsByConnection[request.connectionID] = remaining > 0 ? remaining : nil
         return request
@@ -51,6 +77,9 @@ struct RequestBook {
     /// every awaited request (connections close far less often than requests are answered).
     mutating func drop(_ connectionID: Int) {
         guard countsByConnection.removeValue(forKey: connectionID) != nil else { return }
-        awaited = awaited.filter { $0.value.connectionID != connectionID }
+        for slot in slots.indices where slots[slot].awaited?.connectionID == connectionID {
+            slots[slot].awaited = nil
+            freeSlots.append(slot)
+        }
     }
 }
