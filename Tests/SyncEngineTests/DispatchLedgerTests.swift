@@ -181,7 +181,7 @@ import Testing
         #"{"clients":[{"floor":0,"id":"a","runs":[1,1,0]}]}"#,
         #"{"clients":[{"floor":0,"id":"a","runs":[1,18446744073709551615,2]}]}"#,
         #"{"clients":[{"floor":18446744073709551615,"id":"a","runs":[1,1,1]}]}"#,
-        #"{"clients":[{"floor":0,"id":"a","runs":[1,1,1],"recent":[1,1]}]}"#,
+        #"{"clients":[{"floor":0,"id":"a","runs":[1,1,1],"recent":[1,1]}]}"#, #"{"clients":[{"floor":0,"id":"a"}]}"#,
         #"{"clients":[{"floor":0,"id":"a","recent":[1]}]}"#, #"{"clients":[{"floor":0,"id":"a","recent":[]}]}"#,
         #"{"clients":[{"floor":0,"id":"a","recent":[2,5,1,6]}]}"#,
         #"{"clients":[{"floor":3,"id":"a","recent":[2,5]}]}"#,

@@ -104,7 +104,7 @@ import Testing
         #expect(left == nil, "nothing left")
     }
 
-    @Test func acksShareOneBufferInOrderWithTheFramesAroundThemFromDrainToDrain() throws {
+    @Test func acksShareOneBufferInOrderWithTheFramesAroundThem() throws {
         var queue = OutboundQueue(coalescingThreshold: threshold)
         let replies: [ServerMessage] = [
             .ack(id: 1, version: 10), .ack(id: -2, version: 11), .pong(id: 3), .ack(id: .max, version: .max),
@@ -128,5 +128,18 @@ import Testing
         let written = try decodedFrames(queue.drain { _ in nil })
         #expect(written.map(\.typeName) == ["ack", "update", "ack"])
         #expect(queue.drain { _ in nil } == nil, "nothing left")
+    }
+
+    @Test func aNewestModelSlotAfterAcksKeepsItsPlaceBetweenThem() throws {
+        var queue = OutboundQueue(coalescingThreshold: threshold)
+        let model = EncodedModel(bytes: Array("[]".utf8))
+        queue.append(ServerMessage.ack(id: 1, version: 1))
+        let outcome = queue.appendUpdate(
+            ViewChange(model: model, patch: nil, base: 0), subscription: 7, version: 2, writingByteCount: 2 * threshold)
+        #expect(outcome == .deferred)
+        queue.append(ServerMessage.ack(id: 2, version: 2))
+        let written = try decodedFrames(queue.drain { _ in (version: 2, model: model.bytes) })
+        #expect(written.map(\.typeName) == ["ack", "update", "ack"])
+        #expect(written.compactMap(\.version) == [2])
     }
 }

@@ -1,6 +1,5 @@
+import SyncJournal
 import Testing
-
-@testable import SyncJournal
 
 /// The acceptance identifier's text, as the journal's columns hold it.
 @Suite struct AcceptanceIdentifierTests {

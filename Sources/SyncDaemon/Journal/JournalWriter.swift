@@ -390,8 +390,7 @@ final class JournalWriter {
             work: {
                 let result = Self.encodeSnapshot(source.state, ledger: source.ledger, version: source.version)
                 // Encoding a large state frees as much as it allocated, in small blocks between
-                // live ones, which the heap would otherwise keep. A small one frees too little
-                // for a trim to pay: the pages it returns, the next encoding faults in again.
+                // live ones, which the heap would otherwise keep (see `smallestTrimmedEncoding`).
                 if case .success(let snapshot) = result,
                     SnapshotSchedule.bytes(of: snapshot) >= MemoryTuning.smallestTrimmedEncoding
                 {

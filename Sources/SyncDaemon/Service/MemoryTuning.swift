@@ -27,8 +27,9 @@ enum MemoryTuning {
     /// What an arena takes beyond a request when it grows, and keeps when it gives memory back.
     static let topPad: Int32 = 16 << 10
 
-    /// The smallest encoded snapshot after which freed memory is given back: below the mmap
-    /// threshold, the encoding's buffers were in the arenas, whose tops are trimmed on free.
+    /// The smallest encoded snapshot after which freed memory is given back. A smaller one
+    /// frees at most a few times its size, which the arenas hand to the next encoding; a trim
+    /// (a pass over every arena) would return pages that encoding faults in again.
     static let smallestTrimmedEncoding = Int(mmapThreshold)
 
     /// Whether `configure` ran: only a process that tuned its allocator gives memory back.

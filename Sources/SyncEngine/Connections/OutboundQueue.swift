@@ -53,8 +53,10 @@ struct OutboundQueue {
     }
 
     private var frames: [Frame] = []
-    /// Acks queued after the last of `frames`, their frames concatenated in one buffer that
-    /// keeps its capacity from one drain to the next: a pass's acks make no array each.
+    /// Acks queued after the last of `frames`, their frames concatenated in one buffer: a pass's
+    /// acks make no array each. A drain keeps its capacity (up to `keptAckCapacity`) for the
+    /// next pass's acks; a frame queued after acks takes the buffer with it, and the next acks
+    /// start a new one.
     private var trailingAcks: [UInt8] = []
     /// For each subscription with an update in `frames`, the index of its last one.
     private var pendingUpdateSlots: [Int64: Int] = [:]

@@ -4,7 +4,7 @@ import SyncProtocol
 ///
 /// ```
 /// {"clients": [{"floor": 1728, "id": "5f0c…", "runs": [1, 191547, 16, 1, 640, 16, …]}, …]}
-///                                                     └─ a run ──────┘ └─ the next ─┘
+///                                                       └── a run ───┘  └─ next ─┘
 /// ```
 ///
 /// A client's applied dispatches are written as runs: pairs whose sequence and version each

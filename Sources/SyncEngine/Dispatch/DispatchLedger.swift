@@ -136,6 +136,8 @@ package struct DispatchLedger: Equatable, Sendable {
         _ applied: Applied, to client: inout Client, windowSize: Int, durableThrough durable: UInt64
     ) {
         if let newest = client.recent.last, applied.sequence <= newest.sequence { client = Client() }
+        // Snapshots write a window as steps from one pair to the next (DispatchLedger+Snapshot).
+        precondition(applied.version > (client.recent.last?.version ?? 0), "a ledger's versions only increase")
         client.recent.append(applied)
         trim(&client, windowSize: windowSize, durableThrough: durable)
     }

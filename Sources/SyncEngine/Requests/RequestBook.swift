@@ -74,7 +74,8 @@ struct RequestBook {
     func count(of connectionID: Int) -> Int { countsByConnection[connectionID] ?? 0 }
 
     /// Forgets the requests of a connection that is gone: nobody is answered. It goes through
-    /// every awaited request (connections close far less often than requests are answered).
+    /// every slot, as many as requests were ever awaited at once (connections close far less
+    /// often than requests are answered).
     mutating func drop(_ connectionID: Int) {
         guard countsByConnection.removeValue(forKey: connectionID) != nil else { return }
         for slot in slots.indices where slots[slot].awaited?.connectionID == connectionID {

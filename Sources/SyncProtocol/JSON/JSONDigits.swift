@@ -35,8 +35,9 @@ public enum JSONDigits {
         }
     }
 
-    /// The most bytes `write(_:at:)` writes: a sign and the 20 digits of `UInt64.max`.
-    static let maximumWrittenCount = 21
+    /// The most bytes `write(_:at:)` writes: the 20 digits of `UInt64.max` (`Int64.min` takes
+    /// 20 with its sign).
+    static let maximumWrittenCount = 20
 
     /// Writes the decimal digits of `value` (a leading `-` when it is negative) at `start`, which
     /// has room for `maximumWrittenCount` bytes; returns how many it wrote. For frames built

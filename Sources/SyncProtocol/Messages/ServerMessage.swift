@@ -82,9 +82,8 @@ public enum ServerMessage: Sendable {
     ) -> Result {
         let head: StaticString = #"{"id":"#
         let middle: StaticString = #","type":"ack","version":"#
-        let capacity =
-            WireProtocol.headerLength + head.utf8CodeUnitCount + middle.utf8CodeUnitCount + 2
-            * JSONDigits.maximumWrittenCount + 1
+        let digits = 2 * JSONDigits.maximumWrittenCount
+        let capacity = WireProtocol.headerLength + head.utf8CodeUnitCount + middle.utf8CodeUnitCount + digits + 1
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             let frame = buffer.baseAddress!
             var end = WireProtocol.headerLength
@@ -104,7 +103,7 @@ public enum ServerMessage: Sendable {
 
     /// Copies `text`'s bytes to `destination`; returns how many.
     private static func copy(_ text: StaticString, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        destination.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        destination.initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
         return text.utf8CodeUnitCount
     }
 
