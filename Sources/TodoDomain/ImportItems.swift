@@ -44,12 +44,37 @@ public struct ImportItems: Action {
         }
         guard !added.isEmpty else { return }
         state.nextNumber = nextNumber
-        for item in added {
-            let index = state.items.firstIndex { $0.createdAt > item.createdAt } ?? state.items.count
+        for (item, index) in Self.placed(added, among: state.items) {
             state.items.insert(item, at: index)
         }
         state.pushUndo(
             "import \(added.count) item\(added.count == 1 ? "" : "s")", added.map { .remove(number: $0.number) },
             change: change)
+    }
+
+    /// `added` in the order they go in, each with the position it takes once those before it
+    /// are in: where inserting them one by one, each before the first item created after it,
+    /// would put them. Found in one pass over `items`, not one per added item: an item goes
+    /// before the first existing one whose creation time, or an earlier one's, is later than
+    /// its own; those going to the same place keep their creation order, then their order in
+    /// `added`.
+    static func placed(_ added: [TodoItem], among items: ChunkedArray<TodoItem>) -> [(TodoItem, Int)] {
+        let sorted = added.indices.sorted { (added[$0].createdAt, $0) < (added[$1].createdAt, $1) }.map { added[$0] }
+        var placements: [(TodoItem, Int)] = []
+        placements.reserveCapacity(sorted.count)
+        var latest = Int64.min
+        var passed = 0
+        for existing in items {
+            guard placements.count < sorted.count else { break }
+            latest = max(latest, existing.createdAt)
+            while placements.count < sorted.count, sorted[placements.count].createdAt < latest {
+                placements.append((sorted[placements.count], passed + placements.count))
+            }
+            passed += 1
+        }
+        while placements.count < sorted.count {
+            placements.append((sorted[placements.count], passed + placements.count))
+        }
+        return placements
     }
 }

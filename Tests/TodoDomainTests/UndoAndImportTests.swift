@@ -1,5 +1,6 @@
 import Foundation
 import SyncStore
+import TestSupport
 import Testing
 
 @testable import TodoDomain
@@ -199,6 +200,26 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         let once = store.state
         try store.apply(ImportItems(items: items))
         #expect(store.state == once)
+    }
+
+    /// The one-pass placement puts items exactly where inserting them one by one, each before
+    /// the first item created after it, does: with creation times out of order, repeated, and
+    /// before, among and after the existing ones.
+    @Test(arguments: 0..<40) func importedItemsGoWhereInsertingThemOneByOneWould(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        let existing = (0..<Int(random.next() % 40)).map { n in
+            item("e\(n)", n + 1, "existing", createdAt: Int64(random.next() % 30))
+        }
+        let added = (0..<Int(random.next() % 12 + 1)).map { n in
+            item("a\(n)", 100 + n, "added", createdAt: Int64(random.next() % 34))
+        }
+        var oneByOne = existing
+        for item in added {
+            oneByOne.insert(item, at: oneByOne.firstIndex { $0.createdAt > item.createdAt } ?? oneByOne.count)
+        }
+        var placed = ChunkedArray(existing)
+        for (item, index) in ImportItems.placed(added, among: placed) { placed.insert(item, at: index) }
+        #expect(placed.map(\.id) == oneByOne.map(\.id))
     }
 
     @Test func numbersAlreadyGivenOutAreNotReused() throws {
