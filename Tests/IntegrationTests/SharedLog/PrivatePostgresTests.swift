@@ -58,7 +58,7 @@ struct PrivatePostgresTests {
             message = "\(error)"
             return message.contains("unrecognized configuration parameter \"no_such_setting\"")
         }
-        let directory = try #require(message.firstMatch(of: /\/tmp\/sync-test\.[A-Za-z0-9]{6}/)).output
+        let directory = try #require(message.firstMatch(of: /\/(tmp|dev\/shm)\/sync-test\.[A-Za-z0-9]{6}/)).output.0
         #expect(!FileManager.default.fileExists(atPath: String(directory)))
     }
 
