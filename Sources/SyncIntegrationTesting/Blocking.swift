@@ -82,7 +82,8 @@ public struct Blocking: TestTrait, SuiteTrait, TestScoping {
 
     /// With `TIMELINE` naming a file, appends when `test` was queued, started and ended (to see
     /// what a run waits for).
-    private static func recordTimeline(_ test: Test, queued: ContinuousClock.Instant, started: ContinuousClock.Instant) {
+    private static func recordTimeline(_ test: Test, queued: ContinuousClock.Instant, started: ContinuousClock.Instant)
+    {
         guard let path = ProcessInfo.processInfo.environment["TIMELINE"],
             let handle = FileHandle(forWritingAtPath: path)
         else { return }

@@ -52,9 +52,19 @@ public enum BuiltPrograms {
         return ProgramRun(status: status, output: contents(of: outputPath), errors: contents(of: errorPath))
     }
 
-    /// A new private directory under /tmp (short, so socket paths fit in `sun_path`).
+    /// A new private directory for a test: in /dev/shm when it has room for many tests and lets
+    /// programs run from it, else under /tmp; short either way, so socket paths fit in
+    /// `sun_path`. In memory, the files a suite makes by the thousand (journals, sockets,
+    /// clusters) cost the kernel a fraction of what they cost on a disk, and syncing them costs
+    /// nothing; a test about a file system's limits mounts one of its own (`TmpfsMount`).
     public static func temporaryDirectory() throws(IntegrationFailure) -> String {
-        var template = Array("/tmp/sync-test.XXXXXX".utf8CString)
+        var memory = statvfs()
+        let roomForMany: UInt = 1 << 30
+        let mountedNoExecution: UInt = 8 // ST_NOEXEC, which Swift does not import
+        let inMemory =
+            statvfs("/dev/shm", &memory) == 0 && memory.f_bavail * memory.f_frsize >= roomForMany
+            && memory.f_flag & mountedNoExecution == 0
+        var template = Array((inMemory ? "/dev/shm/sync-test.XXXXXX" : "/tmp/sync-test.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw IntegrationFailure("mkdtemp failed: \(String(cString: strerror(errno)))")
         }

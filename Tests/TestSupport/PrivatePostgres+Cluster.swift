@@ -37,20 +37,6 @@ extension PrivatePostgres {
         if !made { try copy(template, to: dataDirectory) }
     }
 
-    /// A new private directory for a server's cluster and socket: in /dev/shm when that is a
-    /// file system with room for many clusters (a copy of the template there takes 0.1 s of
-    /// the kernel's time, against 1.0 s to a directory under /tmp on this project's disks),
-    /// else under /tmp like every other test directory.
-    static func makeClusterDirectory() throws -> String {
-        var memory = statvfs()
-        let roomForMany: UInt = 1 << 30
-        if statvfs("/dev/shm", &memory) == 0, memory.f_bavail * memory.f_frsize >= roomForMany {
-            var template = Array("/dev/shm/sync-test.XXXXXX".utf8CString)
-            if let made = mkdtemp(&template) { return String(cString: made) }
-        }
-        return try makeTemporaryDirectory()
-    }
-
     /// Copies the cluster `source` to `template` by way of a temporary name beside it; a
     /// template another process published first is kept.
     private func publish(_ source: String, as template: String) throws {

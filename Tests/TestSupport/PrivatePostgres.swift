@@ -102,7 +102,7 @@ public final class PrivatePostgres: @unchecked Sendable {
         if let bad = extraSettings.keys.first(where: { !isSettingName($0) }) {
             throw TestFailure("PrivatePostgres: \"\(bad)\" is not a setting name (letters, digits, _ and . only)")
         }
-        let directory = try makeClusterDirectory()
+        let directory = try makeTemporaryDirectory()
         let defaults = [
             "listen_addresses": "", "unix_socket_directories": directory, "fsync": "on",
             "dynamic_shared_memory_type": "mmap",
