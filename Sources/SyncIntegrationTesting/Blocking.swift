@@ -84,12 +84,14 @@ public struct Blocking: TestTrait, SuiteTrait, TestScoping {
     /// what a run waits for).
     private static func recordTimeline(_ test: Test, queued: ContinuousClock.Instant, started: ContinuousClock.Instant)
     {
-        guard let path = ProcessInfo.processInfo.environment["TIMELINE"],
-            let handle = FileHandle(forWritingAtPath: path)
-        else { return }
-        handle.seekToEndOfFile()
-        handle.write(Data("\(queued) \(started) \(ContinuousClock.now) \(test.id) \n".utf8))
-        try? handle.close()
+        guard let path = ProcessInfo.processInfo.environment["TIMELINE"] else { return }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        // One write of the whole line to a file opened for appending: lines of tests ending
+        // at once do not overwrite each other.
+        let line = Array("\(queued) \(started) \(ContinuousClock.now) \(test.id) \n".utf8)
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 }
 

@@ -52,23 +52,35 @@ public enum BuiltPrograms {
         return ProgramRun(status: status, output: contents(of: outputPath), errors: contents(of: errorPath))
     }
 
-    /// A new private directory for a test: in /dev/shm when it has room for many tests and lets
-    /// programs run from it, else under /tmp; short either way, so socket paths fit in
-    /// `sun_path`. In memory, the files a suite makes by the thousand (journals, sockets,
-    /// clusters) cost the kernel a fraction of what they cost on a disk, and syncing them costs
-    /// nothing; a test about a file system's limits mounts one of its own (`TmpfsMount`).
+    /// A new private directory for a test: in /dev/shm when it is writable, has room for many
+    /// tests and lets programs run from it, else under /tmp; short either way, so socket paths
+    /// fit in `sun_path`. In memory, the files a suite makes by the thousand (journals, sockets,
+    /// database clusters) cost the kernel a fraction of what they cost on a disk, and syncing
+    /// them costs nothing; a test that needs a disk's behaviour makes its own directory.
     public static func temporaryDirectory() throws(IntegrationFailure) -> String {
-        var memory = statvfs()
-        let roomForMany: UInt = 1 << 30
-        let mountedNoExecution: UInt = 8 // ST_NOEXEC, which Swift does not import
-        let inMemory =
-            statvfs("/dev/shm", &memory) == 0 && memory.f_bavail * memory.f_frsize >= roomForMany
-            && memory.f_flag & mountedNoExecution == 0
-        var template = Array((inMemory ? "/dev/shm/sync-test.XXXXXX" : "/tmp/sync-test.XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        if hasRoomInMemory(), let made = makeDirectory("/dev/shm/sync-test.XXXXXX") { return made }
+        guard let made = makeDirectory("/tmp/sync-test.XXXXXX") else {
             throw IntegrationFailure("mkdtemp failed: \(String(cString: strerror(errno)))")
         }
-        return String(cString: made)
+        return made
+    }
+
+    /// Whether /dev/shm is mounted writable and not `noexec`, with 1 GiB free.
+    private static func hasRoomInMemory() -> Bool {
+        var memory = statvfs()
+        guard statvfs("/dev/shm", &memory) == 0 else { return false }
+        // ST_RDONLY and ST_NOEXEC, which Swift does not import.
+        let readOnly: UInt = 1
+        let noExecution: UInt = 8
+        let roomForMany: UInt = 1 << 30
+        return memory.f_flag & (readOnly | noExecution) == 0 && memory.f_frsize > 0
+            && memory.f_bavail >= roomForMany / memory.f_frsize
+    }
+
+    /// `mkdtemp(template)`: the new directory's path, or `nil`.
+    private static func makeDirectory(_ template: String) -> String? {
+        var template = Array(template.utf8CString)
+        return mkdtemp(&template).map { String(cString: $0) }
     }
 
     /// `given`, else a new private directory.

@@ -109,14 +109,20 @@ public struct TestFailure: Error, CustomStringConvertible {
 
 /// Polls `probe` until it returns a value; fails after `timeout` seconds. Deadlines here only
 /// stop a broken test from hanging; they are never what a test asserts.
+///
+/// The pause between polls doubles from 5 ms to 50 ms: a probe that reads a daemon's whole log
+/// (a shared-log test's, at debug level) 200 times a second for a minute cost the test suite
+/// more CPU than the daemons it watched.
 @discardableResult
 public func eventually<T>(timeout: Double = 30, _ failure: @autoclosure () -> String, _ probe: () throws -> T?) throws
     -> T
 {
     let deadline = Date().addingTimeInterval(timeout)
+    var pause: useconds_t = 5_000
     while true {
         if let value = try probe() { return value }
         if Date() > deadline { throw TestFailure(failure()) }
-        usleep(5_000)
+        usleep(pause)
+        pause = min(pause * 2, 50_000)
     }
 }

@@ -175,8 +175,8 @@ public enum Binaries {
     }
 }
 
-/// A new private directory under /tmp (short, so socket paths fit in `sun_path`): the one
-/// apps' integration tests get from `BuiltPrograms`.
+/// A new private directory (in /dev/shm or under /tmp, see `BuiltPrograms.temporaryDirectory`):
+/// the one apps' integration tests get.
 public func makeTemporaryDirectory() throws -> String {
     try BuiltPrograms.temporaryDirectory()
 }

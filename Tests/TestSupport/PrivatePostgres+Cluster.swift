@@ -3,8 +3,8 @@ import Glibc
 
 extension PrivatePostgres {
     /// What `initdb` is run with; a change needs a new `templateName`. WAL segments of 1 MiB
-    /// instead of 16 make the cluster every server copies 29 MiB instead of 39 (a copy takes
-    /// 0.35 s of CPU instead of 0.54; a test run makes about 40).
+    /// instead of 16 make the cluster every server copies 29 MiB instead of 39 (a copy to a
+    /// disk took 0.35 s of CPU instead of 0.54; a test run makes about 40).
     static let initdbArguments = [
         "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C", "--wal-segsize=1",
     ]
@@ -15,7 +15,8 @@ extension PrivatePostgres {
 
     /// Creates a pristine cluster in `dataDirectory`, owned by postgres.
     ///
-    /// `initdb` costs about 1 s of CPU, copying its result about 0.35 s: the first server made
+    /// `initdb` costs about 1 s of CPU, copying its result 0.1 s into /dev/shm (1.0 s to a
+    /// directory on this project's disks; see `BuiltPrograms.temporaryDirectory`): the first server made
     /// from a build directory runs `initdb` and publishes a copy of the new cluster beside the
     /// test binary (in the build directory, so every later test run uses it too); later
     /// servers copy that. The copy is published by a rename, so a concurrent test process

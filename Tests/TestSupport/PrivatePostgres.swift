@@ -88,7 +88,7 @@ public final class PrivatePostgres: @unchecked Sendable {
     ///
     /// The server gets `listen_addresses=''` (no TCP), `unix_socket_directories` = the
     /// directory, `fsync=on`, and `dynamic_shared_memory_type=mmap` (its segments are files in
-    /// the cluster, so even a killed server leaves nothing in /dev/shm); `extraSettings`
+    /// the cluster, so even a killed server leaves no shared-memory segment behind); `extraSettings`
     /// (for example `["fsync": "off"]` for a test that asks for speed over durability) are
     /// passed over them. Throws, leaving nothing behind, when PostgreSQL is not available, a
     /// setting name is not a plain identifier, or the server does not start (the message has

@@ -213,13 +213,30 @@ private func accept<A: Action<TodoState>>(_ action: A, on store: Store<TodoState
         let added = (0..<Int(random.next() % 12 + 1)).map { n in
             item("a\(n)", 100 + n, "added", createdAt: Int64(random.next() % 34))
         }
+        expectPlacedAsOneByOne(added, among: existing)
+    }
+
+    /// The same, for the lists a state usually has: none, sorted by creation (over several
+    /// chunks), and every time the same.
+    @Test func importedItemsGoWhereInsertingThemOneByOneWouldInUsualLists() {
+        let added = [40, 0, 999, 1_500, 40, -1].enumerated().map { n, time in
+            item("a\(n)", 5_000 + n, "added", createdAt: Int64(time))
+        }
+        expectPlacedAsOneByOne(added, among: [])
+        expectPlacedAsOneByOne(added, among: (0..<1_000).map { item("e\($0)", $0 + 1, "sorted", createdAt: Int64($0)) })
+        expectPlacedAsOneByOne(added, among: (0..<300).map { item("e\($0)", $0 + 1, "same", createdAt: 40) })
+    }
+
+    private func expectPlacedAsOneByOne(
+        _ added: [TodoItem], among existing: [TodoItem], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var oneByOne = existing
         for item in added {
             oneByOne.insert(item, at: oneByOne.firstIndex { $0.createdAt > item.createdAt } ?? oneByOne.count)
         }
         var placed = ChunkedArray(existing)
         for (item, index) in ImportItems.placed(added, among: placed) { placed.insert(item, at: index) }
-        #expect(placed.map(\.id) == oneByOne.map(\.id))
+        #expect(placed.map(\.id) == oneByOne.map(\.id), sourceLocation: sourceLocation)
     }
 
     @Test func numbersAlreadyGivenOutAreNotReused() throws {
