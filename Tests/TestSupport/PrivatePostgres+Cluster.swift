@@ -16,10 +16,10 @@ extension PrivatePostgres {
     /// Creates a pristine cluster in `dataDirectory`, owned by postgres.
     ///
     /// `initdb` costs about 1 s of CPU, copying its result 0.1 s into /dev/shm (1.0 s to a
-    /// directory on this project's disks; see `BuiltPrograms.temporaryDirectory`): the first server made
-    /// from a build directory runs `initdb` and publishes a copy of the new cluster beside the
-    /// test binary (in the build directory, so every later test run uses it too); later
-    /// servers copy that. The copy is published by a rename, so a concurrent test process
+    /// directory on this project's disks; see `BuiltPrograms.temporaryDirectory`): the first
+    /// server made from a build directory runs `initdb` and publishes a copy of the new cluster
+    /// beside the test binary (in the build directory, so every later test run uses it too);
+    /// later servers copy that. The copy is published by a rename, so a concurrent test process
     /// never sees half of one.
     func makeCluster() throws {
         let template = URL(fileURLWithPath: Binaries.path("todod")).deletingLastPathComponent().appendingPathComponent(
