@@ -77,8 +77,37 @@ struct PlainValue {
         if T.self == UInt8.self { return unsafeBitCast(try integer(UInt8.self), to: T.self) }
         if T.self == UInt.self { return unsafeBitCast(try integer(UInt.self), to: T.self) }
         if T.self == Float.self { return unsafeBitCast(try float(), to: T.self) }
+        if T.self == JSONValue.self { return unsafeBitCast(try jsonValue(), to: T.self) }
         guard !WireJSON.isSpecialCased(type) else { throw PlainJSONDecoder.Unsupported() }
         return try T(from: PlainValueDecoder(value: self, path: path))
+    }
+
+    /// The value as `JSONValue.init(from:)` reads it, taken by its kind. That initializer
+    /// tries each type in turn, and every miss is a thrown error: five for each object.
+    func jsonValue() throws -> JSONValue {
+        switch kind {
+        case .null: return .null
+        case .bool: return .bool(try bool())
+        case .string: return .string(try string())
+        case .number:
+            // Twenty characters hold every `Int64`, sign included, and nothing longer fits one.
+            if range.count <= 20, let integer = Int64(exactly: try digits()) { return .integer(integer) }
+            return .number(try double())
+        case .array: return .array(try elements().map { try $0.jsonValue() })
+        case .object:
+            guard let fields = scanned ?? JSONObjectFields(bytes, range: range) else {
+                throw PlainJSONDecoder.Unsupported()
+            }
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(fields.members.count)
+            for member in fields.members {
+                let key = bytes.withUnsafeBufferPointer { buffer in
+                    String(decoding: UnsafeBufferPointer(rebasing: buffer[member.key]), as: UTF8.self)
+                }
+                members[key] = try PlainValue(bytes: bytes, range: member.value, kind: member.kind).jsonValue()
+            }
+            return .object(members)
+        }
     }
 
     /// Whether the value is `null`.
