@@ -9,13 +9,13 @@ final class ClientConnection {
     /// Who is on the other end, if the kernel said.
     let peer: Peer?
     /// Where the connection is in its life; changed only through its transitions.
-    var machine: ConnectionStateMachine
+    @exclusivity(unchecked) var machine: ConnectionStateMachine
     /// Cuts the bytes read into frames.
-    var decoder: FrameDecoder
+    @exclusivity(unchecked) var decoder: FrameDecoder
     /// What waits to be written.
-    var outbound: OutboundQueue
+    @exclusivity(unchecked) var outbound: OutboundQueue
     /// Bytes of the write in flight, 0 when none is.
-    var inFlightByteCount = 0
+    @exclusivity(unchecked) var inFlightByteCount = 0
     /// The `client` string from `hello`, once greeted.
     private(set) var clientName: String?
     /// The client id from `hello`, if it gave one: its numbered dispatches apply at most once.
