@@ -158,6 +158,26 @@ import Testing
             ).weight.isFinite)
     }
 
+    /// Integers at and past `Int64`'s ends, as `JSONValue`, at the top and inside containers:
+    /// the plain decoder reads them itself (it throws what it leaves to `JSONDecoder`) and gives
+    /// what `JSONDecoder` gives, an integer when one fits and a double otherwise.
+    @Test(arguments: [
+        "0", "-0", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+        "10000000000000000000", "123456789012345678901", "-123456789012345678901",
+    ])
+    func integersAtTheEndsOfInt64AreReadAsJSONDecoderReadsThem(literal: String) throws {
+        for json in [literal, "[\(literal)]", #"{"n":\#(literal)}"#] {
+            let expected = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+            #expect(try PlainJSONDecoder.decode(JSONValue.self, from: Array(json.utf8)) == expected, "\(json)")
+        }
+        let value = try PlainJSONDecoder.decode(JSONValue.self, from: Array(literal.utf8))
+        if let integer = Int64(literal) {
+            #expect(value == .integer(integer))
+        } else {
+            #expect(value == .number(try #require(Double(literal))))
+        }
+    }
+
     /// Random JSON values (whose decoding probes types one after another) decode alike.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func randomValuesDecodeAlike(seed: UInt64) throws {

@@ -23,10 +23,14 @@ import SyncStore
 ///
 /// Each concern is an extension in the folder named after it; the state they share is here.
 ///
-/// The properties every dispatch reads or changes are `@exclusivity(unchecked)`: an engine is
-/// used by one thread, and its methods change a property without calling out meanwhile (outputs
-/// are queued and performed after, `isPerformingOutputs`), so the runtime's check of each access
-/// found nothing and cost 5% of a dispatch's instructions. The compiler's static check stays.
+/// The properties every dispatch reads or changes are `@exclusivity(unchecked)`, without the
+/// runtime's check of each access (5% of a dispatch's instructions). That holds because an
+/// engine is used by one thread and nothing an engine calls while it changes one of them can
+/// reach the engine or the connection again: the app's code (acceptance and `update`, run
+/// with `store` open) and view rendering (run inside `outbound.drain`) are given no reference
+/// to either, and the shell feeds the engine only from `performOutputs`, which reads `outputs`
+/// one element at a time. Code that calls out from inside such a change must keep it so: the
+/// compiler checks only overlaps within one function.
 package final class Engine<App: SyncApp> {
     let configuration: EngineConfiguration
     /// What acceptance and side effects are given: the clock, the ids, the app's own.

@@ -58,8 +58,8 @@ struct PlainValue {
     /// The members of this object, when a scan already found them.
     var scanned: JSONObjectFields?
 
-    /// The value as `T`: read here when `T` is a string, a boolean or a number type, else
-    /// through `T`'s `init(from:)`. The types are compared, not cast, and nothing is wrapped
+    /// The value as `T`: read here when `T` is a string, a boolean, a number type or a
+    /// `JSONValue`, else through `T`'s `init(from:)`. The types are compared, not cast, and nothing is wrapped
     /// in an optional `T`: in this generic code each cast and each `T?` is a call into the
     /// runtime for the type's metadata, on every value decoded.
     func decode<T: Decodable>(_ type: T.Type, at path: PlainCodingPath) throws -> T {
@@ -205,7 +205,7 @@ final class PlainValueDecoder: Decoder {
 
     /// A decoder of `value`, found at `path`. An object's members are found here, once: the
     /// value keeps them (`scanned`) for its keyed containers, and for the decoders a single-value
-    /// container hands the same value on to (a `JSONValue` tries several types in turn).
+    /// container hands the same value on to (a type that tries several types in turn).
     init(value: PlainValue, path: PlainCodingPath) {
         var value = value
         if value.scanned == nil && value.kind == .object {

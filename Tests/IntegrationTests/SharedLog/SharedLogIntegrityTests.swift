@@ -82,8 +82,9 @@ struct SharedLogIntegrityTests {
         let cluster = try SharedLogCluster(daemons: 3, arguments: ["--verify-interval", "1", "--log-level", "debug"])
         defer { cluster.close() }
         // A debug daemon's pass over 2,000 entries takes about 3 s, in which the writers below
-        // append some 600 more (5,000 took 27 s of CPU for the same). Under a sanitizer a pass
-        // is many times slower: a shorter log shows the same.
+        // append some 600 more (about 200 a second in all: each waits for its ack before its
+        // pause); 5,000 took 27 s of CPU for the same. Under a sanitizer a pass is many times
+        // slower: a shorter log shows the same.
         let versions = TestEnvironment.sanitizer == nil ? 2_000 : 1_000
         try SharedLogFaultTests.fill(cluster, versions: versions)
         // Steady writers (a dispatch every 10 ms or so each): the log grows under every pass.
