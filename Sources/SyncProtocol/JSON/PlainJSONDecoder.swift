@@ -59,9 +59,9 @@ struct PlainValue {
     var scanned: JSONObjectFields?
 
     /// The value as `T`: read here when `T` is a string, a boolean, a number type or a
-    /// `JSONValue`, else through `T`'s `init(from:)`. The types are compared, not cast, and nothing is wrapped
-    /// in an optional `T`: in this generic code each cast and each `T?` is a call into the
-    /// runtime for the type's metadata, on every value decoded.
+    /// `JSONValue`, else through `T`'s `init(from:)`. The types are compared, not cast, and
+    /// nothing is wrapped in an optional `T`: in this generic code each cast and each `T?` is a
+    /// call into the runtime for the type's metadata, on every value decoded.
     func decode<T: Decodable>(_ type: T.Type, at path: PlainCodingPath) throws -> T {
         if T.self == String.self { return unsafeBitCast(try string(), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try integer(Int.self), to: T.self) }
