@@ -26,8 +26,8 @@ struct SharedLogFaultTests {
         let cluster = try SharedLogCluster(daemons: 3)
         defer { cluster.close() }
         try Self.fill(cluster, versions: 20_000)
-        // Steady writers (a dispatch every 10 ms or so each), as a team's shells are.
-        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 2, prefix: "stopped", pause: 10_000)
+        let writers = SharedLogFailureTests.writers(
+            on: cluster, perDaemon: 2, prefix: "stopped", pause: Self.steadyPause)
         defer { for writer in writers { writer.cancel() } }
         for writer in writers { try writer.waitForAcks(atLeast: 5) }
         let stop: UInt32 = 10_000_000
@@ -82,7 +82,7 @@ struct SharedLogFaultTests {
             try cluster.addDaemon(
                 conninfo: cluster.postgres.conninfo(address: addresses[index]), launcher: hosts.launcher(host: index))
         }
-        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 1, prefix: "cut", pause: 10_000)
+        let writers = SharedLogFailureTests.writers(on: cluster, perDaemon: 1, prefix: "cut", pause: Self.steadyPause)
         defer { for writer in writers { writer.cancel() } }
         for writer in writers { try writer.waitForAcks(atLeast: 5) }
         let outage: UInt32 = 8_000_000
@@ -152,6 +152,14 @@ struct SharedLogFaultTests {
         )
         try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster)
     }
+
+    /// The pause (microseconds) of the steady writers around a fault, after each ack: 20
+    /// dispatches a second each, busier than a team's shells. What the others wrote meanwhile is
+    /// what a host back from a fault catches up on before it writes, and that work, unlike a
+    /// stall, grows with the machine's load: in a CI run at a load of 10 on 2 cores, a host
+    /// catching up 10 s of writers pausing 10 ms took 5.8 s to write again (0.4–0.6 s here
+    /// when idle), reading and rebasing on a few thousand entries in the debug build.
+    static var steadyPause: UInt32 { 50_000 }
 
     /// The bound a fault's effect is held to: `seconds` (docs/SCALE_OUT.md), on a busy machine
     /// that many times `TestEnvironment.loadFactor` (the work after a fault, such as catching
