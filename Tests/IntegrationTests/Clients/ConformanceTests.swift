@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// The protocol conformance kit (conformance/) run as a client author runs it: its runner
 /// starts the built todod for each case on a private socket, drives the raw-frame cases
 /// itself and the client cases through an adapter, SyncClient's and the Python client's.

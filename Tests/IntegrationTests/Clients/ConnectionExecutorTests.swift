@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 import TodoDomain
 
+@testable import IntegrationTestSupport
+
 /// `SyncClient.executor`: a task that prefers it runs on the client's connection thread, its
 /// replies and updates resume it there, it goes on running while the client waits to
 /// reconnect, and once the client is closed it runs on the global executor.

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// The Python client in clients/python (the generic `sync_client` and todo's `TodoClient`),
 /// written from docs/PROTOCOL.md, run against the real daemon, and installed as a package.
 @Suite(.blocking) struct PythonClientTests {

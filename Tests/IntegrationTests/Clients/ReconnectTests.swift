@@ -7,6 +7,8 @@ import TestSupport
 import Testing
 import TodoDomain
 
+@testable import IntegrationTestSupport
+
 /// SyncClient across daemon restarts and crashes: reconnection, resumed subscriptions, requests
 /// sent again, and dispatches applied exactly once.
 @Suite struct ReconnectTests {

@@ -5,6 +5,8 @@ import TestSupport
 import Testing
 import TodoDomain
 
+@testable import IntegrationTestSupport
+
 @Suite struct SyncClientTests {
     private func connect(_ daemon: DaemonHarness) async throws -> SyncClient {
         try await SyncClient.connect(socketPath: daemon.socketPath, clientName: "tests/1")

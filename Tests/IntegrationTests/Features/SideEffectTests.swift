@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 import TodoDomain
 
+@testable import IntegrationTestSupport
+
 /// Side effects a client dispatches by name, run by the real `todod`.
 @Suite(.blocking) struct SideEffectTests {
     private static func expireDone(_ id: Int, _ seconds: Int) -> [String: Any] {

@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// `get` with `at`: any past version's view model, rebuilt from the journal, exactly as its
 /// subscribers were sent it; refused clearly beyond what can or may be rebuilt.
 @Suite(.blocking) struct TimeTravelTests {

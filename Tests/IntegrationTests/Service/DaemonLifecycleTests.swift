@@ -4,6 +4,8 @@ import SyncProtocol
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 @Suite(.blocking) struct DaemonLifecycleTests {
     @Test func createsAPrivateDirectoryAndSocket() throws {
         let daemon = try DaemonHarness(socketName: "run/todod.sock")

@@ -4,6 +4,8 @@ import SyncProtocol
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// The daemon as a systemd service: units, socket activation, the notify protocol, logging,
 /// signals and peer credentials. Everything runs here without systemd as PID 1; the booted
 /// systemd check is scripts/systemd-e2e.

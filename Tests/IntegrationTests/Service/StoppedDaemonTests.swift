@@ -7,6 +7,8 @@ import TestSupport
 import Testing
 import TodoDomain
 
+@testable import IntegrationTestSupport
+
 /// A daemon that stops reading (stopped with SIGSTOP here; a daemon busy for long, or a full
 /// socket buffer, look the same to the client) holds up the requests sent to it, never a
 /// thread of the program: Swift's cooperative pool has as many threads as cores (2 on this

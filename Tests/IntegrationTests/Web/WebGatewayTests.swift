@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// `todo web` with the real binaries on a private socket and data directory: the page in a real
 /// headless Chromium, the security rules from outside the browser, and the load of 200
 /// protocol connections. The checks are Python scripts in `Scripts/` (Debian's

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 @Suite(.blocking) struct ErrorTests {
     /// Errors that answer one request and leave the connection open, with the message provoking
     /// each: one of each kind end to end (every code is proved on the engine, in

@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// Exactly-once dispatch against the real daemon: a client id in hello, numbered dispatches, and
 /// resends that are answered with the original ack instead of being applied again, across
 /// connections, restarts, crashes and failed commits.
@@ -253,25 +255,5 @@ import Testing
         let prlimit = try ChildProcess(
             "/usr/bin/prlimit", ["--pid", "\(pid)", "--fsize=\(limit):"], outputDirectory: "/tmp")
         guard try prlimit.waitForExit() == 0 else { throw TestFailure("prlimit failed: \(prlimit.standardError)") }
-    }
-}
-
-extension WireClient {
-    /// Reads until the reply (ack or error) to request `id`, skipping updates.
-    func reply(to id: Int) throws -> Message {
-        while true {
-            let message = try receive()
-            if message.type != "update" && message.id == id { return message }
-        }
-    }
-
-    /// The replies to the requests `ids`, in that order, whatever order they arrive in.
-    func replies(to ids: [Int]) throws -> [Message] {
-        var byID: [Int: Message] = [:]
-        while byID.count < ids.count {
-            let message = try receive()
-            if message.type != "update", let id = message.id, ids.contains(id) { byID[id] = message }
-        }
-        return ids.map { byID[$0]! }
     }
 }

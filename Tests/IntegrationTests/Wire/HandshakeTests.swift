@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 @Suite(.blocking) struct HandshakeTests {
     @Test func helloIsAnsweredWithWelcome() throws {
         let daemon = try DaemonHarness()

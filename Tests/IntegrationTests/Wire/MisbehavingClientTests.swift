@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 @Suite(.blocking) struct MisbehavingClientTests {
     @Test func aClientVanishingMidFrameDoesNotDisturbOthers() throws {
         let daemon = try DaemonHarness()

@@ -3,6 +3,8 @@ import SyncProtocol
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// Clients that ask for `patch` in `hello` get RFC 6902 patches after the first model; applied
 /// in order, they always give the models other clients receive whole.
 @Suite(.blocking) struct PatchUpdateTests {

@@ -3,6 +3,8 @@ import SyncProtocol
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// A subscriber that stops reading (a `todo watch` stopped with Ctrl-Z) while many changes
 /// happen is left stale rather than fed models it cannot take: once it reads again it gets the
 /// newest model, then every change, and the ack of its own dispatch still comes after a model

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// The real daemon answers `invalid_json` to every frame that is not one RFC 8259 JSON text,
 /// wherever the fault sits (the whole frame, a field it ignores, a dispatch's payload), applies
 /// nothing of it and keeps the connection; valid JSON of the wrong shape keeps its own error.

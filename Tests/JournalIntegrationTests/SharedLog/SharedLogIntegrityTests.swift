@@ -4,6 +4,8 @@ import SyncJournal
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// A shared log changed under running daemons stops every one of them, loudly, while reads go
 /// on; the database refuses such changes in the first place (triggers, and a daemons' role
 /// that may only read and append); and a log written by an earlier schema (1 or 2) is migrated once.
@@ -140,7 +142,7 @@ struct SharedLogIntegrityTests {
         let cluster = try SharedLogCluster(daemons: 0)
         defer { cluster.close() }
         let fixture = packageRoot.appendingPathComponent(
-            "Tests/IntegrationTests/SharedLog/Fixtures/shared-log-schema-\(schema).sql")
+            "Tests/JournalIntegrationTests/SharedLog/Fixtures/shared-log-schema-\(schema).sql")
         try cluster.postgres.psql(try String(contentsOf: fixture, encoding: .utf8))
         #expect(try cluster.postgres.psql("SELECT value FROM todod_meta WHERE key = 'schema_version'") == "\(schema)")
 

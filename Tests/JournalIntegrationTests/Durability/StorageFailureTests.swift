@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// When commits fail (here: a file-size limit set on the running daemon, as a full disk would),
 /// the daemon answers storage_unavailable, shows nothing of the failed actions, keeps serving
 /// reads, and commits again once writing works.

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// Small commits made on the event loop itself (no thread hops), larger ones and those under
 /// load on the thread pool: both are durable before their ack, and the daemon's last log line
 /// counts how many commits ran where.

@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// A journal the daemon cannot trust stops the start with a message naming the file and the
 /// problem, and the file is left exactly as it was.
 @Suite(.blocking) struct DamagedJournalTests {

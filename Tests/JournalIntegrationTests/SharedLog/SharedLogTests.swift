@@ -4,6 +4,8 @@ import SyncLock
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// Several daemons on one shared log in PostgreSQL: one order for everyone, changes that arrive
 /// by themselves, conflicts rebased (never lost, refused with a reason when they no longer
 /// apply), and an undo that never reverts another host's change.

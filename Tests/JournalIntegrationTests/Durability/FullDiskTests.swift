@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// A real full disk: the data directory is a small tmpfs, filled to the last page. Commits fail
 /// with ENOSPC (SQLite's "database or disk is full"), dispatches are answered
 /// storage_unavailable and nothing of them is applied, reads and subscriptions go on, and once

@@ -4,6 +4,8 @@ import ProcessSpawn
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// What a team's laptops do to the shared log (one suspends, one drops off the network, the
 /// database restarts, everyone writes at once): no healthy host waits on another, every
 /// dispatch is answered within a bound, and writes come back within a second. The bounds are

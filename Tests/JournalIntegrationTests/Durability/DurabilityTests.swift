@@ -6,6 +6,8 @@ import TestSupport
 import Testing
 import TodoDomain
 
+@testable import IntegrationTestSupport
+
 @Suite(.blocking) struct DurabilityTests {
     @Test func aRestartKeepsEveryItemAndNumber() throws {
         let daemon = try DaemonHarness()

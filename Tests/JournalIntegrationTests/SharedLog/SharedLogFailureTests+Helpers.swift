@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// What the shared log's failure tests share: writers, the checks against the log, daemons
 /// that must refuse to start, and reading the database.
 extension SharedLogFailureTests {

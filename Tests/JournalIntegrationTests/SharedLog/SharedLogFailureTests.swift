@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// The shared log when things break: a daemon killed under load, PostgreSQL restarted or gone,
 /// a log rewritten under a daemon, passwords, the schema at start, and the side effects that
 /// run once for every host. Real daemons on a private PostgreSQL (`SharedLogCluster`); writers

@@ -81,9 +81,28 @@ extension WireClient {
     }
 }
 
+extension WireClient {
+    /// Reads until the reply (ack or error) to request `id`, skipping updates.
+    func reply(to id: Int) throws -> Message {
+        while true {
+            let message = try receive()
+            if message.type != "update" && message.id == id { return message }
+        }
+    }
+
+    /// The replies to the requests `ids`, in that order, whatever order they arrive in.
+    func replies(to ids: [Int]) throws -> [Message] {
+        var byID: [Int: Message] = [:]
+        while byID.count < ids.count {
+            let message = try receive()
+            if message.type != "update", let id = message.id, ids.contains(id) { byID[id] = message }
+        }
+        return ids.map { byID[$0]! }
+    }
+}
+
 /// The root of this package's checkout, found from this file's place in it.
 let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent() // Support
-    .deletingLastPathComponent() // IntegrationTests
+    .deletingLastPathComponent() // IntegrationTestSupport
     .deletingLastPathComponent() // Tests
     .deletingLastPathComponent()

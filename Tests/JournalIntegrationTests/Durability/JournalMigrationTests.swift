@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IntegrationTestSupport
+
 /// Journal schema 1 (before exactly-once dispatch) is read as it is, migrated to schema 2 only
 /// once recovery succeeded, and keeps every action; a schema from the future is refused and left
 /// untouched.
@@ -82,7 +84,7 @@ import Testing
         try daemon.crash()
         let path = JournalFile.path(daemon)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let fixtures = packageRoot.appendingPathComponent("Tests/IntegrationTests/Durability/Fixtures")
+        let fixtures = packageRoot.appendingPathComponent("Tests/JournalIntegrationTests/Durability/Fixtures")
         try JournalFile.execute(
             try String(contentsOf: fixtures.appendingPathComponent("journal-schema-2.sql"), encoding: .utf8),
             on: path, creating: true)
