@@ -162,7 +162,8 @@ let package = Package(
         // What the integration test targets share: a cluster of daemons on a private PostgreSQL,
         // numbered writers, journal files read directly, models followed and recorded.
         .target(
-            name: "IntegrationTestSupport", dependencies: ["CSQLite", "SyncProtocol", "SyncStore", "TestSupport"],
+            name: "IntegrationTestSupport",
+            dependencies: ["CSQLite", "SyncProtocol", "SyncStore", "TestSupport", "TodoDomain"],
             path: "Tests/IntegrationTestSupport"),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         .testTarget(
@@ -201,15 +202,15 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "IntegrationTestSupport", "TestSupport", "SyncClient", "SyncLock", "SyncStore", "TodoDomain",
-                "SyncProtocol", "CSQLite", "ProcessSpawn", "SyncIntegrationTesting",
+                "IntegrationTestSupport", "TestSupport", "SyncClient", "SyncStore", "TodoDomain", "SyncProtocol",
+                "SyncIntegrationTesting",
             ],
             exclude: ["Web/Scripts"]
         ),
         .testTarget(
             name: "JournalIntegrationTests",
             dependencies: [
-                "IntegrationTestSupport", "TestSupport", "SyncStore", "TodoDomain", "SyncProtocol", "CSQLite",
+                "IntegrationTestSupport", "TestSupport", "SyncLock", "SyncStore", "TodoDomain", "SyncProtocol",
                 "SyncJournal", "ProcessSpawn",
             ],
             exclude: ["Durability/Fixtures", "SharedLog/Fixtures"]

@@ -9,7 +9,9 @@ import ProcessSpawn
 /// (or to `/dev/null` without one). The child starts with an empty signal mask and default
 /// dispositions, whatever this process inherited. `deinit` kills and reaps a child still
 /// running, so an aborted figure leaves no daemon behind, and so does an interrupted bench
-/// (`InterruptCleanup`). Used from one thread.
+/// (`InterruptCleanup`); a child is killed with the processes it started, so that a daemon
+/// under a `--daemon-prefix` tool that does not pass SIGTERM on (`strace`, `perf stat`) goes
+/// with it. Used from one thread.
 final class Subprocess {
     /// The child's process id.
     let pid: pid_t
@@ -42,14 +44,25 @@ final class Subprocess {
             throw .process(name: executable, reason: "cannot start: \(error.reason)")
         }
         let pid = pid
-        interruptCleanup = InterruptCleanup.register { kill(pid, SIGKILL) }
+        interruptCleanup = InterruptCleanup.register { Self.killWithDescendants(pid) }
     }
 
     deinit {
         if exitCode == nil {
-            kill(pid, SIGKILL)
+            Self.killWithDescendants(pid)
             wait()
         }
+    }
+
+    /// Sends SIGKILL to `pid` and, first, to every process it started that is still its child
+    /// (and theirs), as `/proc` lists them.
+    private static func killWithDescendants(_ pid: pid_t) {
+        let tasks = "/proc/\(pid)/task"
+        for task in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+            let children = (try? String(contentsOfFile: "\(tasks)/\(task)/children", encoding: .utf8)) ?? ""
+            for child in children.split(separator: " ").compactMap({ pid_t($0) }) { killWithDescendants(child) }
+        }
+        kill(pid, SIGKILL)
     }
 
     /// Waits for the child to exit, however long it takes, and returns its exit code (128 +
@@ -70,7 +83,7 @@ final class Subprocess {
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
             if MonotonicClock.now() > deadline {
-                kill(pid, SIGKILL)
+                Self.killWithDescendants(pid)
                 wait()
                 throw .timedOut("\(name) (pid \(pid)) did not exit within \(timeout) s; killed it")
             }

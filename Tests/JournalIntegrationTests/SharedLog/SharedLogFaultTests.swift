@@ -155,8 +155,8 @@ struct SharedLogFaultTests {
         try SharedLogFailureTests.expectLogMatches(summaries, cluster: cluster)
     }
 
-    /// The pause (microseconds) of the steady writers around a fault, after each ack: 20
-    /// dispatches a second each, busier than a team's shells. What the others wrote meanwhile is
+    /// The pause (microseconds) of the steady writers around a fault, after each ack: at most
+    /// 20 dispatches a second each, busier than a team's shells. What the others wrote meanwhile is
     /// what a host back from a fault catches up on before it writes, and that work, unlike a
     /// stall, grows with the machine's load: in a CI run at a load of 10 on 2 cores, a host
     /// catching up 10 s of writers pausing 10 ms took 5.8 s to write again (0.4–0.6 s here
